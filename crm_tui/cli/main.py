@@ -1,0 +1,41 @@
+"""The root command group: plain `crm-tui` opens the app on the local default org."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .. import paths
+from .org import org
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
+              help="Org file to open (default: the local default org; env CRM_TUI_ORG).")
+@click.version_option(package_name="crm-tui")
+@click.pass_context
+def cli(ctx: click.Context, org_path: Path | None) -> None:
+    """crm-tui: solve CRMArena tasks, rate realism and audit queries in a terminal."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .org import ensure_default_org, print_stats
+
+    path = org_path or paths.default_org_path()
+    if org_path is None:
+        ensure_default_org(path)
+    print_stats(path)
+
+
+@cli.command()
+def locate() -> None:
+    """Print where crm-tui keeps its data."""
+    click.echo(f"data folder : {paths.data_home()}")
+    click.echo(f"default org : {paths.default_org_path()}")
+    click.echo(f"task set    : {paths.default_taskset_path()}")
+    click.echo(f"study db    : {paths.default_study_path()}")
+    click.echo(f"task files  : {paths.bundled_dir('tasks')}")
+    click.echo(f"protocols   : {paths.bundled_dir('annotations')}")
+
+
+cli.add_command(org)

@@ -1,0 +1,98 @@
+"""`crm-tui org ...`: generate, check and describe local orgs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .. import paths
+from ..org.catalogue import get_object
+from ..org.store import OrgStore
+
+console = Console()
+
+
+@click.group()
+def org() -> None:
+    """Generate, check and inspect local orgs."""
+
+
+@org.command()
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--scale", type=click.FloatRange(min=0.01, max=1000), default=1.0,
+              show_default=True, help="Size relative to CRMArena's org.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Org file to write (default: the local default org).")
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
+    """Generate a synthetic org (deterministic for a seed)."""
+    from ..org.generator import generate as run_generator
+
+    out = out or paths.default_org_path()
+    result = _with_progress(lambda progress: run_generator(
+        out, seed=seed, scale=scale, force=force, progress=progress))
+    click.echo(f"wrote {out} ({result.total_rows:,} records, {result.seconds:.1f} s)")
+    click.echo(f"content hash {result.content_hash}")
+
+
+@org.command()
+@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
+              help="Org file (default: the local default org).")
+def check(org_path: Path | None) -> None:
+    """Verify integrity: lookups, required and unique fields, Ids, case history."""
+    from ..org.check import check_org
+
+    path = org_path or paths.default_org_path()
+    with OrgStore.open(path) as store:
+        report = check_org(store)
+    for line in report.lines():
+        click.echo(line)
+    if not report.ok:
+        raise click.exceptions.Exit(1)
+
+
+@org.command()
+@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
+              help="Org file (default: the local default org).")
+def stats(org_path: Path | None) -> None:
+    """Print the number of records per object."""
+    print_stats(org_path or paths.default_org_path())
+
+
+def print_stats(path: Path) -> None:
+    with OrgStore.open(path) as store:
+        counts = store.counts()
+        fingerprint = store.fingerprint
+    table = Table(title=f"{path}  ({fingerprint})")
+    table.add_column("Object")
+    table.add_column("Label")
+    table.add_column("Records", justify="right")
+    for name, n in counts.items():
+        table.add_row(name, get_object(name).label_plural, f"{n:,}")
+    table.add_row("", "[b]total[/b]", f"[b]{sum(counts.values()):,}[/b]")
+    console.print(table)
+
+
+def ensure_default_org(path: Path) -> None:
+    """Generate the default org on first run, with a progress bar."""
+    if path.exists():
+        return
+    from ..org.generator import generate as run_generator
+
+    console.print(f"First run: generating the local default org into {path} ...")
+    _with_progress(lambda progress: run_generator(path, seed=1, scale=1.0, progress=progress))
+
+
+def _with_progress(job):
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=console) as bar:
+        task = bar.add_task("generating", total=1.0)
+
+        def progress(fraction: float, label: str) -> None:
+            bar.update(task, completed=fraction, description=label)
+
+        return job(progress)

@@ -1,0 +1,1 @@
+"""The org layer: schema catalogue, local store, generator, checks and backends (no Textual)."""
