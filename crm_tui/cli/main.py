@@ -19,12 +19,13 @@ def cli(ctx: click.Context, org_path: Path | None) -> None:
     """crm-tui: solve CRMArena tasks, rate realism and audit queries in a terminal."""
     if ctx.invoked_subcommand is not None:
         return
-    from .org import ensure_default_org, print_stats
+    from ..tui.app import create_app
+    from .org import ensure_default_org
 
     path = org_path or paths.default_org_path()
     if org_path is None:
         ensure_default_org(path)
-    print_stats(path)
+    create_app(org_path=path, study_path=paths.default_study_path()).run()
 
 
 @cli.command()

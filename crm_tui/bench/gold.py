@@ -1,0 +1,277 @@
+"""Gold answers: one function per task family, computed over a local org (spec 4.3 + 14).
+
+Each function returns the gold answer (a string) or `None` for a false-presupposition
+instance, and raises `Undecidable` when the instance must not be emitted: a tie for the
+argmax/argmin (14.7), or a counted record lying exactly on a period boundary, so that the
+answer could change if the boundary were inclusive instead of exclusive (14.3). Records
+are fetched over the closed range [start, end], checked for boundary hits, then filtered
+with the helper's own inclusivity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import date
+from fractions import Fraction
+
+from ..org import latent
+from ..org.sftime import format_date, parse_datetime
+from ..org.store import OrgStore
+from .periods import MONTHS, Period, offset_before
+
+OWNER_ASSIGNMENT = "Owner Assignment"
+
+
+class Undecidable(Exception):
+    """The instance has no unique, boundary-proof gold answer and must be skipped."""
+
+
+def unique_extreme(scores: Mapping[str, object], extreme: str, what: str) -> str:
+    """The single key with the lowest ("min") or highest ("max") score; a tie is Undecidable."""
+    if not scores:
+        raise Undecidable(f"nothing to rank by {what}")
+    best = (min if extreme == "min" else max)(scores.values())
+    winners = sorted(k for k, v in scores.items() if v == best)
+    if len(winners) > 1:
+        raise Undecidable(f"tie on {what} between {', '.join(winners)}")
+    return winners[0]
+
+
+def _check_boundaries(timestamps: Iterable[str], period: Period, what: str) -> None:
+    edges = {period.sf_start, period.sf_end}
+    if any(ts in edges for ts in timestamps):
+        raise Undecidable(f"a {what} lies exactly on a boundary of {period.label}")
+
+
+def _seconds(created: str, closed: str) -> int:
+    return int((parse_datetime(closed) - parse_datetime(created)).total_seconds())
+
+
+def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, Fraction]:
+    """Exact per-key means, so that ties are found exactly."""
+    totals: dict[str, list[int]] = {}
+    for key, value in pairs:
+        totals.setdefault(key, []).append(value)
+    return {k: Fraction(sum(v), len(v)) for k, v in totals.items()}
+
+
+# ----------------------------------------------------------------- case history
+def owner_assignments(store: OrgStore, period: Period) -> list[tuple[str, str, str | None, str]]:
+    """(case, new owner, old owner, time) of every Owner Assignment row in [start, end]."""
+    rows = store.conn.execute(
+        "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
+        "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
+        (OWNER_ASSIGNMENT, period.sf_start, period.sf_end)).fetchall()
+    _check_boundaries((r[3] for r in rows), period, "case-history row")
+    return [tuple(r) for r in rows]
+
+
+def qualified_agents(assignments: Iterable[tuple], threshold: int) -> set[str]:
+    """Agents who "managed" more than `threshold` cases: Owner Assignment rows by New Value
+    (first assignments and transfers in alike, 14.1), strictly greater."""
+    managed = Counter(new for _, new, _, _ in assignments if new)
+    return {agent for agent, n in managed.items() if n > threshold}
+
+
+def handle_time(store: OrgStore, period: Period, threshold: int, extreme: str) -> str | None:
+    """HTU: the agent with the min/max average handle time among agents who managed > N cases.
+
+    managed[a] = Owner Assignment rows with start <= CreatedDate <= end and NewValue = a
+    (transfers in included); qualified = managed > N. Non-transferred cases = cases with
+    exactly one Owner Assignment row in that range. Handle time = ClosedDate - CreatedDate
+    of Closed, non-transferred cases with start <= CreatedDate < end owned (OwnerId) by a
+    qualified agent, averaged per agent. None if no agent qualifies or none owns such a case.
+    """
+    assignments = owner_assignments(store, period)
+    qualified = qualified_agents(assignments, threshold)
+    if not qualified:
+        return None
+    per_case = Counter(case for case, _, _, _ in assignments)
+    single = {case for case, n in per_case.items() if n == 1}
+    rows = store.conn.execute(
+        'SELECT Id, OwnerId, CreatedDate, ClosedDate FROM "Case" '
+        "WHERE CreatedDate >= ? AND CreatedDate <= ? AND Status = 'Closed' "
+        "AND ClosedDate IS NOT NULL",
+        (period.sf_start, period.sf_end)).fetchall()
+    _check_boundaries((r[2] for r in rows), period, "case")
+    means = _mean_by((owner, _seconds(created, closed)) for case, owner, created, closed in rows
+                     if case in single and owner in qualified and created < period.sf_end)
+    if not means:
+        return None
+    return unique_extreme(means, extreme, "average handle time")
+
+
+def transfer_count(store: OrgStore, period: Period, threshold: int, extreme: str) -> str | None:
+    """TCU: the agent with the most/fewest transfers among agents who managed > N cases.
+
+    managed and qualified as in HTU. transfers[a] = Owner Assignment rows with start <=
+    CreatedDate <= end whose OldValue is a (the agent giving the case away), for qualified
+    agents only; agents without a transfer are not ranked (14.6). None if nobody is ranked.
+    """
+    assignments = owner_assignments(store, period)
+    qualified = qualified_agents(assignments, threshold)
+    transfers = Counter(old for _, _, old, _ in assignments if old and old in qualified)
+    if not transfers:
+        return None
+    return unique_extreme(transfers, extreme, "transfer count")
+
+
+# ----------------------------------------------------------------- routing
+def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
+    """NCR: the routing policy's agent for a new case of `issue_id` about `product_id`.
+
+    1. Issue expertise: Closed cases of the issue (all time) by OwnerId; unique max wins.
+    2. Among those tied: Closed cases whose order item is of the product; unique max wins.
+    3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
+       and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
+    """
+    issue_counts = dict(store.conn.execute(
+        "SELECT OwnerId, count(*) FROM \"Case\" WHERE IssueId__c = ? AND Status = 'Closed' "
+        "AND OwnerId IS NOT NULL GROUP BY OwnerId", (issue_id,)).fetchall())
+    if not issue_counts:
+        raise Undecidable(f"no closed case of issue {issue_id}")
+    top = max(issue_counts.values())
+    tied = sorted(a for a, n in issue_counts.items() if n == top)
+    if len(tied) == 1:
+        return tied[0]
+    marks = ", ".join("?" * len(tied))
+    product_counts = dict.fromkeys(tied, 0) | dict(store.conn.execute(
+        f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi ON c.OrderItemId__c = oi.Id '
+        f"WHERE oi.Product2Id = ? AND c.Status = 'Closed' AND c.OwnerId IN ({marks}) "
+        f"GROUP BY c.OwnerId", (product_id, *tied)).fetchall())
+    top = max(product_counts.values())
+    tied = sorted(a for a, n in product_counts.items() if n == top)
+    if len(tied) == 1:
+        return tied[0]
+    marks = ", ".join("?" * len(tied))
+    workloads = []
+    for condition in ("Status != 'Closed'", "Status = 'Open'"):
+        counts = dict.fromkeys(tied, 0) | dict(store.conn.execute(
+            f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} AND OwnerId IN ({marks}) '
+            f"GROUP BY OwnerId", tied).fetchall())
+        workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
+    if workloads[0] != workloads[1]:
+        raise Undecidable("the two readings of the workload rule disagree")
+    return workloads[0]
+
+
+# ----------------------------------------------------------------- products
+def search_products(store: OrgStore, text: str) -> set[str]:
+    """Product2 Ids whose indexed name or description holds every word of `text` (SOSL FIND)."""
+    words = re.findall(r"\w+", text.lower())
+    if not words:
+        return set()
+    match = " ".join(f'"{w}"' for w in words)
+    rows = store.conn.execute(
+        "SELECT record_id FROM search_index WHERE search_index MATCH ? AND object = 'Product2'",
+        (match,))
+    return {r[0] for r in rows}
+
+
+def named_entity_disambiguation(store: OrgStore, contact_id: str, today: date, ago: int,
+                                unit: str, nickname: str) -> str | None:
+    """NED: the product the contact bought `ago` `unit`s before today, named by `nickname`.
+
+    Purchase day = today - offset (calendar arithmetic). Candidates = products found by a
+    search for every word of the nickname. Gold = the candidate on an Activated order of
+    the contact's account with EffectiveDate = purchase day; None if there is none;
+    Undecidable if several candidates match that day.
+    """
+    account = store.conn.execute("SELECT AccountId FROM Contact WHERE Id = ?",
+                                 (contact_id,)).fetchone()
+    if not account or not account[0]:
+        raise Undecidable(f"contact {contact_id} has no account")
+    day = format_date(offset_before(today, ago, unit))
+    bought = {r[0] for r in store.conn.execute(
+        'SELECT oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
+        "WHERE o.AccountId = ? AND o.EffectiveDate = ? AND o.Status = 'Activated'",
+        (account[0], day))}
+    matches = sorted(bought & search_products(store, nickname))
+    if len(matches) > 1:
+        raise Undecidable(f"{len(matches)} products bought on {day} match {nickname!r}")
+    return matches[0] if matches else None
+
+
+def _product_cases(store: OrgStore, product_id: str, period: Period) -> list[tuple[str, str]]:
+    """(issue, CreatedDate) of the product's cases with start <= CreatedDate <= end."""
+    rows = store.conn.execute(
+        'SELECT c.IssueId__c, c.CreatedDate FROM "Case" c '
+        "JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
+        "WHERE oi.Product2Id = ? AND c.CreatedDate >= ? AND c.CreatedDate <= ?",
+        (product_id, period.sf_start, period.sf_end)).fetchall()
+    _check_boundaries((r[1] for r in rows), period, "case")
+    return [tuple(r) for r in rows]
+
+
+def top_issue_identification(store: OrgStore, product_id: str, period: Period) -> str | None:
+    """TII: the issue with the most cases about the product, start <= CreatedDate <= end.
+
+    Any status counts; None if the product has no case in the period; a tie is Undecidable.
+    """
+    counts = Counter(issue for issue, _ in _product_cases(store, product_id, period) if issue)
+    if not counts:
+        return None
+    return unique_extreme(counts, "max", "case count per issue")
+
+
+def monthly_trend_analysis(store: OrgStore, product_id: str, period: Period) -> str:
+    """MTA: the month name with more of the product's cases than any other month.
+
+    Cases with start <= CreatedDate < end, any status, bucketed by the month name of the
+    UTC CreatedDate (same-named months of different years pooled, 14.5).
+    """
+    months = Counter(MONTHS[int(created[5:7]) - 1]
+                     for _, created in _product_cases(store, product_id, period)
+                     if created < period.sf_end)
+    return unique_extreme(months, "max", "case count per month")
+
+
+def best_region_identification(store: OrgStore, period: Period) -> str:
+    """BRI: the shipping state whose closed cases closed fastest on average.
+
+    Closed cases with start <= CreatedDate < end, joined to Account.ShippingState (cases
+    without a state dropped), mean ClosedDate - CreatedDate per state; the unique minimum.
+    """
+    rows = store.conn.execute(
+        'SELECT a.ShippingState, c.CreatedDate, c.ClosedDate FROM "Case" c '
+        "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
+        "AND c.ClosedDate IS NOT NULL AND c.CreatedDate >= ? AND c.CreatedDate <= ? "
+        "AND coalesce(a.ShippingState, '') != ''",
+        (period.sf_start, period.sf_end)).fetchall()
+    _check_boundaries((r[1] for r in rows), period, "case")
+    means = _mean_by((state, _seconds(created, closed)) for state, created, closed in rows
+                     if created < period.sf_end)
+    return unique_extreme(means, "min", "average closure time per state")
+
+
+# ----------------------------------------------------------------- hidden variables
+def policy_violation_identification(store: OrgStore, case_id: str) -> str | None:
+    """PVI: the policy article the case's agent violated (hidden CASE_POLICY_VIOLATION), or None.
+
+    The generator decided the violation and wrote it into the case's e-mails/chats; a case
+    without that hidden record is Undecidable.
+    """
+    value = store.latent(*latent.CASE_POLICY_VIOLATION).get(case_id)
+    if value is None:
+        raise Undecidable(f"case {case_id} has no hidden policy-violation record")
+    return latent.loads(value).get("article")
+
+
+def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
+    """KQA: the answer of the article's hidden QA pair (ARTICLE_QA) for `question`.
+
+    Undecidable if the article gives the question several answers or the answer is not a
+    span of the article's text.
+    """
+    pairs = latent.loads(store.latent(*latent.ARTICLE_QA).get(article_id)) or []
+    answers = {p["answer"] for p in pairs if p["question"] == question}
+    if len(answers) != 1:
+        raise Undecidable(f"article {article_id} has {len(answers)} answers to {question!r}")
+    answer = answers.pop()
+    body = store.conn.execute("SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Id = ?",
+                              (article_id,)).fetchone()
+    if not body or answer.casefold() not in (body[0] or "").casefold():
+        raise Undecidable(f"the answer to {question!r} is not in article {article_id}")
+    return answer

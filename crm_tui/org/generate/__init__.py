@@ -1,0 +1,58 @@
+"""The synthetic org generator, split by subject.
+
+`build(store, seed, scale, progress)` fills an empty `OrgStore` and returns the number
+of rows per object. Every stage draws from its own `random.Random` stream derived from
+the seed (`streams.rng(seed, "stage")`), never from global state or the wall clock, so
+the same seed always yields the same org.
+
+Stages, in dependency order (latent variables in brackets, stored in `_latent`):
+
+- `people`    Users [skill], Accounts [shopping habit], Contacts; [state closure speed]
+- `catalog`   ProductCategory, Product2 [issue propensity, peak months, nicknames],
+              ProductCategoryProduct, Pricebook2, PricebookEntry
+- `orders`    Order, OrderItem (dates cluster in each customer's holiday seasons)
+- `knowledge` Issue__c, Knowledge__kav [policy, QA pairs, issue -> policy article]
+- `cases`     Case, CaseHistory__c, EmailMessage, LiveChatTranscript [policy violation]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..store import OrgStore
+from . import cases, catalog, knowledge, orders, people
+from .common import Sizes
+
+Progress = Callable[[float, str], None]
+
+
+def build(store: OrgStore, seed: int, scale: float,
+          progress: Progress | None = None) -> dict[str, int]:
+    """Generate every object into `store`; returns rows written per object."""
+    def step(fraction: float, label: str) -> None:
+        if progress is not None:
+            progress(fraction, label)
+
+    sizes = Sizes.for_scale(scale)
+    counts: dict[str, int] = {}
+
+    step(0.02, "agents and customers")
+    crowd = people.build(store, seed, sizes)
+    counts.update(crowd.counts)
+
+    step(0.10, "product catalogue")
+    cat = catalog.build(store, seed, sizes)
+    counts.update(cat.counts)
+
+    step(0.35, "orders")
+    book = orders.build(store, seed, sizes, crowd, cat)
+    counts.update(book.counts)
+
+    step(0.50, "issues and knowledge articles")
+    kb = knowledge.build(store, seed, cat)
+    counts.update(kb.counts)
+
+    step(0.60, "cases, e-mails and chats")
+    counts.update(cases.build(store, seed, sizes, crowd, cat, book, kb))
+    step(0.90, "indexing")
+    return counts

@@ -1,0 +1,122 @@
+"""What every generator stage shares: sizes, random streams, the time frame, Ids."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from ..catalogue import get_object
+from ..ids import make_id
+
+COMPANY = "Shoes & Clothings"
+DOMAIN = "shoesandclothings.example"
+
+# The org's fixed time frame (never the wall clock). Orders run 2020-01 .. 2024-11 as in
+# CRMArena; cases follow them up to the end of 2024; "now" for the org is early 2025.
+START = date(2020, 1, 2)
+LAST_ORDER = date(2024, 11, 30)
+END = datetime(2024, 12, 31, 23, 0)
+NOW = datetime(2025, 1, 15, 12, 0)
+YEARS = (2020, 2021, 2022, 2023, 2024)
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Record counts for a scale (scale 1 = CRMArena's org, spec 2.1)."""
+
+    scale: float
+    users: int
+    accounts: int
+    products: int
+    pricebooks: int
+    orders: int
+    items_per_order: float
+    cases: int
+    email_share: float  # share of cases with an e-mail thread
+    chat_share: float  # share of cases with a chat
+
+    @classmethod
+    def for_scale(cls, scale: float) -> Sizes:
+        def n(base: float, floor: int) -> int:
+            return max(floor, round(base * scale))
+
+        return cls(
+            scale=scale,
+            users=n(100, 10),
+            accounts=n(200, 12),
+            products=n(500, 30),
+            # 44 price books at every scale, so entries (every product in every book)
+            # grow linearly with the scale like everything else.
+            pricebooks=44,
+            orders=n(2070, 40),
+            items_per_order=3.43,
+            cases=n(977, 25),
+            email_share=0.70,
+            chat_share=0.40,
+        )
+
+
+def rng(seed: int, stage: str) -> random.Random:
+    """An independent, reproducible stream per stage (str seeds hash with SHA-512)."""
+    return random.Random(f"crm-tui/{seed}/{stage}")
+
+
+class IdMaker:
+    """Sequential 18-character Ids for one object."""
+
+    def __init__(self, object_name: str, start: int = 1):
+        self.prefix = get_object(object_name).key_prefix
+        self.next = start
+
+    def __call__(self) -> str:
+        value = make_id(self.prefix, self.next)
+        self.next += 1
+        return value
+
+    def many(self, n: int) -> list[str]:
+        return [self() for _ in range(n)]
+
+
+def at_time(day: date, minutes: int) -> datetime:
+    """`day` at `minutes` past midnight (UTC)."""
+    return datetime(day.year, day.month, day.day) + timedelta(minutes=minutes)
+
+
+def business_minutes(r: random.Random) -> int:
+    """A time of day in UTC that is US business hours (about 8:00-20:00 Eastern)."""
+    return r.randint(12 * 60 + 30, 23 * 60 + 50)
+
+
+def weighted_sample(r: random.Random, items: list, weights: list[float], k: int) -> list:
+    """`k` distinct items drawn with probability proportional to weight (A-Res keys)."""
+    keyed = []
+    for item, w in zip(items, weights):
+        if w > 0:
+            keyed.append((r.random() ** (1.0 / w), len(keyed), item))
+    keyed.sort(reverse=True)
+    return [item for _, _, item in keyed[:k]]
+
+
+# Holiday seasons orders cluster in (spec 2.4): name -> (month, first day, last day)
+SEASONS: dict[str, tuple[int, int, int]] = {
+    "new_year": (1, 2, 6),
+    "spring_sale": (3, 15, 18),
+    "summer_kickoff": (6, 1, 1),
+    "back_to_school": (8, 15, 18),
+    "labor_day": (9, 1, 5),
+    "black_friday": (11, 24, 30),
+    "christmas": (12, 20, 25),
+}
+
+
+def season_days(name: str) -> list[date]:
+    """Every day of a season inside the order window, over all years."""
+    month, first, last = SEASONS[name]
+    days = []
+    for y in YEARS:
+        for d in range(first, last + 1):
+            day = date(y, month, d)
+            if START <= day <= LAST_ORDER:
+                days.append(day)
+    return days

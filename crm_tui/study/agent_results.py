@@ -1,0 +1,257 @@
+"""Read agent result files: CRMArena `run_tasks.py` output (spec 10.2) and a plain JSONL form.
+
+Parsing only, no database: a file becomes an `AgentResultFile` or a CrmTuiError naming the
+file and the record index (JSON) or line number (JSONL). Nothing is half-read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import CrmTuiError
+
+STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
+
+# `results_{model}_{strategy}_{task_category}.json`; longer strategy names first so that
+# `tool_call_flex` is not read as `tool_call` followed by a task named `flex_...`.
+_RESULT_NAME = re.compile(
+    r"^results_(?P<model>.+?)_(?P<strategy>"
+    + "|".join(sorted(STRATEGIES, key=len, reverse=True))
+    + r")_(?P<task>[a-z_,]+)$"
+)
+_SUBMIT_TAG = re.compile(r"<(submit|respond)>(.*?)</\1>", re.DOTALL)
+# Llama "prompt mode" function calling writes the call as text.
+_PROMPT_MODE_CALL = re.compile(
+    r"Action:\s*(submit|respond)\s*Action Input:\s*(\{.*\})", re.DOTALL)
+_ANSWER_TOOLS = ("submit", "respond")
+
+
+@dataclass(frozen=True)
+class AgentAnswerRecord:
+    """One agent's final answer to one task instance."""
+
+    task_idx: int
+    answer: str | None          # None: the agent gave no answer (error, max turns, ...)
+    crmarena_reward: float | None  # CRMArena's own reward (F1 for fuzzy match); None if absent
+    gold: str | None = None     # gt_answer as the result file recorded it
+    task_type: str | None = None
+    end_reason: str = ""
+
+
+@dataclass(frozen=True)
+class AgentRunRecords:
+    """The answers of one agent (model + strategy) in one trial."""
+
+    model: str
+    strategy: str
+    trial: int | None           # None: the next free trial, decided at import
+    answers: tuple[AgentAnswerRecord, ...]
+
+
+@dataclass(frozen=True)
+class AgentResultFile:
+    path: Path
+    content_hash: str
+    task_category: str | None
+    runs: tuple[AgentRunRecords, ...]
+
+
+def read_agent_results(path: Path, *, model: str | None = None, strategy: str | None = None,
+                       task_category: str | None = None) -> AgentResultFile:
+    """Parse a result file; options override what the file name says."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CrmTuiError(f"{path}: cannot read ({exc.strerror})") from exc
+    content_hash = hashlib.sha256(raw).hexdigest()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CrmTuiError(f"{path}: not UTF-8 text") from exc
+    if path.suffix.lower() == ".jsonl":
+        runs = _jsonl_runs(path, text, model=model, strategy=strategy)
+        return AgentResultFile(path, content_hash, task_category, runs)
+    named = _name_parts(path)
+    model = model or named.get("model")
+    strategy = strategy or named.get("strategy")
+    if not model or not strategy:
+        raise CrmTuiError(
+            f"{path}: cannot tell the model and strategy from the file name "
+            "(expected results_{model}_{strategy}_{task}.json); pass --model and --strategy")
+    answers = _crmarena_answers(path, text)
+    run = AgentRunRecords(model=model, strategy=strategy, trial=None, answers=answers)
+    return AgentResultFile(path, content_hash, task_category or named.get("task"), (run,))
+
+
+def _name_parts(path: Path) -> dict[str, str]:
+    match = _RESULT_NAME.match(path.stem)
+    return match.groupdict() if match else {}
+
+
+def _crmarena_answers(path: Path, text: str) -> tuple[AgentAnswerRecord, ...]:
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CrmTuiError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+    if not isinstance(records, list):
+        raise CrmTuiError(f"{path}: expected a JSON array of CRMArena result records")
+    answers = []
+    seen: set[int] = set()
+    for index, record in enumerate(records):
+        where = f"{path}: record {index}"
+        answer = _crmarena_record(record, where)
+        if answer.task_idx in seen:
+            raise CrmTuiError(f"{where}: task_id {answer.task_idx} appears twice in the file")
+        seen.add(answer.task_idx)
+        answers.append(answer)
+    return tuple(answers)
+
+
+def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
+    if not isinstance(record, dict):
+        raise CrmTuiError(f"{where}: expected an object, got {type(record).__name__}")
+    for key in ("task_id", "reward", "agent_info"):
+        if key not in record:
+            raise CrmTuiError(f"{where}: missing field '{key}'")
+    task_idx = _task_idx(record["task_id"], f"{where}: task_id")
+    reward = _crmarena_reward(record["reward"], f"{where}: reward")
+    info = record["agent_info"]
+    if not isinstance(info, dict):
+        raise CrmTuiError(f"{where}: agent_info must be an object")
+    traj = record.get("traj") or []
+    if not isinstance(traj, list):
+        raise CrmTuiError(f"{where}: traj must be a list of messages")
+    gold = record.get("gt_answer")
+    gold = None if gold is None else _answer_text(gold, f"{where}: gt_answer")
+    if "end_reason" not in info and info.get("source") == "api":
+        # run_tasks.py caught an exception: no answer, whatever the trajectory holds.
+        answer, end_reason = None, str(info.get("content") or "error")
+    else:
+        answer, end_reason = _final_answer(info.get("end_reason"), traj, where)
+    return AgentAnswerRecord(task_idx=task_idx, answer=answer, crmarena_reward=reward, gold=gold,
+                             task_type=record.get("task_type"), end_reason=end_reason)
+
+
+def _task_idx(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CrmTuiError(f"{where}: expected a task index (a whole number >= 0), got {value!r}")
+    return value
+
+
+def _crmarena_reward(value: Any, where: str) -> float:
+    """0/1 for exact match; for fuzzy match the dict's F1, the number the paper reports."""
+    if isinstance(value, dict):
+        if "f1" not in value:
+            raise CrmTuiError(f"{where}: a fuzzy-match reward needs an 'f1' entry")
+        value = value["f1"]
+    if not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise CrmTuiError(f"{where}: expected a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def _final_answer(end_reason: Any, traj: list, where: str) -> tuple[str | None, str]:
+    if end_reason is not None and not isinstance(end_reason, dict):
+        raise CrmTuiError(f"{where}: agent_info.end_reason must be an object")
+    end_reason = end_reason or {}
+    message = str(end_reason.get("message") or "")
+    if end_reason.get("parsed_answer") is not None:
+        return _answer_text(end_reason["parsed_answer"], f"{where}: parsed_answer"), message
+    # content is the answer only when the agent ended by answering; otherwise it is an
+    # error text or a tool output.
+    answered = end_reason.get("source") == "agent" and any(
+        tool in message.lower() for tool in _ANSWER_TOOLS)
+    if answered and end_reason.get("content") is not None:
+        return _answer_text(end_reason["content"], f"{where}: end_reason.content"), message
+    return _last_answer_in_trajectory(traj, where), message
+
+
+def _last_answer_in_trajectory(traj: list, where: str) -> str | None:
+    answer = None
+    for position, message in enumerate(traj):
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        found = _answers_in_message(message, f"{where}: traj[{position}]")
+        if found:
+            answer = found[-1]
+    return answer
+
+
+def _answers_in_message(message: dict, where: str) -> list[str]:
+    found = []
+    content = message.get("content")
+    if isinstance(content, str):
+        found += [text.strip() for _, text in _SUBMIT_TAG.findall(content)]
+        for _, arguments in _PROMPT_MODE_CALL.findall(content):
+            found.append(_tool_argument(arguments, where))
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and function.get("name") in _ANSWER_TOOLS:
+            found.append(_tool_argument(function.get("arguments"), where))
+    return found
+
+
+def _tool_argument(arguments: Any, where: str) -> str:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError as exc:
+            raise CrmTuiError(f"{where}: submit arguments are not valid JSON") from exc
+    if not isinstance(arguments, dict) or "content" not in arguments:
+        raise CrmTuiError(f"{where}: submit arguments need a 'content' entry")
+    return _answer_text(arguments["content"], where)
+
+
+def _answer_text(value: Any, where: str) -> str:
+    """Answers are scalars (spec 14.8); a CRMArena-Pro style list is joined with commas."""
+    if isinstance(value, list):
+        return ", ".join(_answer_text(item, where) for item in value)
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value).strip()
+    raise CrmTuiError(f"{where}: expected a text answer, got {type(value).__name__}")
+
+
+def _jsonl_runs(path: Path, text: str, *, model: str | None,
+                strategy: str | None) -> tuple[AgentRunRecords, ...]:
+    """One object per line: {"idx", "agent", "trial", "answer"} (+ optional "strategy", "reward")."""
+    grouped: dict[tuple[str, str, int], dict[int, AgentAnswerRecord]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}: line {number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CrmTuiError(f"{where}: invalid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise CrmTuiError(f"{where}: expected an object")
+        missing = [key for key in ("idx", "answer") if key not in row]
+        if missing:
+            raise CrmTuiError(f"{where}: missing field '{missing[0]}'")
+        agent = model or row.get("agent")
+        if not isinstance(agent, str) or not agent.strip():
+            raise CrmTuiError(f"{where}: missing field 'agent' (or pass --model)")
+        run_strategy = strategy or row.get("strategy") or "custom"
+        trial = row.get("trial", 1)
+        if isinstance(trial, bool) or not isinstance(trial, int) or trial < 1:
+            raise CrmTuiError(f"{where}: trial must be a whole number >= 1, got {trial!r}")
+        task_idx = _task_idx(row["idx"], f"{where}: idx")
+        answer = None if row["answer"] is None else _answer_text(row["answer"], f"{where}: answer")
+        reward = row.get("reward")
+        if reward is not None:
+            reward = _crmarena_reward(reward, f"{where}: reward")
+        answers = grouped.setdefault((agent.strip(), str(run_strategy), trial), {})
+        if task_idx in answers:
+            raise CrmTuiError(f"{where}: task {task_idx} already answered by {agent} "
+                              f"in trial {trial}")
+        answers[task_idx] = AgentAnswerRecord(task_idx=task_idx, answer=answer,
+                                              crmarena_reward=reward)
+    if not grouped:
+        raise CrmTuiError(f"{path}: no answers found")
+    return tuple(AgentRunRecords(model=m, strategy=s, trial=t, answers=tuple(a.values()))
+                 for (m, s, t), a in grouped.items())

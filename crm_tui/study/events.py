@@ -1,0 +1,38 @@
+"""Appending to the event log (one row per call, committed by the caller's transaction)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, select
+
+from ..errors import CrmTuiError
+from .db import StudyStore
+from .models import Event, EventKind
+
+
+def event_kind(kind: str) -> EventKind:
+    try:
+        return EventKind(kind)
+    except ValueError:
+        known = ", ".join(k.value for k in EventKind)
+        raise CrmTuiError(f"unknown event kind {kind!r} (one of: {known})") from None
+
+
+def append_event(session: Session, store: StudyStore, *, study_id: int, annotator_id: int,
+                 kind: str, attempt_id: int | None = None,
+                 payload: dict[str, Any] | None = None) -> Event:
+    wall, monotonic_ms = store.now()
+    event = Event(study_id=study_id, annotator_id=annotator_id, attempt_id=attempt_id,
+                  kind=event_kind(kind), wall=wall, monotonic_ms=monotonic_ms,
+                  payload_json=json.dumps(payload, sort_keys=True) if payload else None,
+                  app_session=store.app_session)
+    session.add(event)
+    session.flush()
+    return event
+
+
+def attempt_events(session: Session, attempt_id: int) -> list[Event]:
+    return list(session.exec(select(Event).where(Event.attempt_id == attempt_id)
+                             .order_by(Event.id)))

@@ -1,0 +1,177 @@
+"""Ordered schema migrations for the study file, from version 1 (the first release).
+
+`MIGRATIONS[i]` takes a file from version i to i + 1. The DDL is frozen text, never
+generated from the models, so an old file always migrates the same way; a test checks
+that the latest version matches `models.py`. Never edit a released migration: add one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from ..errors import CrmTuiError
+
+_V1_TABLES = """
+CREATE TABLE annotator (
+    id INTEGER NOT NULL PRIMARY KEY,
+    name VARCHAR NOT NULL UNIQUE,
+    role VARCHAR NOT NULL,
+    crm_years FLOAT NOT NULL,
+    mode VARCHAR NOT NULL,
+    created_at DATETIME NOT NULL
+);
+CREATE TABLE study (
+    id INTEGER NOT NULL PRIMARY KEY,
+    name VARCHAR NOT NULL UNIQUE,
+    preset VARCHAR,
+    org_fingerprint VARCHAR NOT NULL,
+    task_set_hash VARCHAR NOT NULL,
+    protocol_json TEXT NOT NULL,
+    items_per_annotator INTEGER NOT NULL,
+    annotators_per_item INTEGER NOT NULL,
+    distinct_families BOOLEAN NOT NULL,
+    seed INTEGER NOT NULL,
+    time_limit_s INTEGER,
+    training_feedback BOOLEAN NOT NULL,
+    created_at DATETIME NOT NULL
+);
+CREATE TABLE study_item (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    idx INTEGER NOT NULL,
+    task VARCHAR NOT NULL,
+    "query" TEXT NOT NULL,
+    metadata_json TEXT NOT NULL,
+    reward_metric VARCHAR NOT NULL,
+    gold_json TEXT NOT NULL,
+    extra_json TEXT,
+    UNIQUE (study_id, idx)
+);
+CREATE INDEX ix_study_item_study_id ON study_item (study_id);
+CREATE TABLE assignment (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    item_id INTEGER NOT NULL REFERENCES study_item (id),
+    position INTEGER NOT NULL,
+    UNIQUE (study_id, annotator_id, position),
+    UNIQUE (study_id, annotator_id, item_id)
+);
+CREATE INDEX ix_assignment_item_id ON assignment (item_id);
+CREATE TABLE attempt (
+    id INTEGER NOT NULL PRIMARY KEY,
+    assignment_id INTEGER NOT NULL UNIQUE REFERENCES assignment (id),
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    item_id INTEGER NOT NULL REFERENCES study_item (id),
+    status VARCHAR NOT NULL,
+    started_at DATETIME NOT NULL,
+    submitted_at DATETIME,
+    wall_ms INTEGER,
+    active_ms INTEGER,
+    answer_raw VARCHAR,
+    answer_normalised VARCHAR,
+    score FLOAT,
+    confidence INTEGER,
+    note VARCHAR
+);
+CREATE INDEX ix_attempt_study_id ON attempt (study_id);
+CREATE TABLE event (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    attempt_id INTEGER REFERENCES attempt (id),
+    kind VARCHAR NOT NULL,
+    wall DATETIME NOT NULL,
+    monotonic_ms INTEGER NOT NULL,
+    payload_json TEXT
+);
+CREATE INDEX ix_event_attempt_id ON event (attempt_id);
+CREATE TRIGGER event_append_only_update BEFORE UPDATE ON event
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER event_append_only_delete BEFORE DELETE ON event
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TABLE realism_rating (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    target VARCHAR NOT NULL,
+    level INTEGER NOT NULL,
+    rationale TEXT,
+    record_ids_json TEXT NOT NULL,
+    rated_at DATETIME NOT NULL,
+    UNIQUE (study_id, annotator_id, target)
+);
+CREATE TABLE audit_flag (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    item_id INTEGER NOT NULL REFERENCES study_item (id),
+    category VARCHAR NOT NULL,
+    comment TEXT,
+    suggested_answer VARCHAR,
+    flagged_at DATETIME NOT NULL
+);
+CREATE INDEX ix_audit_flag_item_id ON audit_flag (item_id);
+"""
+
+
+def _run_script(conn: Connection, script: str) -> None:
+    for statement in _statements(script):
+        conn.exec_driver_sql(statement)
+
+
+def _statements(script: str) -> list[str]:
+    """Split on ';' at line ends, keeping trigger bodies (`...; END;`) whole."""
+    statements, current = [], []
+    for line in script.strip().splitlines():
+        current.append(line)
+        text = "\n".join(current).strip()
+        if text.endswith(";") and (not text.upper().startswith("CREATE TRIGGER")
+                                   or text.upper().endswith("END;")):
+            statements.append(text)
+            current = []
+    return statements
+
+
+def _v1_initial_schema(conn: Connection) -> None:
+    _run_script(conn, _V1_TABLES)
+
+
+def _v2_provenance(conn: Connection) -> None:
+    """Which app version made an attempt and which process wrote each event."""
+    conn.exec_driver_sql("ALTER TABLE attempt ADD COLUMN app_version VARCHAR")
+    conn.exec_driver_sql("ALTER TABLE event ADD COLUMN app_session VARCHAR")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance]
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def current_version(conn: Connection) -> int:
+    exists = conn.exec_driver_sql(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").first()
+    if not exists:
+        return 0
+    return conn.exec_driver_sql("SELECT coalesce(max(version), 0) FROM schema_version").scalar()
+
+
+def migrate(conn: Connection, path: object, now: datetime,
+            target: int = LATEST_VERSION) -> int:
+    """Bring the file to `target` inside the caller's (immediate) transaction; returns the
+    version it was at. A file from a newer crm-tui is refused rather than misread."""
+    before = current_version(conn)
+    if before > LATEST_VERSION:
+        raise CrmTuiError(f"{path}: study file has schema version {before}, newer than this "
+                          f"crm-tui understands ({LATEST_VERSION}); upgrade crm-tui")
+    if before == 0:
+        conn.exec_driver_sql("CREATE TABLE schema_version (version INTEGER NOT NULL "
+                             "PRIMARY KEY, applied_at DATETIME NOT NULL)")
+    for version in range(before + 1, target + 1):
+        MIGRATIONS[version - 1](conn)
+        conn.exec_driver_sql("INSERT INTO schema_version VALUES (?, ?)",
+                             (version, now.isoformat(" ")))
+    return before

@@ -1,0 +1,172 @@
+"""The study file's tables (SQLModel). Migrations in `migrations.py` create them; the
+models here must match the latest migration (a test compares the two).
+
+Wall stamps are naive UTC datetimes (SQLite keeps no zone); JSON columns hold text.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Mode(StrEnum):
+    ANNOTATOR = "annotator"
+    COORDINATOR = "coordinator"
+    AUDITOR = "auditor"
+
+
+class AttemptStatus(StrEnum):
+    IN_PROGRESS = "in_progress"
+    SUBMITTED = "submitted"
+    SKIPPED = "skipped"
+    EXPIRED = "expired"
+
+
+class EventKind(StrEnum):
+    OPENED = "opened"  # the attempt is on screen (first time or resumed after a restart)
+    CLOSED = "closed"  # left the attempt without finishing it
+    HEARTBEAT = "heartbeat"  # still here: bounds the time lost if the process dies
+    FOCUS_LOST = "focus_lost"
+    FOCUS_REGAINED = "focus_regained"
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    RECORD_VIEWED = "record_viewed"
+    SEARCH_RUN = "search_run"
+    FILTER_SET = "filter_set"
+    ANSWER_USED = "answer_used"  # "use this record as my answer"
+    ANSWER_SUBMITTED = "answer_submitted"
+    SKIPPED = "skipped"
+    EXPIRED = "expired"
+    EXPLORE_STARTED = "explore_started"
+    EXPLORE_FINISHED = "explore_finished"
+    REALISM_RATED = "realism_rated"
+    FLAGGED = "flagged"
+
+
+class SchemaVersion(SQLModel, table=True):
+    __tablename__ = "schema_version"
+    version: int = Field(primary_key=True)
+    applied_at: datetime
+
+
+class Annotator(SQLModel, table=True):
+    __tablename__ = "annotator"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    role: str  # job title, e.g. "Customer Service Associate"
+    crm_years: float
+    mode: str = Mode.ANNOTATOR
+    created_at: datetime
+
+
+class Study(SQLModel, table=True):
+    __tablename__ = "study"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    preset: str | None = None
+    org_fingerprint: str
+    task_set_hash: str
+    # Parts, realism scale and audit taxonomy, copied in so later file edits change nothing.
+    protocol_json: str = Field(sa_column=Column(Text, nullable=False))
+    items_per_annotator: int
+    annotators_per_item: int
+    distinct_families: bool = False
+    seed: int
+    time_limit_s: int | None = None
+    training_feedback: bool = False
+    created_at: datetime
+
+
+class StudyItem(SQLModel, table=True):
+    """A task instance copied into the study. `gold_json` never leaves annotator calls."""
+
+    __tablename__ = "study_item"
+    __table_args__ = (UniqueConstraint("study_id", "idx"),)
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id", index=True)
+    idx: int
+    task: str
+    query: str = Field(sa_column=Column(Text, nullable=False))
+    metadata_json: str = Field(sa_column=Column(Text, nullable=False))
+    reward_metric: str
+    gold_json: str = Field(sa_column=Column(Text, nullable=False))
+    extra_json: str | None = Field(default=None, sa_column=Column(Text))  # the `crm_tui` dict
+
+
+class Assignment(SQLModel, table=True):
+    __tablename__ = "assignment"
+    __table_args__ = (
+        UniqueConstraint("study_id", "annotator_id", "position"),
+        UniqueConstraint("study_id", "annotator_id", "item_id"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    annotator_id: int = Field(foreign_key="annotator.id")
+    item_id: int = Field(foreign_key="study_item.id", index=True)
+    position: int
+
+
+class Attempt(SQLModel, table=True):
+    __tablename__ = "attempt"
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", unique=True)
+    study_id: int = Field(foreign_key="study.id", index=True)
+    annotator_id: int = Field(foreign_key="annotator.id")
+    item_id: int = Field(foreign_key="study_item.id")
+    status: str = AttemptStatus.IN_PROGRESS
+    started_at: datetime
+    submitted_at: datetime | None = None
+    wall_ms: int | None = None
+    active_ms: int | None = None
+    answer_raw: str | None = None
+    answer_normalised: str | None = None
+    score: float | None = None
+    confidence: int | None = None
+    note: str | None = None
+    app_version: str | None = None  # added in schema version 2
+
+
+class Event(SQLModel, table=True):
+    """Append-only (triggers refuse UPDATE and DELETE)."""
+
+    __tablename__ = "event"
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    annotator_id: int = Field(foreign_key="annotator.id")
+    attempt_id: int | None = Field(default=None, foreign_key="attempt.id", index=True)
+    kind: str
+    wall: datetime
+    monotonic_ms: int
+    payload_json: str | None = Field(default=None, sa_column=Column(Text))
+    app_session: str | None = None  # added in schema version 2: which process wrote it
+
+
+class RealismRating(SQLModel, table=True):
+    """One rating per annotator and target; rating again replaces it."""
+
+    __tablename__ = "realism_rating"
+    __table_args__ = (UniqueConstraint("study_id", "annotator_id", "target"),)
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    annotator_id: int = Field(foreign_key="annotator.id")
+    target: str  # "org" or an object's API name
+    level: int  # 1..5 on the scale, 0 = "I don't know this object"
+    rationale: str | None = Field(default=None, sa_column=Column(Text))
+    record_ids_json: str = Field(sa_column=Column(Text, nullable=False))
+    rated_at: datetime
+
+
+class AuditFlag(SQLModel, table=True):
+    __tablename__ = "audit_flag"
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    annotator_id: int = Field(foreign_key="annotator.id")
+    item_id: int = Field(foreign_key="study_item.id", index=True)
+    category: str
+    comment: str | None = Field(default=None, sa_column=Column(Text))
+    suggested_answer: str | None = None
+    flagged_at: datetime

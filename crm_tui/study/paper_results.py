@@ -1,0 +1,44 @@
+"""The paper's published agent results (spec 8.1), kept as data in annotations/."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..errors import CrmTuiError
+
+FRAMEWORK_LABELS = {"act": "Act", "react": "ReAct", "tool_call": "Function Calling"}
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    framework: str              # a run_tasks.py strategy: act, react, tool_call
+    model: str
+    note: str                   # "v2" (added in paper v2), "prompt" (FC in prompt mode), ...
+    success: dict[str, float]   # family abbreviation or "ALL" -> success % (KQA: F1 x 100)
+
+    @property
+    def label(self) -> str:
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.model} {FRAMEWORK_LABELS[self.framework]}{note} [paper]"
+
+
+def load_paper_results(path: Path | None = None) -> list[PaperRow]:
+    path = path or paths.bundled_dir("annotations") / "paper_results.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CrmTuiError(f"{path}: cannot read the paper's results ({exc})") from exc
+    columns = data.get("columns", [])
+    rows = []
+    for index, row in enumerate(data.get("rows", [])):
+        values = row.get("values", [])
+        if row.get("framework") not in FRAMEWORK_LABELS or len(values) != len(columns):
+            raise CrmTuiError(f"{path}: row {index}: needs a framework among "
+                              f"{', '.join(FRAMEWORK_LABELS)} and {len(columns)} values")
+        rows.append(PaperRow(framework=row["framework"], model=str(row["model"]),
+                             note=str(row.get("note", "")),
+                             success=dict(zip(columns, map(float, values)))))
+    return rows

@@ -1,0 +1,132 @@
+"""Creating studies: a protocol, settings and the task instances copied in."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from sqlmodel import Session, select
+
+from ..errors import CrmTuiError
+from .db import StudyStore
+from .models import Study, StudyItem
+from .protocol import Preset, Protocol, resolve_protocol, validated
+
+
+class TaskMetadata(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    required: str
+    optional: str = ""
+
+
+class TaskInstance(BaseModel):
+    """One instance in CRMArena's format; the paper-era file names `task` as `type`."""
+
+    model_config = ConfigDict(extra="ignore")
+    idx: int
+    task: str = Field(validation_alias=AliasChoices("task", "type"))
+    query: str
+    answer: str | None
+    metadata: TaskMetadata
+    reward_metric: Literal["exact_match", "fuzzy_match"]
+    crm_tui: dict[str, Any] | None = None
+
+
+def _validated_instances(instances: Sequence[Mapping[str, Any]]) -> list[TaskInstance]:
+    rows: list[TaskInstance] = []
+    seen: set[int] = set()
+    for position, data in enumerate(instances):
+        row = validated(TaskInstance, dict(data), f"task instance [{position}]")
+        if row.idx in seen:
+            raise CrmTuiError(f"task instance [{position}]: idx {row.idx} appears twice")
+        seen.add(row.idx)
+        rows.append(row)
+    if not rows:
+        raise CrmTuiError("a study needs at least one task instance")
+    return rows
+
+
+def create_study(store: StudyStore, name: str, preset: Preset, *,
+                 instances: Sequence[Mapping[str, Any]], task_set_hash: str,
+                 org_fingerprint: str, preset_path: Path | None = None) -> Study:
+    """Validate everything first, then write the study and its items in one transaction."""
+    name = name.strip()
+    if not name:
+        raise CrmTuiError("study name: must not be empty")
+    rows = _validated_instances(instances)
+    foreign = next((r for r in rows if (r.crm_tui or {}).get("org_fingerprint")
+                    not in (None, org_fingerprint)), None)
+    if foreign is not None:
+        raise CrmTuiError(f"task instance idx {foreign.idx} belongs to org "
+                          f"{foreign.crm_tui['org_fingerprint']}, not {org_fingerprint}")
+    solve = preset.solve
+    families = {r.task for r in rows}
+    if solve.distinct_families and len(families) < solve.items:
+        raise CrmTuiError(f"{preset.name}: parts.solve asks for {solve.items} queries from "
+                          f"different families, but the task set has {len(families)}")
+    protocol = resolve_protocol(preset, preset_path)
+    with store.transaction() as session:
+        if session.exec(select(Study).where(Study.name == name)).first():
+            raise CrmTuiError(f"study name: {name!r} already exists")
+        study = Study(
+            name=name, preset=preset.name, org_fingerprint=org_fingerprint,
+            task_set_hash=task_set_hash, protocol_json=protocol.model_dump_json(),
+            items_per_annotator=solve.items, annotators_per_item=preset.annotators_per_item,
+            distinct_families=solve.distinct_families, seed=preset.seed,
+            time_limit_s=(round(preset.time_limit_minutes * 60)
+                          if preset.time_limit_minutes else None),
+            training_feedback=preset.training_feedback, created_at=store.now()[0])
+        session.add(study)
+        session.flush()
+        session.add_all(StudyItem(
+            study_id=study.id, idx=r.idx, task=r.task, query=r.query,
+            metadata_json=r.metadata.model_dump_json(), reward_metric=r.reward_metric,
+            gold_json=json.dumps(r.answer),
+            extra_json=json.dumps(r.crm_tui, sort_keys=True) if r.crm_tui else None)
+            for r in rows)
+    return study
+
+
+def with_overrides(preset: Preset, **overrides: Any) -> Preset:
+    """The preset with settings replaced (None = keep); `items` and `distinct_families`
+    go to the solve part. Re-validated, so a bad option is named like a bad file key."""
+    data = preset.model_dump()
+    solve = next(p for p in data["parts"] if p["kind"] == "solve")
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        (solve if key in ("items", "distinct_families") else data)[key] = value
+    return validated(Preset, data, "study options")
+
+
+def solve_only_preset(items: int) -> Preset:
+    """A study made from options alone: one solve part."""
+    return validated(Preset, {"kind": "study-preset", "name": "custom", "parts": [
+        {"kind": "solve", "title": f"Solve {items} queries", "items": items}]}, "study options")
+
+
+def get_study(session: Session, study_id: int) -> Study:
+    study = session.get(Study, study_id)
+    if study is None:
+        raise CrmTuiError(f"no study with id {study_id}")
+    return study
+
+
+def find_study(store: StudyStore, name: str) -> Study:
+    with store.transaction() as session:
+        study = session.exec(select(Study).where(Study.name == name)).first()
+    if study is None:
+        raise CrmTuiError(f"no study named {name!r} in {store.path}")
+    return study
+
+
+def list_studies(store: StudyStore) -> list[Study]:
+    with store.transaction() as session:
+        return list(session.exec(select(Study).order_by(Study.id)))
+
+
+def study_protocol(study: Study) -> Protocol:
+    return Protocol.model_validate_json(study.protocol_json)

@@ -1,0 +1,98 @@
+"""The app shell and its factory, used by the CLI and the tests (Posting's pattern)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from ..org.backend import Backend
+from ..org.local_backend import LocalBackend
+from .commands import BrowserCommands
+from .history import History, Location, ObjectsLocation, SearchLocation
+from .screens import screen_for
+from .screens.base import BrowserScreen
+from .screens.help import HelpScreen
+from .settings import BrowserSettings
+
+
+class CrmApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "crm-tui"
+    COMMANDS = App.COMMANDS | {BrowserCommands}
+    BINDINGS = [
+        Binding("f1", "help", "Help", id="help"),
+        Binding("slash", "search", "Search", id="search"),
+        Binding("backspace,alt+left", "back", "Back", id="back"),
+        Binding("alt+right", "forward", "Forward", id="forward"),
+        Binding("o", "objects", "Objects", id="objects"),
+    ]
+
+    def __init__(self, backend: Backend, study_path: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 settings: BrowserSettings | None = None) -> None:
+        super().__init__()
+        self.backend = backend
+        self.study_path = study_path  # the solve and rating screens will open it
+        self.clock = clock
+        self.settings = settings or BrowserSettings()
+        self.history = History()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.backend.name} · {self.backend.fingerprint}"
+        self.navigate(ObjectsLocation())
+
+    def on_unmount(self) -> None:
+        self.backend.close()
+
+    # ----------------------------------------------------------------- navigation
+    def navigate(self, place: Location) -> None:
+        """Go to a place, remembering it in the history."""
+        self.history.visit(place)
+        self._show(place)
+
+    def _show(self, place: Location) -> None:
+        screen = screen_for(place)
+        if isinstance(self.screen, BrowserScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        self.refresh_bindings()
+
+    def action_back(self) -> None:
+        place = self.history.back()
+        if place is not None:
+            self._show(place)
+
+    def action_forward(self) -> None:
+        place = self.history.forward()
+        if place is not None:
+            self._show(place)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Back and forward show dimmed in the footer when there is nowhere to go."""
+        if action == "back":
+            return self.history.can_go_back or None
+        if action == "forward":
+            return self.history.can_go_forward or None
+        return True
+
+    def action_objects(self) -> None:
+        self.navigate(ObjectsLocation())
+
+    def action_search(self) -> None:
+        self.navigate(SearchLocation())
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def create_app(org_path: Path | str, study_path: Path | None = None,
+               clock: Callable[[], float] = time.monotonic,
+               settings: BrowserSettings | None = None) -> CrmApp:
+    """The app on a local org file."""
+    return CrmApp(LocalBackend(org_path), study_path=study_path, clock=clock, settings=settings)

@@ -1,0 +1,37 @@
+"""Command palette (ctrl+p): open any object's list, or jump to a record by its Id."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from ..org.catalogue import OBJECTS, object_for_id
+from ..org.ids import is_valid_id
+from .history import ListLocation, RecordLocation
+
+
+class BrowserCommands(Provider):
+    def _navigate(self, place) -> None:
+        self.app.navigate(place)  # type: ignore[attr-defined]
+
+    async def discover(self) -> Hits:
+        for obj in OBJECTS:
+            yield DiscoveryHit(f"Open {obj.label_plural}",
+                               partial(self._navigate, ListLocation(obj.name)),
+                               help=obj.description)
+
+    async def search(self, query: str) -> Hits:
+        text = query.strip()
+        if is_valid_id(text) and object_for_id(text):
+            yield Hit(1.0, f"Jump to record {text}",
+                      partial(self._navigate, RecordLocation(text)),
+                      help=f"Open the {object_for_id(text).label} with this Id")
+        matcher = self.matcher(query)
+        for obj in OBJECTS:
+            command = f"Open {obj.label_plural}"
+            score = matcher.match(f"{command} {obj.name}")
+            if score > 0:
+                yield Hit(score, matcher.highlight(command),
+                          partial(self._navigate, ListLocation(obj.name)),
+                          help=obj.description)

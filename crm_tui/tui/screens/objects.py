@@ -1,0 +1,45 @@
+"""The first screen: every object of the org with its record count."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Static
+
+from ...org.backend import ObjectInfo
+from ..history import ListLocation
+from .base import BrowserScreen
+
+
+class ObjectListScreen(BrowserScreen):
+    HELP_TITLE = "Object list"
+    BINDINGS = [("enter", "open", "Open list")]
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("Objects", classes="screen-title")
+        table: DataTable = DataTable(id="objects", cursor_type="row", zebra_stripes=True)
+        table.add_column("Object", key="label", width=28)
+        table.add_column("API name", key="name", width=26)
+        table.add_column("Records", key="count", width=12)
+        yield table
+
+    def on_mount(self) -> None:
+        self.title = "Objects"
+        self.load(self.crm.backend.list_objects, self._show)
+
+    def _show(self, objects: list[ObjectInfo]) -> None:
+        table = self.query_one(DataTable)
+        for info in objects:
+            table.add_row(info.label_plural, info.name, f"{info.count:>10,}", key=info.name)
+        table.focus()
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            self._open(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self._open(event.row_key.value)
+
+    def _open(self, object_name: str | None) -> None:
+        if object_name:
+            self.crm.navigate(ListLocation(object_name))

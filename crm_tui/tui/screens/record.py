@@ -1,0 +1,136 @@
+"""A record page: labelled fields, lookups as links, related lists with counts."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from ...org.backend import RecordView, RelatedList
+from ...org.catalogue import FieldType, get_object
+from ..history import ListLocation, RecordLocation
+from ..messages import UseAsAnswer
+from .base import BrowserScreen
+
+LINK_STYLE = "underline bold"
+
+
+class RecordScreen(BrowserScreen):
+    HELP_TITLE = "Record page"
+    BINDINGS = [
+        ("enter", "follow", "Follow link"),
+        ("u", "use_as_answer", "Use as my answer"),
+        ("tab", "app.focus_next", "Next pane"),
+    ]
+
+    def __init__(self, place: RecordLocation) -> None:
+        super().__init__()
+        self.record_id = place.record_id
+        self.view: RecordView | None = None
+        self.related: dict[str, RelatedList] = {}
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", id="record-title", classes="screen-title")
+        with Horizontal(id="record-body"):
+            with VerticalScroll(id="fields-pane"):
+                fields: DataTable = DataTable(id="fields", cursor_type="row")
+                fields.add_column("Field", key="label", width=22)
+                fields.add_column("Value", key="value", width=44)
+                yield fields
+                yield Static("", id="long-text")
+            with Vertical(id="related-pane"):
+                related: DataTable = DataTable(id="related", cursor_type="row")
+                related.add_column("Related list", key="name", width=24)
+                related.add_column("Object", key="object", width=20)
+                related.add_column("Records", key="count", width=8)
+                yield related
+                yield Static("", id="preview-title")
+                yield DataTable(id="preview", cursor_type="row")
+
+    def on_mount(self) -> None:
+        self.title = self.record_id
+        backend, rows = self.crm.backend, self.crm.settings.related_preview_rows
+        self.load(lambda: backend.get_record(self.record_id), self._show_record)
+        self.load(lambda: backend.related(self.record_id, rows), self._show_related,
+                  group="related")
+
+    # ----------------------------------------------------------------- showing
+    def _show_record(self, view: RecordView) -> None:
+        self.view = view
+        obj = get_object(view.object_name)
+        self.title = f"{obj.label}: {view.title}"
+        self.query_one("#record-title", Static).update(
+            Text.assemble((f"{obj.label} ", "dim"), (view.title, "bold"),
+                          (f"  {view.record_id}", "dim")))
+        table = self.query_one("#fields", DataTable)
+        long_texts = []
+        for fv in view.fields:
+            if fv.type is FieldType.LONG_TEXT:
+                long_texts.append(Text.assemble((fv.label, "bold"), "\n", fv.display or "—"))
+                value = Text(fv.display.split("\n", 1)[0][:60], style="dim")
+            elif fv.link:
+                value = Text("→ " + fv.display, style=LINK_STYLE)
+            else:
+                value = Text(fv.display)
+            table.add_row(fv.label, value, key=fv.name)
+        self.query_one("#long-text", Static).update(Text("\n\n").join(long_texts))
+        table.focus()
+
+    def _show_related(self, lists: list[RelatedList]) -> None:
+        self.related = {r.name: r for r in lists}
+        table = self.query_one("#related", DataTable)
+        for rel in lists:
+            table.add_row(Text(rel.name, style=LINK_STYLE if rel.count else ""),
+                          get_object(rel.child_object).label_plural, rel.count_label,
+                          key=rel.name)
+        if lists:
+            self._show_preview(lists[0])
+
+    def _show_preview(self, rel: RelatedList) -> None:
+        child = get_object(rel.child_object)
+        self.query_one("#preview-title", Static).update(
+            Text.assemble((rel.name, "bold"), f": first {len(rel.page.records)} "
+                          f"of {rel.count_label}"))
+        preview = self.query_one("#preview", DataTable)
+        preview.clear(columns=True)
+        columns = [child.field(name) for name in child.list_columns]
+        for fld in columns:
+            preview.add_column(fld.label, key=fld.name)
+        for record in rel.page.records:
+            preview.add_row(*(rel.page.display(f, record) for f in columns), key=record["Id"])
+
+    # ----------------------------------------------------------------- links
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "related" and event.row_key.value in self.related:
+            self._show_preview(self.related[event.row_key.value])
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._follow(event.data_table, event.row_key.value)
+
+    def action_follow(self) -> None:
+        table = self.focused
+        if isinstance(table, DataTable) and table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self._follow(table, key)
+
+    def _follow(self, table: DataTable, key: str | None) -> None:
+        if key is None:
+            return
+        if table.id == "fields" and self.view is not None:
+            link = next((f.link for f in self.view.fields if f.name == key), None)
+            if link:
+                self.crm.navigate(RecordLocation(link))
+        elif table.id == "related" and key in self.related:
+            rel = self.related[key]
+            self.crm.navigate(ListLocation(rel.child_object, (rel.filter,)))
+        elif table.id == "preview":
+            self.crm.navigate(RecordLocation(key))
+
+    def action_use_as_answer(self) -> None:
+        if self.view is None:
+            return
+        self.post_message(UseAsAnswer(self.view.record_id, self.view.object_name))
+        self.notify(f"{self.view.title} ({self.view.record_id}) is your answer",
+                    title="Use as my answer")
