@@ -73,7 +73,8 @@ def test_options_override_the_file_name_and_are_needed_without_one(tmp_path):
     with pytest.raises(CrmTuiError, match="--model and --strategy"):
         read_agent_results(path)
     parsed = read_agent_results(path, model="m", strategy="act", task_category="x")
-    assert (parsed.runs[0].model, parsed.runs[0].strategy, parsed.task_category) == ("m", "act", "x")
+    run = parsed.runs[0]
+    assert (run.model, run.strategy, parsed.task_category) == ("m", "act", "x")
 
 
 def test_the_content_hash_is_of_the_bytes(tmp_path):

@@ -10,13 +10,13 @@ with the helper's own inclusivity.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
 from fractions import Fraction
 
 from ..org import latent
+from ..org.soql.sosl import fts_query
 from ..org.sftime import format_date, parse_datetime
 from ..org.store import OrgStore
 from .periods import MONTHS, Period, offset_before
@@ -68,11 +68,15 @@ def owner_assignments(store: OrgStore, period: Period) -> list[tuple[str, str, s
     return [tuple(r) for r in rows]
 
 
+def managed_counts(assignments: Iterable[tuple]) -> Counter[str]:
+    """Cases each agent "managed": Owner Assignment rows by New Value, first assignments and
+    transfers in alike (14.1)."""
+    return Counter(new for _, new, _, _ in assignments if new)
+
+
 def qualified_agents(assignments: Iterable[tuple], threshold: int) -> set[str]:
-    """Agents who "managed" more than `threshold` cases: Owner Assignment rows by New Value
-    (first assignments and transfers in alike, 14.1), strictly greater."""
-    managed = Counter(new for _, new, _, _ in assignments if new)
-    return {agent for agent, n in managed.items() if n > threshold}
+    """Agents who managed strictly more than `threshold` cases."""
+    return {agent for agent, n in managed_counts(assignments).items() if n > threshold}
 
 
 def handle_time(store: OrgStore, period: Period, threshold: int, extreme: str) -> str | None:
@@ -159,14 +163,11 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
 
 # ----------------------------------------------------------------- products
 def search_products(store: OrgStore, text: str) -> set[str]:
-    """Product2 Ids whose indexed name or description holds every word of `text` (SOSL FIND)."""
-    words = re.findall(r"\w+", text.lower())
-    if not words:
-        return set()
-    match = " ".join(f'"{w}"' for w in words)
+    """Product2 Ids that SOSL `FIND {text} IN ALL FIELDS RETURNING Product2` finds: every
+    word of `text` in the product's indexed name or description."""
     rows = store.conn.execute(
         "SELECT record_id FROM search_index WHERE search_index MATCH ? AND object = 'Product2'",
-        (match,))
+        (fts_query(text, "ALL"),))
     return {r[0] for r in rows}
 
 

@@ -72,7 +72,7 @@ def relative_period(today: date, n: int, unit: str) -> Period:
         start = end - relativedelta(**{unit: n})
     else:
         raise ValueError(f"Unknown unit {unit!r}")
-    return Period(start, end, f"past {n} {unit}", named=False)
+    return Period(start, end, f"past {n} {unit[:-1] if n == 1 else unit}", named=False)
 
 
 def offset_before(today: date, n: int, unit: str) -> date:
@@ -95,7 +95,7 @@ def period_phrases(period: Period) -> list[str]:
         return [f"in {name} {year}", f"during {name} {year}"]
     _, n_text, unit = period.label.split()
     n = int(n_text)
-    if unit == "years" and n == 1:
+    if unit == "year":
         return ["in the past year", "over the last year", "during the past twelve months"]
     words = [f"{number_word(n)} {unit}", f"{n} {unit}"]
     return [f"{lead} {w}" for lead in ("in the past", "over the last", "during the past")

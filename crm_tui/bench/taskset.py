@@ -198,14 +198,14 @@ def load_taskset(path: str | Path) -> TaskSet:
 
 
 def imported(taskset: TaskSet) -> TaskSet:
-    """A copy marked as CRMArena's (org fingerprint "crmarena"), with persona and answer type."""
-    instances = []
-    for inst in sorted(taskset.instances, key=lambda i: i.idx):
-        extra = {"persona": inst.persona, "answer_type": inst.answer_type,
-                 "org": inst.extra.get("org", CRMARENA)} | inst.extra
-        instances.append(Instance(inst.idx, inst.task, inst.query, inst.answer, inst.required,
-                                  inst.optional, inst.reward_metric, extra))
-    return TaskSet(instances, taskset.fingerprint, taskset.source)
+    """A sealed copy with persona and answer type; CRMArena's rows get the org "crmarena"."""
+    instances = [Instance(inst.idx, inst.task, inst.query, inst.answer, inst.required,
+                          inst.optional, inst.reward_metric,
+                          {"persona": inst.persona, "answer_type": inst.answer_type} | inst.extra)
+                 for inst in sorted(taskset.instances, key=lambda i: i.idx)]
+    sealed_set = sealed(instances, taskset.fingerprint or CRMARENA)
+    sealed_set.source = taskset.source
+    return sealed_set
 
 
 # ----------------------------------------------------------------- writing

@@ -8,6 +8,9 @@ import click
 
 from .. import paths
 from .org import org
+from .report import agents, report
+from .study import study
+from .tasks import tasks
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,3 +43,7 @@ def locate() -> None:
 
 
 cli.add_command(org)
+cli.add_command(agents)
+cli.add_command(report)
+cli.add_command(tasks)
+cli.add_command(study)

@@ -96,3 +96,8 @@ def _with_progress(job):
             bar.update(task, completed=fraction, description=label)
 
         return job(progress)
+
+
+from .server import serve  # noqa: E402  (the command lives in its own module)
+
+org.add_command(serve)

@@ -229,6 +229,8 @@ def display_value(fld: Field, value: Any, names: dict[str, str] | None = None) -
         return f"{value:,.0f}" if value == int(value) else f"{value:,}"
     if fld.type is FieldType.BOOLEAN:
         return "Yes" if value else "No"
+    if fld.type is FieldType.DATETIME and len(str(value)) >= 16:
+        return f"{str(value)[:10]} {str(value)[11:16]} UTC"  # stored in UTC, to the minute
     if fld.is_lookup and names:
         return names.get(value, value)
     return str(value)

@@ -38,7 +38,8 @@ class AgentAnswerRecord:
     task_idx: int
     answer: str | None          # None: the agent gave no answer (error, max turns, ...)
     crmarena_reward: float | None  # CRMArena's own reward (F1 for fuzzy match); None if absent
-    gold: str | None = None     # gt_answer as the result file recorded it
+    gold: str | None = None     # gt_answer as the result file recorded it, if it did
+    has_gold: bool = False
     task_type: str | None = None
     end_reason: str = ""
 
@@ -127,6 +128,7 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
     traj = record.get("traj") or []
     if not isinstance(traj, list):
         raise CrmTuiError(f"{where}: traj must be a list of messages")
+    has_gold = "gt_answer" in record
     gold = record.get("gt_answer")
     gold = None if gold is None else _answer_text(gold, f"{where}: gt_answer")
     if "end_reason" not in info and info.get("source") == "api":
@@ -134,8 +136,9 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         answer, end_reason = None, str(info.get("content") or "error")
     else:
         answer, end_reason = _final_answer(info.get("end_reason"), traj, where)
-    return AgentAnswerRecord(task_idx=task_idx, answer=answer, crmarena_reward=reward, gold=gold,
-                             task_type=record.get("task_type"), end_reason=end_reason)
+    return AgentAnswerRecord(task_idx=task_idx, answer=answer, crmarena_reward=reward,
+                             gold=gold, has_gold=has_gold, task_type=record.get("task_type"),
+                             end_reason=end_reason)
 
 
 def _task_idx(value: Any, where: str) -> int:
@@ -218,7 +221,8 @@ def _answer_text(value: Any, where: str) -> str:
 
 def _jsonl_runs(path: Path, text: str, *, model: str | None,
                 strategy: str | None) -> tuple[AgentRunRecords, ...]:
-    """One object per line: {"idx", "agent", "trial", "answer"} (+ optional "strategy", "reward")."""
+    """One object per line: {"idx", "agent", "trial", "answer"}, optionally "strategy" and
+    "reward"; `model` and `strategy` options override the lines."""
     grouped: dict[tuple[str, str, int], dict[int, AgentAnswerRecord]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

@@ -27,11 +27,6 @@ from .migrations import LATEST_VERSION, migrate
 BUSY_TIMEOUT_S = 10
 
 
-def utc_naive(moment: datetime) -> datetime:
-    """How wall stamps are stored: UTC without a zone (SQLite keeps none)."""
-    return moment.astimezone(UTC).replace(tzinfo=None)
-
-
 def _engine(path: Path) -> Engine:
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_S})
 
@@ -69,7 +64,7 @@ class StudyStore:
         engine = _engine(path)
         try:
             with engine.begin() as conn:
-                migrate(conn, path, utc_naive(clock.wall()), target_version)
+                migrate(conn, path, clock.wall(), target_version)
         except DatabaseError as exc:
             engine.dispose()
             raise CrmTuiError(f"{path} is not a crm-tui study file ({exc.orig})") from None
@@ -87,8 +82,8 @@ class StudyStore:
             yield session
 
     def now(self) -> tuple[datetime, int]:
-        """(wall stamp as stored, monotonic ms) read together."""
-        return utc_naive(self.clock.wall()), self.clock.monotonic_ms()
+        """(wall stamp in UTC, monotonic ms) read together."""
+        return self.clock.wall().astimezone(UTC), self.clock.monotonic_ms()
 
     def close(self) -> None:
         self.engine.dispose()

@@ -10,6 +10,8 @@ from sqlmodel import Session, select
 from ..errors import CrmTuiError
 from .db import StudyStore
 from .models import Event, EventKind
+from .profiles import get_profile
+from .studies import get_study
 
 
 def event_kind(kind: str) -> EventKind:
@@ -36,3 +38,19 @@ def append_event(session: Session, store: StudyStore, *, study_id: int, annotato
 def attempt_events(session: Session, attempt_id: int) -> list[Event]:
     return list(session.exec(select(Event).where(Event.attempt_id == attempt_id)
                              .order_by(Event.id)))
+
+
+_STUDY_LEVEL = {EventKind.EXPLORE_STARTED, EventKind.EXPLORE_FINISHED, EventKind.RECORD_VIEWED,
+                EventKind.SEARCH_RUN, EventKind.FILTER_SET, EventKind.HEARTBEAT,
+                EventKind.FOCUS_LOST, EventKind.FOCUS_REGAINED}
+
+
+def record_study_event(store: StudyStore, study_id: int, annotator_id: int, kind: str,
+                       payload: dict[str, Any] | None = None) -> None:
+    """An event outside any attempt: exploring the org, browsing while rating."""
+    if event_kind(kind) not in _STUDY_LEVEL:
+        raise CrmTuiError(f"event {kind!r} belongs to an attempt or has its own call")
+    with store.transaction() as session:
+        get_study(session, study_id), get_profile(session, annotator_id)
+        append_event(session, store, study_id=study_id, annotator_id=annotator_id,
+                     kind=kind, payload=payload)

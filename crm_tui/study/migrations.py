@@ -8,7 +8,7 @@ that the latest version matches `models.py`. Never edit a released migration: ad
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import Connection
 
@@ -147,7 +147,39 @@ def _v2_provenance(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE event ADD COLUMN app_session VARCHAR")
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance]
+def _v3_agent_runs(conn: Connection) -> None:
+    """Imported agent runs and their re-scored answers (`agents_store.py`)."""
+    _run_script(conn, """
+CREATE TABLE agent_run (
+    id INTEGER NOT NULL PRIMARY KEY,
+    model VARCHAR NOT NULL,
+    strategy VARCHAR NOT NULL,
+    trial INTEGER NOT NULL,
+    task_set_hash VARCHAR NOT NULL,
+    source_name VARCHAR NOT NULL,
+    source_hash VARCHAR NOT NULL,
+    task_category VARCHAR,
+    imported_at DATETIME NOT NULL,
+    UNIQUE (source_hash, task_set_hash, model, strategy, trial)
+);
+CREATE INDEX ix_agent_run_task_set_hash ON agent_run (task_set_hash);
+CREATE TABLE agent_answer (
+    id INTEGER NOT NULL PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES agent_run (id),
+    idx INTEGER NOT NULL,
+    task VARCHAR NOT NULL,
+    answer VARCHAR,
+    crmarena_reward FLOAT,
+    score FLOAT NOT NULL,
+    end_reason VARCHAR NOT NULL,
+    UNIQUE (run_id, idx)
+);
+CREATE INDEX ix_agent_answer_run_id ON agent_answer (run_id);
+""")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance,
+                                                  _v3_agent_runs]
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -173,5 +205,5 @@ def migrate(conn: Connection, path: object, now: datetime,
     for version in range(before + 1, target + 1):
         MIGRATIONS[version - 1](conn)
         conn.exec_driver_sql("INSERT INTO schema_version VALUES (?, ?)",
-                             (version, now.isoformat(" ")))
+                             (version, now.astimezone(UTC).replace(tzinfo=None).isoformat(" ")))
     return before

@@ -1,7 +1,7 @@
 """The study file's tables (SQLModel). Migrations in `migrations.py` create them; the
 models here must match the latest migration (a test compares the two).
 
-Wall stamps are naive UTC datetimes (SQLite keeps no zone); JSON columns hold text.
+Datetimes are timezone-aware UTC (SQLModel stores them as UTC text); JSON columns hold text.
 """
 
 from __future__ import annotations

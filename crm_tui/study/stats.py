@@ -63,8 +63,9 @@ def pass_hat_k_curve(successes_by_task: Sequence[Sequence[bool]]) -> dict[int, f
     """pass^k for k = 1 .. the smallest number of trials any task has (spec 7.2)."""
     if not successes_by_task:
         return {}
-    trials = min(len(outcomes) for outcomes in successes_by_task)
-    return {k: pass_hat_k(successes_by_task, k) for k in range(1, trials + 1)}
+    counts = [(len(outcomes), sum(map(bool, outcomes))) for outcomes in successes_by_task]
+    trials = min(n for n, _ in counts)
+    return {k: pass_hat_k(counts, k) for k in range(1, trials + 1)}
 
 
 def mean_pairwise_agreement(groups: Sequence[Sequence[T]],

@@ -57,11 +57,11 @@ def create_study(store: StudyStore, name: str, preset: Preset, *,
     if not name:
         raise CrmTuiError("study name: must not be empty")
     rows = _validated_instances(instances)
-    foreign = next((r for r in rows if (r.crm_tui or {}).get("org_fingerprint")
+    foreign = next((r for r in rows if (r.crm_tui or {}).get("org")
                     not in (None, org_fingerprint)), None)
     if foreign is not None:
         raise CrmTuiError(f"task instance idx {foreign.idx} belongs to org "
-                          f"{foreign.crm_tui['org_fingerprint']}, not {org_fingerprint}")
+                          f"{foreign.crm_tui['org']}, not {org_fingerprint}")
     solve = preset.solve
     families = {r.task for r in rows}
     if solve.distinct_families and len(families) < solve.items:

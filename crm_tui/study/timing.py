@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from .models import Event, EventKind
 
@@ -23,6 +24,7 @@ _STOPS = {EventKind.CLOSED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED, Event
 
 @dataclass(frozen=True)
 class Timing:
+    opened_at: datetime | None  # wall stamp of the first `opened`
     wall_ms: int
     active_ms: int
     running: bool  # the clock was counting when the last event was written
@@ -39,7 +41,7 @@ class Timing:
 def derive(events: Sequence[Event]) -> Timing:
     """Timing from an attempt's events in the order they were written."""
     if not events:
-        return Timing(0, 0, False, 0, None)
+        return Timing(None, 0, 0, False, 0, None)
     active = 0
     running = paused = False
     focused = True
@@ -64,7 +66,7 @@ def derive(events: Sequence[Event]) -> Timing:
         previous = event
     first_open = next((e for e in events if e.kind == EventKind.OPENED), events[0])
     wall_ms = round((events[-1].wall - first_open.wall).total_seconds() * 1000)
-    return Timing(wall_ms=max(0, wall_ms), active_ms=active,
+    return Timing(opened_at=first_open.wall, wall_ms=max(0, wall_ms), active_ms=active,
                   running=running and not paused and focused,
                   last_monotonic_ms=events[-1].monotonic_ms,
                   last_app_session=events[-1].app_session)

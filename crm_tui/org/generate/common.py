@@ -45,14 +45,14 @@ class Sizes:
             scale=scale,
             users=n(100, 10),
             accounts=n(200, 12),
-            products=n(500, 30),
+            products=n(500, 70),  # at least one product of every type
             # 44 price books at every scale, so entries (every product in every book)
             # grow linearly with the scale like everything else.
             pricebooks=44,
             orders=n(2070, 40),
             items_per_order=3.43,
             cases=n(977, 25),
-            email_share=0.70,
+            email_share=0.66,
             chat_share=0.40,
         )
 
@@ -120,3 +120,8 @@ def season_days(name: str) -> list[date]:
             if START <= day <= LAST_ORDER:
                 days.append(day)
     return days
+
+
+def org_id_for_seed(seed: int) -> str:
+    """The org's own `00D` Id, fixed by the seed."""
+    return make_id("00D", rng(seed, "org").randrange(1, 10**9))

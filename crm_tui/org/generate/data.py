@@ -43,6 +43,11 @@ class ProductType:
     uses: tuple[str, ...]
     peak: tuple[int, ...]  # months its support cases peak in (empty: no season)
 
+    @property
+    def plural(self) -> bool:
+        """"Trail Running Shoes" are, "Yoga Mat" is."""
+        return self.noun.endswith("s")
+
 
 T = ProductType
 TYPES: tuple[ProductType, ...] = (

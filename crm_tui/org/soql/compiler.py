@@ -11,15 +11,31 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..catalogue import (ChildRelationship, Field, FieldType, SObject, child_relationships,
-                         get_object, has_object)
+from ..catalogue import (
+    ChildRelationship,
+    Field,
+    FieldType,
+    SObject,
+    child_relationships,
+    get_object,
+    has_object,
+)
 from ..ids import is_valid_id, to18
 from ..sftime import format_datetime, parse_datetime
 from ..store import q
 from .dates import date_range
 from .errors import SalesforceError, malformed, positioned
-from .nodes import (Aggregate, Comparison, Condition, FieldPath, Literal, Logical, Not,
-                    OrderItem, Query)
+from .nodes import (
+    Aggregate,
+    Comparison,
+    Condition,
+    FieldPath,
+    Literal,
+    Logical,
+    Not,
+    OrderItem,
+    Query,
+)
 
 MAX_OFFSET = 2000
 
@@ -44,6 +60,7 @@ class Column:
 
     key_path: tuple[str, ...]  # ("Account", "Name"), or (alias,) for aggregates
     field: Field | None
+    index: int  # position in the SQL select list
     function: str | None = None  # aggregate function
 
 
@@ -72,10 +89,9 @@ class CompiledQuery:
     sobject: SObject
     sql: str
     params: dict[str, object]
-    columns: list[Column] = field(default_factory=list)  # after the hidden leading columns
+    columns: list[Column] = field(default_factory=list)
     parents: list[ParentLink] = field(default_factory=list)
     children: list[ChildPlan] = field(default_factory=list)
-    hidden: int = 1  # leading columns not in the record: Id (and a child's parent key)
     aggregate: bool = False
     count_only: bool = False
 
@@ -194,7 +210,7 @@ class _Compiler:
             select_sql = self.aggregate_select(query, scope, plan)
         elif semi_join:
             resolved = scope.resolve(query.select[0].expr)
-            plan.columns.append(Column((resolved.field.name,), resolved.field))
+            plan.columns.append(Column((resolved.field.name,), resolved.field, 0))
             select_sql = [resolved.sql]
         else:
             select_sql = self.record_select(query, scope, plan, parent_key)
@@ -231,7 +247,6 @@ class _Compiler:
         select_sql = [f"{scope.root}.{q('Id')}"]
         if parent_key:
             select_sql.append(f"{scope.root}.{q(parent_key)}")
-            plan.hidden = 2
         seen: set[tuple[str, ...]] = set()
         for item in query.select:
             if isinstance(item.expr, Query):
@@ -247,7 +262,7 @@ class _Compiler:
             seen.add(tuple(k.lower() for k in key))
             for depth in range(1, len(resolved.rel_path) + 1):
                 self.link_parent(resolved.rel_path[:depth], scope, plan, select_sql)
-            plan.columns.append(Column(key, resolved.field))
+            plan.columns.append(Column(key, resolved.field, len(select_sql)))
             select_sql.append(resolved.sql)
         return select_sql
 
@@ -263,7 +278,6 @@ class _Compiler:
         return malformed(self.text, pos, f"unexpected token: '{alias}'")
 
     def aggregate_select(self, query: Query, scope: _Scope, plan: CompiledQuery) -> list[str]:
-        plan.hidden = 0
         grouped = {self.key(scope.resolve(p)) for p in query.group_by}
         select_sql: list[str] = []
         unaliased = 0
@@ -279,14 +293,15 @@ class _Compiler:
                 sql, fld = self.aggregate_sql(expr, scope)
                 name = item.alias or f"expr{unaliased}"
                 unaliased += item.alias is None
-                plan.columns.append(Column((name,), fld, expr.function))
+                plan.columns.append(Column((name,), fld, len(select_sql), expr.function))
             else:
                 resolved = scope.resolve(expr)
                 if self.key(resolved) not in grouped:
                     raise malformed(self.text, expr.pos,
                                     f"Field must be grouped or aggregated: {expr.parts[-1]}")
                 sql = resolved.sql
-                plan.columns.append(Column((item.alias or resolved.field.name,), resolved.field))
+                plan.columns.append(Column((item.alias or resolved.field.name,), resolved.field,
+                                           len(select_sql)))
             select_sql.append(sql)
         return select_sql
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ class Not:
     operand: Condition
 
 
-Condition = Union[Comparison, Logical, Not]
+Condition = Comparison | Logical | Not
 
 
 @dataclass(frozen=True)

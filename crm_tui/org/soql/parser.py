@@ -9,8 +9,20 @@ from __future__ import annotations
 from .dates import DATE_LITERALS, N_DATE_LITERALS
 from .errors import SalesforceError, malformed, unexpected
 from .lexer import Kind, Token, tokenize
-from .nodes import (Aggregate, Comparison, Condition, FieldPath, Literal, Logical, Not,
-                    OrderItem, Query, Returning, Search, SelectItem)
+from .nodes import (
+    Aggregate,
+    Comparison,
+    Condition,
+    FieldPath,
+    Literal,
+    Logical,
+    Not,
+    OrderItem,
+    Query,
+    Returning,
+    Search,
+    SelectItem,
+)
 
 AGGREGATES = {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"}
 RESERVED = {"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP", "BY",
@@ -33,6 +45,13 @@ class _Parser:
     @property
     def tok(self) -> Token:
         return self.tokens[self.i]
+
+    def peek(self) -> Token:
+        return self.tokens[min(self.i + 1, len(self.tokens) - 1)]
+
+    def next_is(self, symbol: str) -> bool:
+        nxt = self.peek()
+        return nxt.kind is Kind.PUNCT and nxt.text == symbol
 
     def advance(self) -> Token:
         token = self.tokens[self.i]
@@ -63,6 +82,12 @@ class _Parser:
             raise self.fail()
         return token
 
+    def object_name(self) -> Token:
+        """Object names may be SOQL words: `FROM Order`."""
+        if self.tok.kind is not Kind.IDENT:
+            raise self.fail()
+        return self.advance()
+
     def name(self) -> Token:
         if self.tok.kind is not Kind.IDENT or self.tok.text.upper() in RESERVED:
             raise self.fail()
@@ -82,7 +107,7 @@ class _Parser:
         while self.accept_punct(","):
             select.append(self.select_item())
         self.expect_word("FROM")
-        obj = self.name()
+        obj = self.object_name()
         alias = None
         if self.tok.kind is Kind.IDENT and self.tok.text.upper() not in RESERVED:
             alias = self.advance().text
@@ -115,9 +140,8 @@ class _Parser:
         return SelectItem(expr, alias)
 
     def operand(self) -> FieldPath | Aggregate:
-        nxt = self.tokens[self.i + 1]
         if (self.tok.kind is Kind.IDENT and self.tok.text.upper() in AGGREGATES
-                and nxt.kind is Kind.PUNCT and nxt.text == "("):
+                and self.next_is("(")):
             func = self.advance()
             self.advance()
             argument = None
@@ -128,7 +152,8 @@ class _Parser:
         return self.field_path()
 
     def field_path(self) -> FieldPath:
-        first = self.name()
+        # A relationship may be a SOQL word (`Order.AccountId`); a lone field may not.
+        first = self.object_name() if self.next_is(".") else self.name()
         parts = [first.text]
         while self.accept_punct("."):
             if self.tok.kind is not Kind.IDENT:
@@ -253,7 +278,7 @@ class _Parser:
         return Search(term, "ALL" if scope == "SIDEBAR" else scope, tuple(returning), limit)
 
     def returning(self) -> Returning:
-        obj = self.name()
+        obj = self.object_name()
         select: list[SelectItem] = []
         where = None
         order_by: list[OrderItem] = []

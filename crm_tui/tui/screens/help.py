@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -11,25 +12,13 @@ from textual.widgets import Static
 
 from .base import BrowserScreen
 
-
-def _keys_table(title: str, bindings: list[tuple[str, str]]) -> Table:
-    table = Table(title=title, title_justify="left", show_header=False, box=None,
-                  padding=(0, 2), expand=True)
-    table.add_column("Key", style="bold", width=22)
-    table.add_column("Does")
-    for key, description in bindings:
-        table.add_row(key, description)
-    return table
-
-
-def _describe(bindings) -> list[tuple[str, str]]:
-    """(keys, description) of a BINDINGS list, whatever form its entries take."""
-    out = []
-    for entry in bindings:
-        binding = entry if isinstance(entry, Binding) else Binding(*entry)
-        keys = ", ".join(k.strip() for k in binding.key.split(","))
-        out.append((keys, binding.description))
-    return out
+GLOBAL_EXTRA = [
+    ("enter", "Open what the cursor is on: an object, a record, a link, a related list"),
+    ("ctrl+p", "Command palette: open an object, jump to a record Id"),
+    ("tab, shift+tab", "Move between panes"),
+    ("click a column header", "Sort a list view by that column (again: flip the order)"),
+    ("ctrl+q", "Quit"),
+]
 
 
 class HelpScreen(ModalScreen):
@@ -40,13 +29,28 @@ class HelpScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         from ..app import CrmApp  # the app module imports this one
 
-        everywhere = _describe(CrmApp.BINDINGS) + [
-            ("ctrl+p", "Command palette: open an object, jump to a record Id"),
-            ("tab, shift+tab", "Move between panes"),
-            ("ctrl+q", "Quit"),
-        ]
+        table = Table(show_header=False, box=None, padding=(0, 2), expand=True)
+        table.add_column("Key", style="bold", width=24)
+        table.add_column("Does")
+        sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA)]
+        sections += [(screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
+                     for screen in BrowserScreen.__subclasses__()]
+        for title, rows in sections:
+            if not rows:
+                continue
+            table.add_row(Text(title, style="bold underline"), "")
+            for key, description in rows:
+                table.add_row(key, description)
+            table.add_row("", "")
         with VerticalScroll(id="help-body"):
-            yield Static("[b]crm-tui keys[/b]  (Esc closes)")
-            yield Static(_keys_table("Everywhere", everywhere))
-            for screen in BrowserScreen.__subclasses__():
-                yield Static(_keys_table(screen.HELP_TITLE, _describe(screen.BINDINGS)))
+            yield Static("[b]crm-tui keys[/b]  (Esc closes)\n")
+            yield Static(table)
+
+    def _describe(self, bindings) -> list[tuple[str, str]]:
+        """(keys as the footer shows them, description) for each entry of a BINDINGS list."""
+        out = []
+        for entry in bindings:
+            binding = entry if isinstance(entry, Binding) else Binding(*entry)
+            keys = ", ".join(self.app.get_key_display(b) for b in binding.make_bindings([binding]))
+            out.append((keys, binding.description))
+        return out

@@ -9,13 +9,13 @@ from ...org.backend import Cursor, Page, Sort
 from ...org.catalogue import get_object
 from ..history import ListLocation, RecordLocation
 from ..widgets.filter_bar import FilterBar
+from ..widgets.link_table import LinkTable
 from .base import BrowserScreen
 
 
 class ListViewScreen(BrowserScreen):
     HELP_TITLE = "List view"
     BINDINGS = [
-        ("enter", "open", "Open record"),
         ("s", "sort", "Sort by column"),
         ("f", "filter", "Filter"),
         ("x", "clear_filters", "Clear filters"),
@@ -36,7 +36,7 @@ class ListViewScreen(BrowserScreen):
         yield Static(self.obj.label_plural, classes="screen-title")
         yield FilterBar(self.obj, id="filter-bar")
         yield Static(id="list-status")
-        table: DataTable = DataTable(id="records", cursor_type="cell", zebra_stripes=True)
+        table = LinkTable(id="records", cursor_type="cell", zebra_stripes=True)
         for fld in self.columns:
             arrow = ""
             if fld.name == self.sort.field:
@@ -92,17 +92,6 @@ class ListViewScreen(BrowserScreen):
             f"filters: {filters}")
 
     # ----------------------------------------------------------------- actions
-    def _record_id_at_cursor(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-
-    def action_open(self) -> None:
-        record_id = self._record_id_at_cursor()
-        if record_id:
-            self.crm.navigate(RecordLocation(record_id))
-
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
         if event.cell_key.row_key.value:

@@ -7,16 +7,16 @@ from textual.widgets import DataTable, Static
 
 from ...org.backend import ObjectInfo
 from ..history import ListLocation
+from ..widgets.link_table import LinkTable
 from .base import BrowserScreen
 
 
 class ObjectListScreen(BrowserScreen):
     HELP_TITLE = "Object list"
-    BINDINGS = [("enter", "open", "Open list")]
 
     def compose_body(self) -> ComposeResult:
         yield Static("Objects", classes="screen-title")
-        table: DataTable = DataTable(id="objects", cursor_type="row", zebra_stripes=True)
+        table = LinkTable(id="objects", cursor_type="row", zebra_stripes=True)
         table.add_column("Object", key="label", width=28)
         table.add_column("API name", key="name", width=26)
         table.add_column("Records", key="count", width=12)
@@ -32,14 +32,6 @@ class ObjectListScreen(BrowserScreen):
             table.add_row(info.label_plural, info.name, f"{info.count:>10,}", key=info.name)
         table.focus()
 
-    def action_open(self) -> None:
-        table = self.query_one(DataTable)
-        if table.row_count:
-            self._open(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self._open(event.row_key.value)
-
-    def _open(self, object_name: str | None) -> None:
-        if object_name:
-            self.crm.navigate(ListLocation(object_name))
+        if event.row_key.value:
+            self.crm.navigate(ListLocation(event.row_key.value))

@@ -11,6 +11,7 @@ from ...org.backend import RecordView, RelatedList
 from ...org.catalogue import FieldType, get_object
 from ..history import ListLocation, RecordLocation
 from ..messages import UseAsAnswer
+from ..widgets.link_table import LinkTable
 from .base import BrowserScreen
 
 LINK_STYLE = "underline bold"
@@ -19,7 +20,6 @@ LINK_STYLE = "underline bold"
 class RecordScreen(BrowserScreen):
     HELP_TITLE = "Record page"
     BINDINGS = [
-        ("enter", "follow", "Follow link"),
         ("u", "use_as_answer", "Use as my answer"),
         ("tab", "app.focus_next", "Next pane"),
     ]
@@ -34,19 +34,18 @@ class RecordScreen(BrowserScreen):
         yield Static("", id="record-title", classes="screen-title")
         with Horizontal(id="record-body"):
             with VerticalScroll(id="fields-pane"):
-                fields: DataTable = DataTable(id="fields", cursor_type="row")
+                fields = LinkTable(id="fields", cursor_type="row")
                 fields.add_column("Field", key="label", width=22)
                 fields.add_column("Value", key="value", width=44)
                 yield fields
                 yield Static("", id="long-text")
             with Vertical(id="related-pane"):
-                related: DataTable = DataTable(id="related", cursor_type="row")
-                related.add_column("Related list", key="name", width=24)
-                related.add_column("Object", key="object", width=20)
+                related = LinkTable(id="related", cursor_type="row")
+                related.add_column("Related list", key="name", width=28)
                 related.add_column("Records", key="count", width=8)
                 yield related
                 yield Static("", id="preview-title")
-                yield DataTable(id="preview", cursor_type="row")
+                yield LinkTable(id="preview", cursor_type="row")
 
     def on_mount(self) -> None:
         self.title = self.record_id
@@ -82,8 +81,7 @@ class RecordScreen(BrowserScreen):
         table = self.query_one("#related", DataTable)
         for rel in lists:
             table.add_row(Text(rel.name, style=LINK_STYLE if rel.count else ""),
-                          get_object(rel.child_object).label_plural, rel.count_label,
-                          key=rel.name)
+                          Text(rel.count_label, justify="right"), key=rel.name)
         if lists:
             self._show_preview(lists[0])
 
@@ -108,12 +106,6 @@ class RecordScreen(BrowserScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self._follow(event.data_table, event.row_key.value)
-
-    def action_follow(self) -> None:
-        table = self.focused
-        if isinstance(table, DataTable) and table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            self._follow(table, key)
 
     def _follow(self, table: DataTable, key: str | None) -> None:
         if key is None:

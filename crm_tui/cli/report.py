@@ -1,0 +1,115 @@
+"""`crm-tui agents import ...` and `crm-tui report`: agent results next to human results."""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from .. import paths
+from ..errors import CrmTuiError
+
+FORMATS = ("table", "csv", "json", "md")
+_db_option = click.option(
+    "--db", "db_path", type=click.Path(path_type=Path), default=None,
+    help="Study database (default: the local study file; env CRM_TUI_STUDY).")
+
+
+@click.group()
+def agents() -> None:
+    """Import LLM-agent results to compare with human answers."""
+
+
+@agents.command("import")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--model", default=None, help="Model name (default: from the file name).")
+@click.option("--strategy", default=None,
+              help="act, react, tool_call, ... (default: from the file name).")
+@click.option("--task-category", default=None, help="Task category (default: from the file name).")
+@click.option("--task-set", "--tasks", "taskset_path", type=click.Path(path_type=Path),
+              default=None,
+              help="The task set the agent answered (default: the local task set).")
+@_db_option
+def import_(files: tuple[Path, ...], model: str | None, strategy: str | None,
+            task_category: str | None, taskset_path: Path | None, db_path: Path | None) -> None:
+    """Import CRMArena run_tasks.py result files (results_{model}_{strategy}_{task}.json)
+    or JSONL files of {"idx", "agent", "trial", "answer"}; re-score every answer."""
+    from ..bench.taskset import load_taskset
+    from ..study.agent_results import read_agent_results
+    from ..study.agents_store import import_agent_results
+    from ..study.db import StudyStore
+
+    taskset = load_taskset(taskset_path or paths.default_taskset_path())
+    parsed = [read_agent_results(path, model=model, strategy=strategy,
+                                 task_category=task_category) for path in files]
+    with StudyStore.open(db_path or paths.default_study_path()) as store:
+        summary = import_agent_results(store, parsed, taskset)
+    click.echo(f"imported {summary.answers} answers in {summary.runs} runs "
+               f"(task set {taskset.content_hash[:12]})")
+    for name in summary.skipped_files:
+        click.echo(f"already imported, nothing added: {name}")
+
+
+@click.command()
+@click.option("--study", "study_name", default=None,
+              help="Study name (default: the only study in the file).")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="table",
+              show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of the terminal.")
+@_db_option
+def report(study_name: str | None, output_format: str, out: Path | None,
+           db_path: Path | None) -> None:
+    """Humans next to agents per task family, realism ratings and audit flags."""
+    from ..study.db import StudyStore
+    from ..study.report import build_report
+    from ..study.report_render import print_report, to_csv, to_json, to_markdown
+
+    with StudyStore.open(db_path or paths.default_study_path()) as store:
+        study = _pick_study(store, study_name)
+        with store.transaction() as session:
+            result = build_report(session, study)
+    if output_format == "table" and out is None:
+        print_report(result, Console())
+        return
+    if output_format == "table":
+        console = Console(record=True, width=200, file=io.StringIO())
+        print_report(result, console)
+        text = console.export_text()
+    else:
+        text = {"csv": to_csv, "json": to_json, "md": to_markdown}[output_format](result)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        _write_atomically(out, text)
+        click.echo(f"wrote {out}")
+
+
+def _pick_study(store, name: str | None):
+    from ..study.studies import find_study, list_studies
+
+    if name is not None:
+        return find_study(store, name)
+    studies = list_studies(store)
+    if len(studies) != 1:
+        names = ", ".join(s.name for s in studies) or "none yet"
+        raise CrmTuiError(f"{store.path} has {len(studies)} studies ({names}); "
+                          "pick one with --study")
+    return studies[0]
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

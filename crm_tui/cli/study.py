@@ -1,0 +1,112 @@
+"""`crm-tui study ...`: create a study from a preset or options, and watch its progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .. import paths
+from ..bench.taskset import check_taskset_matches, load_taskset
+from ..errors import CrmTuiError
+from ..org.store import OrgStore
+from ..study.db import StudyStore
+from ..study.progress import StudySummary, study_summary
+from ..study.protocol import load_preset
+from ..study.studies import (
+    create_study,
+    find_study,
+    list_studies,
+    solve_only_preset,
+    with_overrides,
+)
+
+console = Console()
+
+_db_option = click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
+                          help="Study file (default: the local study file; env CRM_TUI_STUDY).")
+
+
+@click.group()
+def study() -> None:
+    """Create studies and follow their progress."""
+
+
+@study.command()
+@click.argument("name")
+@click.option("--preset", default=None,
+              help="Preset name in annotations/ or a .toml path, e.g. paper-expert-study.")
+@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
+              help="Org file the tasks belong to (default: the local default org).")
+@click.option("--tasks", "tasks_path", type=click.Path(path_type=Path), default=None,
+              help="Task set generated from that org (default: the local task set).")
+@click.option("--items", type=int, default=None,
+              help="Queries per annotator (default: the preset's, or 5).")
+@click.option("--annotators-per-item", type=int, default=None, help="Overlap per item.")
+@click.option("--seed", type=int, default=None, help="Seed of every annotator's order.")
+@click.option("--time-limit", "time_limit_minutes", type=float, default=None,
+              help="Minutes of active time per query.")
+@click.option("--training/--no-training", "training_feedback", default=None,
+              help="Show whether each answer was right after submitting.")
+@click.option("--distinct-families/--any-family", "distinct_families", default=None,
+              help="Give each annotator queries from different task families.")
+@_db_option
+def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Path | None,
+           items: int | None, db_path: Path | None, **settings) -> None:
+    """Create study NAME over a task set, from a preset and/or options."""
+    if preset:
+        chosen, preset_path = load_preset(preset)
+    else:
+        chosen, preset_path = solve_only_preset(items or 5), None
+    chosen = with_overrides(chosen, items=items, **settings)
+    org_path = org_path or paths.default_org_path()
+    taskset = load_taskset(tasks_path or paths.default_taskset_path())
+    with OrgStore.open(org_path) as org:
+        check_taskset_matches(taskset, org)
+        fingerprint = org.fingerprint
+    with StudyStore.open(db_path or paths.default_study_path()) as store:
+        created = create_study(store, name, chosen, preset_path=preset_path,
+                               instances=[inst.to_row() for inst in taskset.instances],
+                               task_set_hash=taskset.content_hash, org_fingerprint=fingerprint)
+    click.echo(f"created study {created.name!r} in {store.path}: {len(taskset)} items, "
+               f"{created.items_per_annotator} per annotator, "
+               f"{created.annotators_per_item} annotator(s) per item, seed {created.seed}")
+
+
+@study.command()
+@click.option("--study", "study_name", default=None, help="One study (default: all).")
+@_db_option
+def status(study_name: str | None, db_path: Path | None) -> None:
+    """Progress per study and per annotator (counts only, no answers)."""
+    path = db_path or paths.default_study_path()
+    if not path.is_file():
+        raise CrmTuiError(f"No study file at {path}: create a study with `crm-tui study create`")
+    with StudyStore.open(path) as store:
+        studies = [find_study(store, study_name)] if study_name else list_studies(store)
+        if not studies:
+            click.echo(f"no studies in {path}")
+        for one in studies:
+            _print_summary(study_summary(store, one.id))
+
+
+def _print_summary(summary: StudySummary) -> None:
+    s = summary.study
+    attempts = ", ".join(f"{n} {status}" for status, n in summary.attempts.items())
+    click.echo(f"{s.name} ({s.preset or 'custom'})  org {s.org_fingerprint}  "
+               f"task set {s.task_set_hash[:12]}")
+    click.echo(f"  {summary.items} items in {summary.families} families; "
+               f"{s.items_per_annotator} per annotator, {s.annotators_per_item} per item")
+    click.echo(f"  attempts: {attempts}; {summary.ratings} ratings, {summary.flags} flags")
+    if not summary.annotators:
+        click.echo("  nobody has started yet")
+        return
+    kinds = [p.kind for p in summary.annotators[0].parts]
+    table = Table()
+    table.add_column("Annotator")
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    for person in summary.annotators:
+        table.add_row(person.annotator, *(f"{p.done}/{p.total}" for p in person.parts))
+    console.print(table)

@@ -1,0 +1,163 @@
+"""Issue__c records and Knowledge__kav articles: 10 policies (one per issue) and 35 guides.
+
+Latent variables: each policy article's allowed resolutions with their windows
+(ARTICLE_POLICY), question-answer pairs per article whose answers are verbatim spans of
+FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICLE).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...org import latent
+from ..store import OrgStore
+from .catalog import Catalog
+from .common import COMPANY, IdMaker, rng
+from .kbtexts import GUIDES, INTRO_QUESTIONS, POLICIES, RESOLUTIONS
+
+SPAN_RE = re.compile(r"\{\{(.+?)\}\}", re.S)
+PRODUCT_RE = re.compile(r"<<(.+?)>>")
+
+
+@dataclass
+class Issue:
+    index: int
+    id: str
+    name: str
+    phrase: str  # "an incorrect item"
+    article_id: str
+    resolutions: dict[str, int | None]  # allowed resolution -> window in days (None: no limit)
+
+
+@dataclass
+class KnowledgeBase:
+    issues: list[Issue]
+    counts: dict[str, int]
+
+
+def render(text: str) -> tuple[str, list[str]]:
+    """Text without the span markers, and the spans in order."""
+    return SPAN_RE.sub(lambda m: m.group(1), text), SPAN_RE.findall(text)
+
+
+def join_or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def window_phrase(days: int | None) -> str:
+    return "no time limit" if days is None else f"within {days} days of the purchase date"
+
+
+def policy_text(p: dict) -> tuple[str, list[dict]]:
+    """The body of a policy article and its QA pairs."""
+    qa: list[dict] = []
+    intro, spans = render(p["intro"])
+    for q, a in zip(INTRO_QUESTIONS.get(p["issue"], []), spans):
+        qa.append({"question": q, "answer": a})
+    res = list(p["resolutions"])
+    paras = [intro]
+    listing = f"For {p['phrase']}, agents may offer {join_or(res)}."
+    paras.append(listing)
+    qa.append({"question": f"What resolutions are available for {p['phrase']}?",
+               "answer": join_or(res)})
+    lines = ["Allowed resolutions:"]
+    for name, days in p["resolutions"].items():
+        limit = ("No time limit applies." if days is None else
+                 f"Available when the request is made {window_phrase(days)}.")
+        lines.append(f"- {name}: {RESOLUTIONS[name]}. {limit}")
+        if days is None:
+            qa.append({"question": f"Is there a time limit for a {name} after {p['phrase']}?",
+                       "answer": "No time limit"})
+        else:
+            qa.append({"question": f"How long do customers have to request a {name} for "
+                                   f"{p['phrase']}?", "answer": window_phrase(days)})
+    paras.append("\n".join(lines))
+    for sentence, question in p["facts"]:
+        text, spans = render(sentence)
+        paras.append(text)
+        qa.extend({"question": question, "answer": a} for a in spans[:1])
+    paras.append(
+        "Agents must not offer any resolution that is not listed above for this issue, and "
+        "must check the time limit against the purchase date on the order before offering "
+        "one. When no listed resolution applies, escalate the case to a team lead.")
+    body = "\n\n".join(paras)
+    if "Store Credit" in p["resolutions"]:
+        qa.append({"question": "How long is store credit valid after it is issued?",
+                   "answer": "90 days after issuance"})
+    if "Extended Warranty" in p["resolutions"]:
+        qa.append({"question": "How long does the extended warranty cover a product?",
+                   "answer": "365 days from the date of purchase"})
+    return body, qa
+
+
+def guide_text(sentences: list[tuple[str, str | None]], fill) -> tuple[str, list[dict]]:
+    qa: list[dict] = []
+    parts = []
+    for sentence, question in sentences:
+        text, spans = render(fill(sentence))
+        parts.append(text)
+        if question and spans:
+            qa.append({"question": fill(question), "answer": spans[0]})
+    # Two or three sentences per paragraph, as a help-centre article reads.
+    paras, i = [], 0
+    while i < len(parts):
+        step = 2 if len(parts) - i != 3 else 3
+        paras.append(" ".join(parts[i:i + step]))
+        i += step
+    return "\n\n".join(paras), qa
+
+
+def slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
+    r = rng(seed, "knowledge")
+    issue_id, article_id = IdMaker("Issue__c"), IdMaker("Knowledge__kav")
+
+    # A product per type for the product-specific guides.
+    by_type: dict[str, list[str]] = {}
+    for p in cat.products:
+        by_type.setdefault(p.type.noun, []).append(p.name)
+    chosen = {noun: r.choice(names) for noun, names in by_type.items()}
+
+    def fill(text: str) -> str:
+        return PRODUCT_RE.sub(lambda m: chosen.get(m.group(1), f"{COMPANY} {m.group(1)}"), text)
+
+    # Articles in a shuffled order, so policies are not simply the first Ids.
+    entries: list[tuple[str, object]] = [("policy", p) for p in POLICIES]
+    entries += [("guide", g) for g in GUIDES]
+    r.shuffle(entries)
+    ids = {id(e[1]): article_id() for e in entries}
+
+    issues: list[Issue] = []
+    for k, p in enumerate(POLICIES):
+        issues.append(Issue(k, issue_id(), p["issue"], p["phrase"], ids[id(p)],
+                            dict(p["resolutions"])))
+    store.insert("Issue__c", [{"Id": i.id, "Name": i.name} for i in issues])
+
+    rows, lat = [], []
+    for kind, e in entries:
+        aid = ids[id(e)]
+        if kind == "policy":
+            title, summary = e["title"], e["summary"]
+            body, qa = policy_text(e)
+            issue = next(i for i in issues if i.article_id == aid)
+            lat.append(("Knowledge__kav", aid, latent.ARTICLE_POLICY[1], latent.dumps(
+                {"issue": issue.id, "resolutions": issue.resolutions})))
+        else:
+            title, summary, sentences = e
+            title, summary = fill(title), fill(summary)
+            body, qa = guide_text(sentences, fill)
+        for pair in qa:  # the contract: every answer is a verbatim span of the body
+            assert pair["answer"] in body, (title, pair)
+        lat.append(("Knowledge__kav", aid, latent.ARTICLE_QA[1], latent.dumps(qa)))
+        rows.append({"Id": aid, "Title": title, "Summary": summary, "FAQ_Answer__c": body,
+                     "UrlName": slug(title), "PublishStatus": "Online", "Language": "en_US"})
+    rows.sort(key=lambda row: row["Id"])
+    store.insert("Knowledge__kav", rows)
+    lat.extend(("Issue__c", i.id, latent.ISSUE_POLICY_ARTICLE[1], latent.dumps(i.article_id))
+               for i in issues)
+    store.set_latent(lat)
+    return KnowledgeBase(issues, {"Issue__c": len(issues), "Knowledge__kav": len(rows)})

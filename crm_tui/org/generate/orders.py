@@ -1,0 +1,147 @@
+"""Orders and order items, shaped by each customer's shopping habit.
+
+Most of a customer's orders fall on the holiday seasons of their habit (Black Friday,
+Christmas, back to school, ...) and most items come from their preferred categories;
+seasonal products sell more in their peak months.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+from itertools import accumulate
+
+from ..sftime import format_date
+from .catalog import Catalog
+from .common import LAST_ORDER, SEASONS, START, IdMaker, Sizes, rng, season_days
+from .data import CATEGORY_NAMES
+from .people import People
+
+ITEM_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)
+ITEM_WEIGHTS = (17, 20, 20, 16, 12, 8, 4, 3)  # mean about 3.4 lines per order
+PEAK_BOOST = 3.0
+
+
+@dataclass
+class Line:
+    id: str
+    product: int  # product index
+    quantity: int
+    price: float
+
+
+@dataclass
+class Order:
+    id: str
+    number: str
+    customer: int  # index into People.customers
+    day: date
+    book: int  # price book index
+    status: str
+    lines: list[Line]
+
+
+@dataclass
+class OrderBook:
+    orders: list[Order]
+    counts: dict[str, int]
+
+
+class _Picker:
+    """Weighted product choice per (month, category), precomputed once."""
+
+    def __init__(self, cat: Catalog):
+        self.by_key: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
+        for month in range(1, 13):
+            for c in range(-1, len(CATEGORY_NAMES)):
+                idx = [p.index for p in cat.products if c == -1 or c in p.categories]
+                w = [cat.products[i].popularity * (PEAK_BOOST if month in cat.products[i].peak
+                                                   else 1.0) for i in idx]
+                if idx:
+                    self.by_key[(month, c)] = (idx, list(accumulate(w)))
+
+    def pick(self, r: random.Random, month: int, category: int) -> int:
+        idx, cum = self.by_key.get((month, category)) or self.by_key[(month, -1)]
+        return r.choices(idx, cum_weights=cum)[0]
+
+
+def _order_day(r: random.Random, seasons: list[str], share: float,
+               days: dict[str, list[date]], span: int) -> date:
+    if seasons and r.random() < share:
+        return r.choice(days[r.choice(seasons)])
+    return START + timedelta(days=r.randrange(span))
+
+
+def _book_for(r: random.Random, cat: Catalog, day: date) -> int:
+    promos = [b.index for b in cat.pricebooks
+              if b.promo and b.valid_from.date() <= day <= b.valid_to.date()]
+    if promos and r.random() < 0.85:
+        return promos[0]
+    others = [b for b in cat.pricebooks if not b.promo and b.index > 0
+              and b.valid_from.date() <= day <= b.valid_to.date()
+              and b.name.split()[0] in ("Loyalty", "Marketplace", "Outlet", "Clearance")]
+    if others and r.random() < 0.2:
+        return r.choice(others).index
+    return 0
+
+
+def build(store, seed: int, sizes: Sizes, crowd: People, cat: Catalog) -> OrderBook:
+    r = rng(seed, "orders")
+    customers = crowd.customers
+    picker = _Picker(cat)
+    days = {name: season_days(name) for name in SEASONS}
+    span = (LAST_ORDER - START).days + 1
+
+    # Orders per customer: one at least, the rest by activity.
+    per_customer = [1] * len(customers)
+    extra = max(0, sizes.orders - len(customers))
+    weights = list(accumulate(c.activity for c in customers))
+    for i in r.choices(range(len(customers)), cum_weights=weights, k=extra):
+        per_customer[i] += 1
+
+    drafts: list[tuple[date, int, int, list[tuple[int, int]]]] = []
+    for ci, cust in enumerate(customers):
+        for _ in range(per_customer[ci]):
+            day = _order_day(r, cust.seasons, cust.season_share, days, span)
+            book = _book_for(r, cat, day)
+            n_lines = r.choices(ITEM_COUNTS, ITEM_WEIGHTS)[0]
+            chosen: list[tuple[int, int]] = []
+            seen: set[int] = set()
+            for _ in range(n_lines * 3):
+                if len(chosen) >= n_lines:
+                    break
+                category = r.choice(cust.categories) if r.random() < 0.7 else -1
+                p = picker.pick(r, day.month, category)
+                if p in seen:
+                    continue
+                seen.add(p)
+                qty = r.choices((1, 2, 3, 4), (80, 14, 4, 2))[0]
+                chosen.append((p, qty))
+            drafts.append((day, ci, book, chosen))
+
+    # Ids and numbers follow the order date, as an org's auto-numbers would.
+    drafts.sort(key=lambda d: (d[0], d[1]))
+    order_id, item_id = IdMaker("Order"), IdMaker("OrderItem")
+    orders: list[Order] = []
+    order_rows, item_rows = [], []
+    item_no = 0
+    for k, (day, ci, book, chosen) in enumerate(drafts):
+        status = "Draft" if (LAST_ORDER - day).days < 6 and r.random() < 0.4 else "Activated"
+        order = Order(order_id(), f"{k + 101:08d}", ci, day, book, status, [])
+        order_rows.append({"Id": order.id, "OrderNumber": order.number,
+                           "AccountId": customers[ci].id, "Status": status,
+                           "EffectiveDate": format_date(day),
+                           "Pricebook2Id": cat.pricebooks[book].id})
+        for p, qty in chosen:
+            entry, price = cat.entry(book, p)
+            item_no += 1
+            line = Line(item_id(), p, qty, price)
+            order.lines.append(line)
+            item_rows.append({"Id": line.id, "OrderItemNumber": f"{item_no:010d}",
+                              "OrderId": order.id, "Product2Id": cat.products[p].id,
+                              "Quantity": qty, "UnitPrice": price, "PricebookEntryId": entry})
+        orders.append(order)
+    store.insert("Order", order_rows)
+    store.insert("OrderItem", item_rows)
+    return OrderBook(orders, {"Order": len(order_rows), "OrderItem": len(item_rows)})

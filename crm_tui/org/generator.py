@@ -1,0 +1,93 @@
+"""`generate()`: write a seeded synthetic org to a file, checked, atomically.
+
+The org is written to a temporary file next to `out`, sealed (`OrgStore.finish`), verified
+with `check_org`, and only then moved over `out`. On any failure the temporary file is
+removed and a `CrmTuiError` names the problem; `out` is never left half-written.
+The stages and latent variables are described in `crm_tui.org.generate`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CrmTuiError
+from .check import check_org
+from .generate.common import org_id_for_seed
+from .generate import build
+from .store import OrgError, OrgStore
+
+
+@dataclass
+class GenerationResult:
+    path: Path
+    content_hash: str
+    counts: dict[str, int]
+    total_rows: int
+    seconds: float
+
+
+def _prepare(out: Path, force: bool) -> None:
+    if out.is_dir():
+        raise OrgError(f"Cannot write the org to {out}: it is a folder")
+    if out.exists() and not force:
+        raise OrgError(f"{out} already exists (use --force to replace it)")
+    parent = out.parent
+    for folder in (parent, *parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise OrgError(f"Cannot write the org to {out}: {folder} is a file, not a folder")
+        if folder.exists():
+            break
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OrgError(f"Cannot create the folder {parent}: {exc.strerror or exc}") from None
+    if not os.access(parent, os.W_OK):
+        raise OrgError(f"Cannot write the org to {out}: the folder {parent} is not writable")
+
+
+def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = False,
+             progress: Callable[[float, str], None] | None = None) -> GenerationResult:
+    """Generate the org for `seed` and `scale` into `out`; see the module docstring."""
+    started = time.perf_counter()
+    out = Path(out)
+    if not scale > 0:
+        raise OrgError(f"The scale must be a positive number, got {scale}")
+    _prepare(out, force)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    store: OrgStore | None = None
+    try:
+        tmp.unlink(missing_ok=True)
+        store = OrgStore.create(tmp)
+        counts = build(store, seed, scale, progress)
+        store.set_meta("seed", str(seed))
+        store.set_meta("scale", repr(float(scale)))
+        store.set_meta("org_id", org_id_for_seed(seed))
+        store.set_meta("generator", "crm-tui synthetic org v1")
+        digest = store.finish()
+        if progress:
+            progress(0.95, "checking integrity")
+        report = check_org(store)
+        if not report.ok:
+            raise OrgError(f"The generated org failed its integrity check ({len(report.problems)}"
+                           f" problems), first: {report.problems[0]}")
+        store.close()
+        store = None
+        os.replace(tmp, out)
+    except BaseException as exc:
+        if store is not None:
+            store.close()
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, CrmTuiError):
+            raise
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            raise OrgError(f"Cannot write the org to {out}: {exc}") from exc
+        raise
+    if progress:
+        progress(1.0, "done")
+    return GenerationResult(out, digest, counts, sum(counts.values()),
+                            time.perf_counter() - started)

@@ -1,0 +1,93 @@
+"""SOSL over the store's FTS5 `search_index`: FIND {term} IN ... RETURNING Obj(...)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from ..catalogue import get_object, has_object
+from ..store import OrgStore
+from .compiler import compile_query
+from .errors import SalesforceError
+from .executor import API_VERSION, run_plan, store_today
+from .parser import parse_search
+
+DEFAULT_LIMIT = 2000
+_TERM_PART = re.compile(r'"(?:[^"\\]|\\.)*"?|[()]|[^\s()"]+')
+_WORD = re.compile(r"\w+")
+
+
+def fts_query(term: str, scope: str) -> str:
+    """Translate a SOSL search term (words, "phrases", AND/OR/AND NOT, trailing *) to FTS5."""
+    parts: list[str] = []
+    letters = 0
+    for piece in _TERM_PART.findall(term):
+        word = piece.upper()
+        if word in ("AND", "OR"):
+            parts.append(word)
+        elif word == "NOT":
+            if parts and parts[-1] == "AND":
+                parts.pop()
+            parts.append("NOT")
+        elif piece in "()":
+            parts.append(piece)
+        else:
+            words = _WORD.findall(piece.replace("\\", " "))
+            if not words:
+                continue
+            letters += sum(map(len, words))
+            prefix = "*" if piece.rstrip('"').endswith(("*", "?")) else ""
+            parts.append('"' + " ".join(words) + '"' + prefix)
+    if letters < 2:
+        raise SalesforceError("MALFORMED_SEARCH",
+                              "search term must be longer than one character")
+    expression = " ".join(parts)
+    return f"name : ({expression})" if scope == "NAME" else expression
+
+
+def execute_sosl(store: OrgStore, text: str, today: date | None = None,
+                 api_version: str = API_VERSION) -> dict[str, Any]:
+    """Run one SOSL search; returns `{"searchRecords": [...]}` or raises SalesforceError."""
+    search = parse_search(text)
+    match = fts_query(search.term, search.scope)
+    try:
+        hits = store.conn.execute(
+            "SELECT object, record_id FROM search_index WHERE search_index MATCH ? "
+            "ORDER BY rank", (match,)).fetchall()
+    except sqlite3.OperationalError:
+        raise SalesforceError("MALFORMED_SEARCH",
+                              f"No search term found or invalid search syntax: {search.term}"
+                              ) from None
+    rank = {record_id: i for i, (_, record_id) in enumerate(hits)}
+    overall = search.limit if search.limit is not None else DEFAULT_LIMIT
+    records: list[dict[str, Any]] = []
+    if not search.returning:
+        base = f"/services/data/v{api_version}/sobjects"
+        records = [{"attributes": {"type": obj, "url": f"{base}/{obj}/{rid}"}, "Id": rid}
+                   for obj, rid in hits]
+        return {"searchRecords": records[:overall]}
+    for spec in search.returning:
+        query = spec.query
+        if not has_object(query.object_name):
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{query.object_name}' is not "
+                                  "supported.")
+        name = get_object(query.object_name).name
+        ids = [rid for obj, rid in hits if obj == name]
+        ranked = not query.order_by  # without ORDER BY, keep relevance order
+        body = replace(query, limit=None, offset=None) if ranked else query
+        try:
+            plan = compile_query(text, body, today or store_today(store), restrict_ids=ids)
+        except SalesforceError as error:
+            if error.error_code == "MALFORMED_QUERY":
+                raise SalesforceError("MALFORMED_SEARCH", error.message) from None
+            raise
+        found = run_plan(store, plan, api_version).records
+        if ranked:
+            found.sort(key=lambda r: rank[r["attributes"]["url"].rsplit("/", 1)[1]])
+            first = query.offset or 0
+            found = found[first:None if query.limit is None else first + query.limit]
+        records.extend(found)
+    return {"searchRecords": records[:overall]}

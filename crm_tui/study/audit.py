@@ -1,0 +1,66 @@
+"""Auditor and coordinator views: gold answers beside every person's answers and flags.
+Each call checks the caller's role first; annotators get a CrmTuiError."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlmodel import select
+
+from .db import StudyStore
+from .models import Annotator, Attempt, AuditFlag, Mode, StudyItem
+from .profiles import require_mode
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    annotator: str
+    status: str
+    answer_raw: str | None
+    answer_normalised: str | None
+    score: float | None
+    active_ms: int | None
+    confidence: int | None
+
+
+@dataclass(frozen=True)
+class FlagRecord:
+    annotator: str
+    category: str
+    comment: str | None
+    suggested_answer: str | None
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    item_id: int
+    idx: int
+    task: str
+    query: str
+    gold: str | None
+    answers: list[AnswerRecord]
+    flags: list[FlagRecord]
+
+
+def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditItem]:
+    """Every item of the study with its gold, the human answers and the flags."""
+    with store.transaction() as session:
+        require_mode(session, actor_id, Mode.AUDITOR, Mode.COORDINATOR)
+        names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
+        answers: dict[int, list[AnswerRecord]] = {}
+        for a in session.exec(select(Attempt).where(Attempt.study_id == study_id)
+                              .order_by(Attempt.id)):
+            answers.setdefault(a.item_id, []).append(AnswerRecord(
+                names[a.annotator_id], a.status, a.answer_raw, a.answer_normalised, a.score,
+                a.active_ms, a.confidence))
+        flags: dict[int, list[FlagRecord]] = {}
+        for f in session.exec(select(AuditFlag).where(AuditFlag.study_id == study_id)
+                              .order_by(AuditFlag.id)):
+            flags.setdefault(f.item_id, []).append(FlagRecord(
+                names[f.annotator_id], f.category, f.comment, f.suggested_answer))
+        return [AuditItem(item.id, item.idx, item.task, item.query,
+                          json.loads(item.gold_json), answers.get(item.id, []),
+                          flags.get(item.id, []))
+                for item in session.exec(select(StudyItem).where(
+                    StudyItem.study_id == study_id).order_by(StudyItem.idx))]

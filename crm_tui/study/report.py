@@ -1,0 +1,303 @@
+"""The study report as plain data: humans next to agents per task family, realism, audit.
+
+Everything here is numbers and strings in dataclasses, so the terminal, the files
+(`report_render.py`) and the app render the same thing. Conventions:
+- Humans: an attempt counts once answered (submitted, or expired: past the time limit an
+  answer scores 0); skipped attempts do not count. Active time is over answered attempts.
+- Agents: answers to the study's items only (same task Ids, same scorer), pooled over
+  trials. pass^k uses exact-match families only (the paper leaves knowledge QA out).
+- "ALL" is the unweighted mean of the family scores (spec 7.2); the humans' ALL interval is
+  a Wilson interval at that value over all answered attempts.
+- An answer is "wrong" for the audit when it scores below 0.5 (knowledge QA is F1).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from ..bench.families import Family, families
+from ..bench.scoring import all_score, score
+from ..bench.taskset import CRMARENA
+from .agents_store import AgentAnswer, AgentRun, agent_answers
+from .models import Attempt, AttemptStatus, AuditFlag, RealismRating, Study, StudyItem
+from .paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
+from .stats import (AlphaEstimate, Interval, Spread, krippendorff_alpha,
+                    mean_pairwise_agreement, median_iqr, pass_hat_k_curve, wilson_interval)
+from .studies import study_protocol
+
+ALL = "ALL"
+# The paper's Table 2 column order (grouped by persona), used for every per-family listing.
+FAMILY_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
+WRONG_BELOW = 0.5
+REALISTIC = 4           # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
+SCALE = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class HumanResult:
+    answers: int
+    accuracy: float | None
+    interval: Interval | None
+    active_ms: Spread | None
+    agreement: float | None     # mean pairwise score between humans' answers to an item
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    trials: int
+    answers: int
+    crmarena_success: float | None   # the reward in the source files
+    rescored_success: float | None   # our scorer
+    pass_hat_k: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    family: str                 # abbreviation (NCR ...) or "ALL"
+    task: str | None            # internal task name; None for ALL
+    items: int
+    humans: HumanResult
+    agents: dict[str, AgentResult]  # agent label -> result
+
+
+@dataclass(frozen=True)
+class Agent:
+    label: str
+    model: str
+    strategy: str
+    trials: int
+
+
+@dataclass(frozen=True)
+class RealismTarget:
+    target: str                 # "org" or an object's API name
+    counts: dict[int, int]      # level 1..5 -> ratings
+    dont_know: int
+    realistic_share: float | None   # Realistic or better, among 1..5 ratings
+
+
+@dataclass(frozen=True)
+class Realism:
+    annotators: int
+    targets: list[RealismTarget]
+    alpha: AlphaEstimate | None     # ordinal, units = targets, raters = annotators
+    level_labels: dict[int, str]
+
+
+@dataclass(frozen=True)
+class FlagCount:
+    category: str
+    label: str
+    flags: int
+    items: int
+
+
+@dataclass(frozen=True)
+class DisputedItem:
+    idx: int
+    family: str
+    gold: str | None
+    answers: int
+    wrong_share: float
+    common_answer: str
+    flags: int
+
+
+@dataclass(frozen=True)
+class Report:
+    study: str
+    org_fingerprint: str
+    task_set_hash: str
+    crmarena_task_set: bool
+    annotators: int
+    agents: list[Agent]
+    families: list[FamilyResult]
+    paper: list[PaperRow]           # reference rows, only for CRMArena's own task set
+    realism: Realism
+    flags: list[FlagCount]
+    disputed: list[DisputedItem]
+
+
+def ordered_families() -> list[Family]:
+    return sorted(families().values(), key=lambda f: FAMILY_ORDER.index(f.abbrev))
+
+
+def agent_label(model: str, strategy: str) -> str:
+    return f"{model} {FRAMEWORK_LABELS.get(strategy, strategy)}"
+
+
+def build_report(session: Session, study: Study) -> Report:
+    items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
+    answered = [a for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
+                if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)]
+    attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
+    for attempt in answered:
+        attempts_by_item[attempt.item_id].append(attempt)
+    study_idx = {item.idx for item in items}
+    runs = [(run, answer) for run, answer in agent_answers(session, study.task_set_hash)
+            if answer.idx in study_idx]
+    flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
+    crmarena = study.org_fingerprint == CRMARENA
+    return Report(
+        study=study.name, org_fingerprint=study.org_fingerprint,
+        task_set_hash=study.task_set_hash, crmarena_task_set=crmarena,
+        annotators=len({a.annotator_id for a in answered}),
+        agents=_agents(runs),
+        families=_family_results(items, attempts_by_item, runs),
+        paper=load_paper_results() if crmarena else [],
+        realism=_realism(session, study),
+        flags=_flag_counts(study, flags),
+        disputed=_disputed(items, attempts_by_item, flags))
+
+
+# ----------------------------------------------------------------- performance
+def _attempt_score(attempt: Attempt) -> float:
+    return 0.0 if attempt.status == AttemptStatus.EXPIRED else (attempt.score or 0.0)
+
+
+def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
+    trials: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for run, _ in runs:
+        trials[run.model, run.strategy].add(run.trial)
+    return [Agent(agent_label(m, s), m, s, len(t)) for (m, s), t in sorted(trials.items())]
+
+
+def _family_results(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
+                    runs: list[tuple[AgentRun, AgentAnswer]]) -> list[FamilyResult]:
+    rows = []
+    for family in ordered_families():
+        name = family.name
+        family_items = [item for item in items if item.task == name]
+        if not family_items:
+            continue
+        attempts = [a for item in family_items for a in attempts_by_item[item.id]]
+        rows.append(FamilyResult(
+            family=family.abbrev, task=name, items=len(family_items),
+            humans=_humans(family_items, attempts_by_item, attempts),
+            agents=_agent_results([(r, a) for r, a in runs if a.task == name],
+                                  exact=family.metric == "exact_match")))
+    if rows:
+        rows.append(_all_row(rows, items, attempts_by_item, runs))
+    return rows
+
+
+def _humans(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
+            attempts: list[Attempt]) -> HumanResult:
+    scores = [_attempt_score(a) for a in attempts]
+    accuracy = sum(scores) / len(scores) if scores else None
+    groups = [(item.task, [a.answer_raw for a in attempts_by_item[item.id]]) for item in items]
+    agreement = mean_pairwise_agreement(
+        [[(task, answer) for answer in answers] for task, answers in groups],
+        lambda a, b: score(a[0], a[1], b[1]))
+    return HumanResult(
+        answers=len(scores), accuracy=accuracy,
+        interval=wilson_interval(sum(scores), len(scores)),
+        active_ms=median_iqr([a.active_ms for a in attempts if a.active_ms is not None]),
+        agreement=agreement)
+
+
+def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]],
+                   exact: bool | None) -> dict[str, AgentResult]:
+    """Per agent; `exact` None means a mix of families (ALL): pass^k on exact ones only."""
+    by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
+    for run, answer in runs:
+        by_agent[agent_label(run.model, run.strategy)].append((run, answer))
+    results = {}
+    for label, pairs in sorted(by_agent.items()):
+        rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
+        outcomes: dict[int, list[bool]] = defaultdict(list)
+        for _, answer in pairs:
+            if exact or (exact is None and families()[answer.task].metric == "exact_match"):
+                outcomes[answer.idx].append(answer.score >= 1.0)
+        results[label] = AgentResult(
+            trials=len({run.trial for run, _ in pairs}), answers=len(pairs),
+            crmarena_success=sum(rewards) / len(rewards) if rewards else None,
+            rescored_success=sum(a.score for _, a in pairs) / len(pairs),
+            pass_hat_k=pass_hat_k_curve(list(outcomes.values())))
+    return results
+
+
+def _all_row(rows: list[FamilyResult], items: list[StudyItem],
+             attempts_by_item: dict[int, list[Attempt]],
+             runs: list[tuple[AgentRun, AgentAnswer]]) -> FamilyResult:
+    attempts = [a for item in items for a in attempts_by_item[item.id]]
+    pooled = _humans(items, attempts_by_item, attempts)
+    accuracy = _all_of({r.family: r.humans.accuracy for r in rows})
+    humans = HumanResult(
+        answers=pooled.answers, accuracy=accuracy,
+        interval=None if accuracy is None else wilson_interval(accuracy * pooled.answers,
+                                                               pooled.answers),
+        active_ms=pooled.active_ms, agreement=pooled.agreement)
+    agents = {}
+    for label, overall in _agent_results(runs, exact=None).items():
+        per_family = {r.family: r.agents[label] for r in rows if label in r.agents}
+        agents[label] = AgentResult(
+            trials=overall.trials, answers=overall.answers,
+            crmarena_success=_all_of({f: r.crmarena_success for f, r in per_family.items()}),
+            rescored_success=_all_of({f: r.rescored_success for f, r in per_family.items()}),
+            pass_hat_k=overall.pass_hat_k)
+    return FamilyResult(family=ALL, task=None, items=len(items), humans=humans, agents=agents)
+
+
+def _all_of(per_family: dict[str, float | None]) -> float | None:
+    present = {family: value for family, value in per_family.items() if value is not None}
+    return all_score(present) if present else None
+
+
+# ----------------------------------------------------------------- realism
+def _realism(session: Session, study: Study) -> Realism:
+    ratings = list(session.exec(select(RealismRating).where(RealismRating.study_id == study.id)))
+    questionnaire = study_protocol(study).questionnaire
+    labels = {level.level: level.label for level in questionnaire.levels}
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for rating in ratings:
+        by_target[rating.target].append(rating.level)
+    order = sorted(by_target, key=lambda t: (t != "org", t))
+    targets = []
+    for target in order:
+        levels = Counter(by_target[target])
+        on_scale = sum(levels[level] for level in SCALE)
+        realistic = sum(levels[level] for level in SCALE if level >= REALISTIC)
+        targets.append(RealismTarget(
+            target=target, counts={level: levels[level] for level in SCALE},
+            dont_know=levels[0], realistic_share=realistic / on_scale if on_scale else None))
+    units = [[level for level in by_target[target] if level in SCALE] for target in order]
+    return Realism(
+        annotators=len({r.annotator_id for r in ratings}), targets=targets,
+        alpha=krippendorff_alpha(units, level="ordinal", value_domain=SCALE, seed=study.seed),
+        level_labels=labels)
+
+
+# ----------------------------------------------------------------- audit
+def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
+    taxonomy = study_protocol(study).taxonomy
+    counts = []
+    for category in taxonomy.categories:
+        matching = [f for f in flags if f.category == category.key]
+        counts.append(FlagCount(category=category.key, label=category.label,
+                                flags=len(matching), items=len({f.item_id for f in matching})))
+    return counts
+
+
+def _disputed(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
+              flags: list[AuditFlag]) -> list[DisputedItem]:
+    """Items answered by at least two people, most of them wrong: candidate bad golds."""
+    flags_per_item = Counter(f.item_id for f in flags)
+    disputed = []
+    for item in sorted(items, key=lambda i: i.idx):
+        attempts = attempts_by_item[item.id]
+        if len(attempts) < 2:
+            continue
+        wrong = sum(_attempt_score(a) < WRONG_BELOW for a in attempts) / len(attempts)
+        if wrong <= 0.5:
+            continue
+        common, _ = Counter(a.answer_normalised or "None" for a in attempts).most_common(1)[0]
+        disputed.append(DisputedItem(
+            idx=item.idx, family=families()[item.task].abbrev,
+            gold=json.loads(item.gold_json), answers=len(attempts), wrong_share=wrong,
+            common_answer=common, flags=flags_per_item[item.id]))
+    return disputed

@@ -1,0 +1,225 @@
+"""Render a `Report`: display tables (terminal, Markdown, the app), a long-format CSV for
+spreadsheets and scripts, and JSON. Percentages in display tables, fractions in files."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from .report import ALL, Report, ordered_families
+from .stats import Interval, Spread
+
+DASH = "—"
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A titled grid of strings: what a rich Table, a Markdown table or a DataTable shows."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+def _pct(value: float | None) -> str:
+    return DASH if value is None else f"{value * 100:.1f}"
+
+
+def _pct_interval(interval: Interval | None) -> str:
+    return DASH if interval is None else f"{interval.low * 100:.1f}–{interval.high * 100:.1f}"
+
+
+def _seconds(spread: Spread | None) -> tuple[str, str]:
+    if spread is None:
+        return DASH, DASH
+    return f"{spread.median / 1000:.0f}", f"{spread.q1 / 1000:.0f}–{spread.q3 / 1000:.0f}"
+
+
+def report_tables(report: Report) -> list[TableView]:
+    tables = [_success_table(report), _humans_table(report)]
+    if report.agents:
+        tables.append(_agents_table(report))
+    tables += [_realism_table(report), _alpha_table(report), _flags_table(report)]
+    if report.disputed:
+        tables.append(_disputed_table(report))
+    return tables
+
+
+def _success_table(report: Report) -> TableView:
+    """Side by side, in the paper's Table 2 layout: one row per participant."""
+    columns = [f.abbrev for f in ordered_families()] + [ALL]
+    by_family = {row.family: row for row in report.families}
+    rows = [["Humans"] + [_pct(by_family[c].humans.accuracy) if c in by_family else DASH
+                          for c in columns]]
+    for agent in report.agents:
+        for name, attribute in (("re-scored", "rescored_success"),
+                                ("CRMArena reward", "crmarena_success")):
+            rows.append([f"{agent.label} ({name})"] + [
+                _pct(getattr(by_family[c].agents[agent.label], attribute))
+                if c in by_family and agent.label in by_family[c].agents else DASH
+                for c in columns])
+    for paper in report.paper:
+        rows.append([paper.label] + [f"{paper.success[c]:.1f}" for c in columns])
+    return TableView("Success by task family (%; knowledge QA is F1)", ["Who"] + columns, rows)
+
+
+def _humans_table(report: Report) -> TableView:
+    rows = []
+    for row in report.families:
+        median, iqr = _seconds(row.humans.active_ms)
+        rows.append([row.family, str(row.items), str(row.humans.answers),
+                     _pct(row.humans.accuracy), _pct_interval(row.humans.interval),
+                     median, iqr, _pct(row.humans.agreement)])
+    return TableView("Humans", ["Family", "Items", "Answers", "Accuracy %", "95% CI",
+                                "Active s (median)", "Active s (IQR)", "Agreement %"], rows)
+
+
+def _agents_table(report: Report) -> TableView:
+    most = max(agent.trials for agent in report.agents)
+    rows = []
+    for agent in report.agents:
+        for row in report.families:
+            result = row.agents.get(agent.label)
+            if result is None:
+                continue
+            rows.append([agent.label, row.family, str(result.trials), str(result.answers),
+                         _pct(result.crmarena_success), _pct(result.rescored_success)]
+                        + [_pct(result.pass_hat_k.get(k)) for k in range(1, most + 1)])
+    return TableView("Agents (the study's items, all trials)",
+                     ["Agent", "Family", "Trials", "Answers", "CRMArena %", "Re-scored %"]
+                     + [f"pass^{k} %" for k in range(1, most + 1)], rows)
+
+
+def _realism_table(report: Report) -> TableView:
+    realism = report.realism
+    levels = sorted(realism.level_labels)
+    rows = [[target.target] + [str(target.counts.get(level, 0)) for level in levels]
+            + [str(target.dont_know), _pct(target.realistic_share)]
+            for target in realism.targets]
+    return TableView("Realism ratings", ["Target"] + [realism.level_labels[v] for v in levels]
+                     + ["Don't know", "Realistic or better %"], rows)
+
+
+def _alpha_table(report: Report) -> TableView:
+    alpha = report.realism.alpha
+    value = DASH if alpha is None else f"{alpha.alpha:.3f}"
+    interval = DASH if alpha is None or alpha.interval is None else (
+        f"{alpha.interval.low:.3f} to {alpha.interval.high:.3f}")
+    units = "0" if alpha is None else str(alpha.units)
+    return TableView("Agreement on realism", ["Measure", "Value", "95% CI (bootstrap)",
+                                              "Targets", "Annotators"],
+                     [["Krippendorff's alpha (ordinal)", value, interval, units,
+                       str(report.realism.annotators)]])
+
+
+def _flags_table(report: Report) -> TableView:
+    return TableView("Audit flags", ["Category", "Flags", "Items"],
+                     [[f.label, str(f.flags), str(f.items)] for f in report.flags])
+
+
+def _disputed_table(report: Report) -> TableView:
+    rows = [[str(d.idx), d.family, "None" if d.gold is None else d.gold, str(d.answers),
+             _pct(d.wrong_share), d.common_answer, str(d.flags)] for d in report.disputed]
+    return TableView("Items where most humans disagree with the gold",
+                     ["Idx", "Family", "Gold", "Answers", "Wrong %", "Most common answer",
+                      "Flags"], rows)
+
+
+def _heading(report: Report) -> list[str]:
+    source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
+    return [f"Study: {report.study}",
+            f"Org: {report.org_fingerprint} · task set {report.task_set_hash[:12]} ({source})",
+            f"Annotators: {report.annotators} · agents: {len(report.agents)}"]
+
+
+# ----------------------------------------------------------------- renderers
+def print_report(report: Report, console: Console) -> None:
+    for line in _heading(report):
+        console.print(line, highlight=False)
+    for view in report_tables(report):
+        table = Table(title=view.title, title_justify="left")
+        for position, column in enumerate(view.columns):
+            # fold rather than cut: a cut Id or label is worse than a taller table
+            table.add_column(column, justify="left" if position == 0 else "right",
+                             overflow="fold")
+        for row in view.rows:
+            table.add_row(*row)
+        console.print(table)
+
+
+def to_markdown(report: Report) -> str:
+    lines = [f"# Report: {report.study}", ""] + [f"- {line}" for line in _heading(report)[1:]]
+    for view in report_tables(report):
+        lines += ["", f"## {view.title}", "",
+                  "| " + " | ".join(view.columns) + " |",
+                  "|" + "|".join("---" if i == 0 else "---:" for i in range(len(view.columns)))
+                  + "|"]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+                  for row in view.rows]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(dataclasses.asdict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = ["section", "family", "subject", "measure", "value"]
+
+
+def to_csv(report: Report) -> str:
+    """Long format, one number per line: easy to pivot in a spreadsheet or filter in code."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(_csv_records(report))
+    return out.getvalue()
+
+
+def _csv_records(report: Report) -> Iterator[list[object]]:
+    for row in report.families:
+        humans = row.humans
+        yield ["performance", row.family, "humans", "items", row.items]
+        yield ["performance", row.family, "humans", "answers", humans.answers]
+        yield ["performance", row.family, "humans", "accuracy", humans.accuracy]
+        if humans.interval:
+            yield ["performance", row.family, "humans", "accuracy_low", humans.interval.low]
+            yield ["performance", row.family, "humans", "accuracy_high", humans.interval.high]
+        if humans.active_ms:
+            yield ["performance", row.family, "humans", "active_ms_median",
+                   humans.active_ms.median]
+            yield ["performance", row.family, "humans", "active_ms_q1", humans.active_ms.q1]
+            yield ["performance", row.family, "humans", "active_ms_q3", humans.active_ms.q3]
+        yield ["performance", row.family, "humans", "agreement", humans.agreement]
+        for label, result in row.agents.items():
+            yield ["performance", row.family, label, "trials", result.trials]
+            yield ["performance", row.family, label, "answers", result.answers]
+            yield ["performance", row.family, label, "crmarena_success", result.crmarena_success]
+            yield ["performance", row.family, label, "rescored_success", result.rescored_success]
+            for k, value in result.pass_hat_k.items():
+                yield ["performance", row.family, label, f"pass^{k}", value]
+    for paper in report.paper:
+        for family, value in paper.success.items():
+            yield ["paper", family, paper.label, "success", value / 100]
+    for target in report.realism.targets:
+        for level, count in target.counts.items():
+            yield ["realism", "", target.target, f"level_{level}", count]
+        yield ["realism", "", target.target, "dont_know", target.dont_know]
+        yield ["realism", "", target.target, "realistic_share", target.realistic_share]
+    alpha = report.realism.alpha
+    if alpha:
+        yield ["realism", "", "all targets", "alpha_ordinal", alpha.alpha]
+        if alpha.interval:
+            yield ["realism", "", "all targets", "alpha_low", alpha.interval.low]
+            yield ["realism", "", "all targets", "alpha_high", alpha.interval.high]
+    for flag in report.flags:
+        yield ["audit", "", flag.category, "flags", flag.flags]
+        yield ["audit", "", flag.category, "items", flag.items]
+    for item in report.disputed:
+        yield ["disputed", item.family, str(item.idx), "wrong_share", item.wrong_share]

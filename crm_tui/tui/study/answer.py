@@ -1,0 +1,114 @@
+"""Answer entry fitted to the task's answer type: a record Id (typed, or taken from the
+browser with "use as my answer"), a month, a state, free text; or the explicit "None"."""
+
+from __future__ import annotations
+
+import calendar
+
+from faker.providers.address.en_US import Provider as UsAddresses
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Input, Select, Static
+
+from ...org.catalogue import get_object, object_for_id
+from ...org.ids import is_valid_id
+
+MONTHS = tuple(calendar.month_name[1:])
+
+
+def us_states() -> list[tuple[str, str]]:
+    """(code, name) of the 50 states and DC, in code order as Faker lists them."""
+    codes = [c for c in UsAddresses.states_abbr if c != "DC"]
+    names = dict(zip(codes, UsAddresses.states, strict=True)) | {"DC": "District of Columbia"}
+    return [(code, names[code]) for code in UsAddresses.states_abbr]
+
+
+class AnswerEntry(Vertical):
+    """`answer` is the text to submit, None for the explicit "None", or "" when empty."""
+
+    def __init__(self, answer_type: str, answer_object: str | None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.answer_type = answer_type
+        self.answer_object = answer_object
+        self.explicit_none = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._label(), id="answer-label")
+        match self.answer_type:
+            case "month":
+                yield Select([(m, m) for m in MONTHS], prompt="Pick a month", id="answer-choice")
+            case "state":
+                yield Select([(f"{code} — {name}", code) for code, name in us_states()],
+                             prompt="Pick a state", id="answer-choice")
+            case "record_id":
+                label = get_object(self.answer_object).label if self.answer_object else "record"
+                yield Input(placeholder=f"{label} Id: type it, or F2 → open the record → u",
+                            id="answer-text")
+            case _:
+                yield Input(placeholder="Type your answer", id="answer-text")
+        yield Static("", id="answer-state")
+
+    def _label(self) -> str:
+        if self.answer_type == "record_id" and self.answer_object:
+            return f"Your answer: the Id of a {get_object(self.answer_object).label} record"
+        return {"month": "Your answer: a month", "state": "Your answer: a US state",
+                }.get(self.answer_type, "Your answer")
+
+    @property
+    def answer(self) -> str | None:
+        if self.explicit_none:
+            return None
+        widget = self.query_one("#answer-choice, #answer-text")
+        if isinstance(widget, Select):
+            return "" if widget.value is Select.BLANK else str(widget.value)
+        return widget.value.strip()
+
+    def problem(self) -> str | None:
+        """Why the answer cannot be submitted as it is (None when it can)."""
+        answer = self.answer
+        if answer is None:
+            return None
+        if not answer:
+            return "No answer yet: enter one, or press F6 for an explicit “None”."
+        if self.answer_type == "record_id":
+            return self.wrong_record(answer)
+        return None
+
+    def wrong_record(self, record_id: str) -> str | None:
+        obj = object_for_id(record_id) if is_valid_id(record_id) else None
+        wanted = get_object(self.answer_object) if self.answer_object else None
+        if obj is None:
+            return f"{record_id!r} is not a record Id of this org."
+        if wanted is not None and obj.name != wanted.name:
+            return f"This query asks for a {wanted.label} Id; {record_id} is a {obj.label}."
+        return None
+
+    def fill(self, value: str) -> None:
+        """Put a value in the field (from "use as my answer")."""
+        self.explicit_none = False
+        self.query_one("#answer-text", Input).value = value
+        self._show_state()
+
+    def set_none(self) -> None:
+        self.explicit_none = True
+        self._show_state()
+
+    def focus_entry(self) -> None:
+        self.query_one("#answer-choice, #answer-text").focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.value:
+            self.explicit_none = False
+        self._show_state()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.explicit_none = False
+        self._show_state()
+
+    def _show_state(self) -> None:
+        state = self.query_one("#answer-state", Static)
+        if self.explicit_none:
+            state.update(Text("Answer: None — you say the query has no answer.", style="bold"))
+        else:
+            state.update("")

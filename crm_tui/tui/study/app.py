@@ -1,0 +1,122 @@
+"""The app with the study loop on top of the record browser.
+
+It opens the study file, starts on the profile screen, and routes to the open solve
+screen what only the app receives: "use as my answer" from a record page, the terminal's
+focus lost/regained, and the places visited in the browser (as study events).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+from textual.binding import Binding
+
+from ...errors import CrmTuiError
+from ...org.backend import Backend
+from ...study.clock import Clock
+from ...study.db import StudyStore
+from ...study.events import record_study_event
+from ...study.studies import list_studies
+from ..app import CrmApp
+from ..history import ListLocation, Location, RecordLocation, SearchLocation
+from ..messages import UseAsAnswer
+from ..screens.base import BrowserScreen
+from .base import StudyScreen
+from .context import StudyContext
+from .profile import ProfileScreen
+from .solve import SolveScreen
+
+
+def browsing_event(place: Location, before: Location | None) -> tuple[str, dict] | None:
+    """The study event a visit to `place` stands for (None: nothing worth recording)."""
+    if isinstance(before, SearchLocation) and before.text.strip():
+        return "search_run", {"text": before.text}
+    match place:
+        case RecordLocation(record_id=record_id):
+            return "record_viewed", {"record_id": record_id}
+        case ListLocation(object_name=name, filters=filters) if filters:
+            return "filter_set", {"object": name, "filters": [f.describe() for f in filters]}
+    return None
+
+
+class StudyApp(CrmApp):
+    # The browser's styles (next to CrmApp's module) and the study screens' own.
+    CSS_PATH = [Path(__file__).parent.parent / CrmApp.CSS_PATH, "study.tcss"]
+    BINDINGS = [Binding("f2", "to_study", "Back to study", id="to-study")]
+
+    def __init__(self, backend: Backend, study_path: Path, study_clock: Clock | None = None,
+                 **kwargs) -> None:
+        super().__init__(backend, study_path=study_path, **kwargs)
+        self.study_clock = study_clock
+        self.study: StudyContext | None = None
+
+    def on_mount(self) -> None:
+        self.call_later(self._start_study)  # after CrmApp.on_mount has opened the browser
+
+    def _start_study(self) -> None:
+        try:
+            store = StudyStore.open(self.study_path, self.study_clock)
+        except CrmTuiError as exc:
+            self.notify(str(exc), title="No study", severity="error")
+            return
+        studies = list_studies(store)
+        if not studies:
+            store.close()
+            self.notify(f"{self.study_path} holds no study yet; create one with "
+                        "`crm-tui study create`. Meanwhile, browse the org.", title="No study")
+            return
+        self.study = StudyContext(store, studies[-1])
+        self.push_screen(ProfileScreen(self.study))
+
+    def on_unmount(self) -> None:
+        if self.study is not None:
+            self.study.close()
+
+    # ----------------------------------------------------------------- routing
+    def solving(self) -> SolveScreen | None:
+        return next((s for s in reversed(self.screen_stack)
+                     if isinstance(s, SolveScreen) and not s.finished), None)
+
+    async def _record(self, kind: str, payload: dict | None = None) -> None:
+        """An attempt event while solving, else a study event for the person working."""
+        solve = self.solving()
+        if solve is not None:
+            await solve.event(kind, payload)
+        elif self.study is not None and self.study.annotator is not None:
+            await self.study.call(record_study_event, self.study.study.id,
+                                  self.study.annotator_id, kind, payload)
+
+    def navigate(self, place: Location) -> None:
+        recorded = browsing_event(place, self.history.current)
+        super().navigate(place)
+        if recorded is not None:
+            self.call_later(self._record, *recorded)
+
+    async def on_app_blur(self, event: events.AppBlur) -> None:
+        await self._record("focus_lost")
+
+    async def on_app_focus(self, event: events.AppFocus) -> None:
+        await self._record("focus_regained")
+
+    async def on_use_as_answer(self, message: UseAsAnswer) -> None:
+        solve = self.solving()
+        if solve is None:
+            self.notify("No query is open: start one on the study home screen (s).",
+                        severity="warning")
+        elif await solve.use_as_answer(message.record_id, message.object_name):
+            self.action_to_study()
+
+    # ----------------------------------------------------------------- back to the study
+    def _study_below(self) -> bool:
+        return isinstance(self.screen, BrowserScreen) and any(
+            isinstance(s, StudyScreen) for s in self.screen_stack)
+
+    def action_to_study(self) -> None:
+        while self._study_below():
+            self.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "to_study":
+            return self._study_below()
+        return super().check_action(action, parameters)

@@ -1,0 +1,133 @@
+"""Home: progress per protocol part, and one key for each next step."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from ...study.attempts import open_next
+from ...study.events import record_study_event
+from ...study.progress import PartProgress, annotator_progress
+from ...study.ratings import rating_targets
+from ...study.session import my_ratings, unfinished_attempt
+from .base import StudyScreen
+
+
+class HomeScreen(StudyScreen):
+    HELP_TITLE = "Home"
+    BINDINGS = [
+        Binding("r", "resume", "Resume query", id="resume"),
+        Binding("s", "solve", "Next query", id="solve"),
+        Binding("e", "explore", "Explore org", id="explore"),
+        Binding("t", "rate", "Rate realism", id="rate"),
+        Binding("a", "audit", "Audit", id="audit"),
+        Binding("b", "browse", "Browse org", id="browse"),
+        Binding("p", "switch_profile", "Switch profile", id="switch-profile"),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.parts: list[PartProgress] = []
+        self.unfinished: int | None = None
+        self.exploring = False
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", id="home-title", classes="screen-title")
+        yield DataTable(id="parts", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="home-next")
+
+    async def on_mount(self) -> None:
+        self.title = "Study home"
+        table = self.query_one("#parts", DataTable)
+        for label, key, width in (("Part", "n", 5), ("What", "title", 40),
+                                  ("Done", "done", 12), ("Suggested time", "minutes", 16)):
+            table.add_column(label, key=key, width=width)
+        await self.refresh_progress()
+
+    async def on_screen_resume(self) -> None:
+        if self.exploring:
+            self.exploring = False
+            await self.service(record_study_event, self.ctx.study.id, self.ctx.annotator_id,
+                               "explore_finished")
+        if self.is_mounted:
+            await self.refresh_progress()
+
+    async def refresh_progress(self) -> None:
+        ctx = self.ctx
+        self.parts = await self.service(annotator_progress, ctx.study.id,
+                                        ctx.annotator_id) or []
+        self.unfinished = await self.service(unfinished_attempt, ctx.study.id,
+                                             ctx.annotator_id)
+        who = ctx.annotator
+        self.query_one("#home-title", Static).update(Text.assemble(
+            (who.name, "bold"), f" · {who.role} · study ", (ctx.study.name, "bold")))
+        table = self.query_one("#parts", DataTable)
+        table.clear()
+        for n, part in enumerate(self.parts, start=1):
+            done = "✓ done" if part.complete else f"{part.done} of {part.total}"
+            if part.kind == "explore":
+                done = "✓ done" if part.complete else "not yet"
+            minutes = f"about {part.minutes:g} min" if part.minutes else ""
+            table.add_row(str(n), f"{part.kind.capitalize()}: {part.title}", done, minutes,
+                          key=part.kind)
+        self.query_one("#home-next", Static).update(self._next_step())
+        self.refresh_bindings()
+
+    def _next_step(self) -> str:
+        if self.unfinished is not None:
+            return "A query you started is waiting: press [b]r[/b] to resume it."
+        for part in self.parts:
+            if not part.complete:
+                key = {"explore": "e", "solve": "s", "rate": "t"}[part.kind]
+                return f"Next: {part.title} — press [b]{key}[/b]."
+        return "All parts are done. Thank you! You may still browse the org (b)."
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return self.unfinished is not None or None
+        if action == "audit":
+            return self.ctx.is_auditor
+        if action == "rate":
+            return bool(rating_targets(self.ctx.study)) or None
+        return True
+
+    # ----------------------------------------------------------------- actions
+    async def action_solve(self) -> None:
+        from .solve import SolveScreen
+
+        view = await self.service(open_next, self.ctx.study.id, self.ctx.annotator_id)
+        if view is None:
+            self.notify("Your queue of queries is done.", title="Nothing left to solve")
+            return
+        await self.app.push_screen(SolveScreen(self.ctx, view))
+
+    async def action_resume(self) -> None:
+        await self.action_solve()  # open_next resumes the unfinished attempt first
+
+    async def action_explore(self) -> None:
+        await self.service(record_study_event, self.ctx.study.id, self.ctx.annotator_id,
+                           "explore_started")
+        self.exploring = True
+        self.app.action_objects()  # type: ignore[attr-defined]
+        self.notify("Look around the org; press F2 to come back here.", title="Explore")
+
+    async def action_rate(self) -> None:
+        from .realism import RealismScreen
+
+        rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id)
+        targets = rating_targets(self.ctx.study)
+        start = next((t for t in targets if t not in (rated or {})), targets[0])
+        await self.app.push_screen(RealismScreen(self.ctx, start))
+
+    async def action_audit(self) -> None:
+        from .audit import AuditScreen
+
+        await self.app.push_screen(AuditScreen(self.ctx))
+
+    def action_browse(self) -> None:
+        self.app.action_objects()  # type: ignore[attr-defined]
+
+    def action_switch_profile(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,104 @@
+"""The first study screen: pick your profile, or create one (name, role, years using a CRM)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...study.models import Annotator
+from ...study.profiles import create_profile, list_profiles
+from .base import StudyScreen
+
+
+def _describe(annotator: Annotator) -> str:
+    years = f"{annotator.crm_years:g} year{'s' if annotator.crm_years != 1 else ''}"
+    mode = "" if annotator.mode == "annotator" else f" · {annotator.mode}"
+    return f"{annotator.name} — {annotator.role}, {years} using a CRM{mode}"
+
+
+class ProfileScreen(StudyScreen):
+    HELP_TITLE = "Profiles"
+    BINDINGS = [
+        Binding("ctrl+n", "new_profile", "New profile", id="new-profile"),
+        Binding("ctrl+b", "browse", "Browse the org", id="browse-org"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(f"Study: {self.ctx.study.name}", classes="screen-title")
+        with Vertical(id="profile-body"):
+            yield Label("Who is working? Pick your profile and press Enter:",
+                        id="profile-list-label")
+            yield OptionList(id="profiles")
+            yield Label("…or create one (Tab moves between fields, Enter in the last one "
+                        "creates it):")
+            with Horizontal(id="profile-form"):
+                yield Input(placeholder="Your name", id="profile-name")
+                yield Input(placeholder="Role, e.g. Customer Service Agent", id="profile-role")
+                yield Input(placeholder="Years using a CRM", type="number", id="profile-years")
+                yield Button("Create", id="profile-create", variant="primary")
+
+    async def on_mount(self) -> None:
+        self.title = "Study profiles"
+        await self.reload()
+
+    async def on_screen_resume(self) -> None:
+        self.ctx.annotator = None  # back here = switching profile
+
+    async def reload(self) -> None:
+        profiles = await self.service(list_profiles) or []
+        self.profiles = {str(p.id): p for p in profiles}
+        options = self.query_one("#profiles", OptionList)
+        options.clear_options()
+        options.add_options(Option(_describe(p), id=str(p.id)) for p in profiles)
+        if profiles:
+            options.highlighted = 0
+            options.focus()
+        else:
+            self.query_one("#profile-name", Input).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._continue_as(self.profiles[event.option.id])
+
+    def action_new_profile(self) -> None:
+        self.query_one("#profile-name", Input).focus()
+
+    def action_browse(self) -> None:
+        self.app.action_objects()  # type: ignore[attr-defined]
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "profile-years":
+            await self._create()
+        else:
+            self.focus_next()
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self._create()
+
+    async def _create(self) -> None:
+        name = self.query_one("#profile-name", Input).value
+        role = self.query_one("#profile-role", Input).value
+        years_text = self.query_one("#profile-years", Input).value.strip()
+        try:
+            years = float(years_text)
+        except ValueError:
+            self.notify("Years using a CRM: type a number, e.g. 3", severity="error")
+            self.query_one("#profile-years", Input).focus()
+            return
+        annotator = await self.service(create_profile, name, role, years)
+        if annotator is not None:
+            for field in self.query("#profile-form Input").results(Input):
+                field.value = ""
+            await self.reload()
+            self._continue_as(annotator)
+
+    def _continue_as(self, annotator: Annotator) -> None:
+        from .home import HomeScreen
+
+        self.ctx.annotator = annotator
+        self.app.push_screen(HomeScreen(self.ctx))

@@ -1,0 +1,226 @@
+"""The solve screen: persona, query, required context, a ticking timer, the answer entry,
+and one key each for the browser, domain details, flag, pause, "None", skip and submit.
+
+Every event goes to the study service as it happens; the timer shows the service's
+active time, counted on from the last event on the service's clock between events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Static
+
+from ...bench.families import PERSONAS, get_family
+from ...errors import CrmTuiError
+from ...org.catalogue import get_object
+from ...study.attempts import (AttemptView, elapsed, expire_if_over_limit, record_event, skip,
+                               submit)
+from ...study.ratings import flag_item
+from ...study.timing import HEARTBEAT_S
+from .answer import AnswerEntry
+from .base import StudyScreen
+from .dialogs import DetailsDialog, FlagDialog, FlagInput, PauseDialog, SubmitDialog
+
+
+def clock_text(ms: int) -> str:
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02}:{rest % 60:02}" if hours else f"{rest // 60:02}:{rest % 60:02}"
+
+
+class SolveScreen(StudyScreen):
+    HELP_TITLE = "Solve a query"
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", id="submit", priority=True),
+        Binding("f2,ctrl+o", "browse", "Browser", id="browser"),
+        Binding("f3", "details", "Details", id="details"),
+        Binding("f4", "flag", "Flag query", id="flag"),
+        Binding("f5", "pause", "Pause", id="pause"),
+        Binding("f6", "answer_none", "Answer None", id="answer-none"),
+        Binding("f7", "skip", "Skip", id="skip"),
+        Binding("escape", "leave", "Home (keeps it open)", id="leave"),
+    ]
+
+    def __init__(self, ctx, view: AttemptView) -> None:
+        super().__init__(ctx)
+        self.view = view
+        self.family = get_family(view.item.task)
+        self.answer_type = view.item.answer_type or self.family.answer_type
+        self.finished = False
+        self.base_active_ms = view.active_ms
+        self.base_monotonic_ms = ctx.store.clock.monotonic_ms()
+        self.last_write_ms = self.base_monotonic_ms
+        self.running = True
+        self.remaining_at_base: int | None = view.time_limit_ms
+
+    # ----------------------------------------------------------------- layout
+    def compose_body(self) -> ComposeResult:
+        item = self.view.item
+        persona = PERSONAS.get(item.persona or "", item.persona) or self.family.persona_label
+        with Horizontal(id="solve-head"):
+            yield Static(Text.assemble(
+                (f"Query {self.view.position} of {self.view.queue_length}", "bold"),
+                f" · {self.family.abbrev} · you are a ", (persona, "bold")), id="solve-where")
+            yield Static("", id="timer")
+        with VerticalScroll(id="solve-body"):
+            yield Static("Query", classes="section-title")
+            yield Static(item.query, id="query-text", markup=False)
+            yield Static("Context", classes="section-title")
+            yield Static(item.required_context or "—", id="required-context", markup=False)
+            if item.optional_context:
+                yield Static("Domain details: press F3.", classes="hint")
+        yield AnswerEntry(self.answer_type, self.family.answer_object, id="answer")
+
+    def on_mount(self) -> None:
+        self.title = f"Solve · {self.family.abbrev}"
+        self.sub_title = self.ctx.annotator.name
+        self.query_one(AnswerEntry).focus_entry()
+        self._show_timer()
+        self.set_interval(1, self._tick)
+        if self.view.resumed:
+            self.notify(f"Resumed with {clock_text(self.view.active_ms)} of active time.",
+                        title="Welcome back")
+
+    # ----------------------------------------------------------------- timer
+    def active_ms(self) -> int:
+        """The service's active time at the last event, counted on while running."""
+        extra = self.ctx.store.clock.monotonic_ms() - self.base_monotonic_ms
+        return self.base_active_ms + (max(0, extra) if self.running else 0)
+
+    def _show_timer(self) -> None:
+        active = self.active_ms()
+        text = Text.assemble(("⏱ ", ""), (clock_text(active), "bold"), " active")
+        if self.view.time_limit_ms is not None:
+            left = max(0, self.view.time_limit_ms - active)
+            text.append(f" · {clock_text(left)} left", style="bold" if left < 60_000 else "")
+        if not self.running:
+            text.append(" · stopped", style="dim")
+        self.query_one("#timer", Static).update(text)
+
+    async def _tick(self) -> None:
+        if self.finished:
+            return
+        self._show_timer()
+        now = self.ctx.store.clock.monotonic_ms()
+        if self.running and now - self.last_write_ms >= HEARTBEAT_S * 1000:
+            await self.event("heartbeat")
+        limit = self.view.time_limit_ms
+        if limit is not None and self.active_ms() >= limit:
+            if await self.service(expire_if_over_limit, self.view.attempt_id):
+                self._leave("The time for this query is up; it is closed.")
+
+    async def _resync(self) -> None:
+        """Read the active time and whether it is running back from the service."""
+        now = await self.service(elapsed, self.view.attempt_id)
+        if now is not None:
+            self.base_active_ms, self.running = now.active_ms, now.running
+            self.base_monotonic_ms = self.ctx.store.clock.monotonic_ms()
+        self._show_timer()
+
+    # ----------------------------------------------------------------- events
+    async def event(self, kind: str, payload: dict[str, Any] | None = None) -> None:
+        """Record an event of this attempt now (pause, focus, record viewed, ...)."""
+        if self.finished:
+            return
+        try:
+            await self.ctx.call(record_event, self.view.attempt_id, kind, payload)
+        except CrmTuiError as exc:  # e.g. closed by another window
+            self.notify(str(exc), title="Not recorded", severity="error")
+            return
+        self.last_write_ms = self.ctx.store.clock.monotonic_ms()
+        await self._resync()
+
+    async def focus_changed(self, focused: bool) -> None:
+        await self.event("focus_regained" if focused else "focus_lost")
+
+    async def use_as_answer(self, record_id: str, object_name: str) -> bool:
+        """Take a record chosen in the browser; False (and a message) if it does not fit."""
+        entry = self.query_one(AnswerEntry)
+        if self.answer_type != "record_id":
+            self.notify("This query does not take a record as its answer.", severity="error")
+            return False
+        problem = entry.wrong_record(record_id)
+        if problem:
+            self.notify(problem, title="Not this one", severity="error")
+            return False
+        entry.fill(record_id)
+        await self.event("answer_used", {"record_id": record_id, "object": object_name})
+        self.notify(f"{get_object(object_name).label} {record_id} is your answer; "
+                    "Ctrl+S submits.", title="Answer taken")
+        return True
+
+    # ----------------------------------------------------------------- actions
+    def action_browse(self) -> None:
+        self.app.action_objects()  # type: ignore[attr-defined]
+
+    def action_details(self) -> None:
+        self.app.push_screen(DetailsDialog(self.view.item.optional_context))
+
+    async def action_pause(self) -> None:
+        await self.event("paused")
+        await self.app.push_screen(PauseDialog(), self._resumed)
+
+    async def _resumed(self, _result: object) -> None:
+        await self.event("resumed")
+
+    def action_answer_none(self) -> None:
+        self.query_one(AnswerEntry).set_none()
+
+    def action_flag(self) -> None:
+        self.app.push_screen(FlagDialog(self.ctx.protocol.taxonomy), self._flagged)
+
+    async def _flagged(self, flag: FlagInput | None) -> None:
+        if flag is None:
+            return
+        done = await self.service(flag_item, self.ctx.study.id, self.ctx.annotator_id,
+                                  self.view.item.item_id, flag.category, flag.comment,
+                                  flag.suggested_answer)
+        if done is not None:
+            self.notify("Thank you: the query is flagged. Carry on, or skip it (F7).",
+                        title="Flagged")
+
+    def action_submit(self) -> None:
+        entry = self.query_one(AnswerEntry)
+        problem = entry.problem()
+        if problem:
+            self.notify(problem, title="Cannot submit yet", severity="error")
+            return
+        self.app.push_screen(SubmitDialog(entry.answer), self._confirmed)
+
+    async def on_input_submitted(self, event) -> None:
+        event.stop()
+        self.action_submit()
+
+    async def _confirmed(self, confidence: int | None) -> None:
+        if confidence is None:
+            return
+        result = await self.service(submit, self.view.attempt_id,
+                                    self.query_one(AnswerEntry).answer, confidence=confidence)
+        if result is None:
+            return
+        message = f"Submitted after {clock_text(result.active_ms)} of active time."
+        if result.correct is not None:  # training mode only
+            message += " Correct!" if result.correct else " Not correct."
+        self._leave(message)
+
+    async def action_skip(self) -> None:
+        try:
+            await self.ctx.call(skip, self.view.attempt_id)
+        except CrmTuiError as exc:
+            self.notify(str(exc), title="Cannot skip", severity="error")
+            return
+        self._leave("Skipped.")
+
+    async def action_leave(self) -> None:
+        await self.event("closed")
+        self._leave("The query stays open: press r on the home screen to resume it.")
+
+    def _leave(self, message: str) -> None:
+        self.finished = True
+        self.notify(message)
+        self.dismiss()
