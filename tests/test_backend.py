@@ -7,7 +7,8 @@ import pytest
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backend import Filter, Operator, Sort
 from crm_tui.org.ids import make_id
-from crm_tui.org.local_backend import LocalBackend, fts_query
+from crm_tui.org import local_backend
+from crm_tui.org.local_backend import LocalBackend, fts_query, fts_words
 from crm_tui.org.store import OrgStore
 
 USERS = [make_id("005", i) for i in range(3)]
@@ -199,5 +200,15 @@ def test_search_matches_words_and_prefixes(backend):
 
 
 def test_fts_query_quotes_every_word():
-    assert fts_query('late "parcel') == '"late" "parcel"*'
-    assert fts_query("*-") is None
+    words = fts_words('late "parcel NEAR(')
+    assert fts_query(words, prefix=True) == '"late" "parcel" "NEAR"*'
+    assert fts_query(words, prefix=False) == '"late" "parcel" "NEAR"'
+    assert fts_words("*-") == []
+
+
+def test_search_with_too_many_matches_to_rank_still_finds_them(backend, monkeypatch):
+    ranked = {h.record_id for h in backend.search("parcel")}
+    monkeypatch.setattr(local_backend, "RANKED_MATCH_CAP", 2)  # "parcel" matches 9 records
+    unranked = backend.search("parcel")
+    assert {h.record_id for h in unranked} == ranked and len(unranked) == len(ranked) == 9
+    assert len({h.record_id for h in backend.search("parcel", limit=3)}) == 3

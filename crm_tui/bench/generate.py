@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -36,6 +38,7 @@ ATTEMPTS_PER_INSTANCE = 60
 # "past N units" choices; MTA windows stay within 18 months (14.5).
 RELATIVE_UNITS = {"weeks": (2, 6), "months": (2, 11), "quarters": (2, 4), "years": (1, 1)}
 MTA_UNITS = {"months": (2, 11), "quarters": (2, 6), "years": (1, 1)}
+SHORT_UNITS = {"weeks": (2, 4)}
 
 
 @dataclass
@@ -68,6 +71,7 @@ class OrgFacts:
     order_days: dict[str, set[date]]  # account -> days with an activated order
     violations: dict[str, str | None]  # case -> violated article or None
     qa_pairs: list[tuple[str, str]]  # (article, question)
+    assignments: list[tuple[str, str]]  # (CreatedDate, new owner) of Owner Assignments, sorted
     first_day: date = field(init=False)
     last_day: date = field(init=False)
 
@@ -76,6 +80,12 @@ class OrgFacts:
             raise CrmTuiError("The org has no cases: no task can be generated from it")
         self.first_day = min(c.created for c in self.cases)
         self.last_day = max(c.created for c in self.cases)
+
+    def most_managed(self, period: Period) -> int:
+        """The most cases any agent managed in the period (gold.managed_counts, in memory)."""
+        low = bisect_left(self.assignments, (period.sf_start,))
+        high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
+        return max(Counter(owner for _, owner in self.assignments[low:high]).values(), default=0)
 
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
@@ -106,7 +116,12 @@ class OrgFacts:
                     for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
                     for pair in latent.loads(text) or []]
         names = dict(conn.execute("SELECT Id, Name FROM Product2"))
-        return cls(cases, names, nicknames, purchases, order_days, violations, qa_pairs)
+        assignments = [tuple(r) for r in conn.execute(
+            "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
+            "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
+            (gold.OWNER_ASSIGNMENT,))]
+        return cls(cases, names, nicknames, purchases, order_days, violations, qa_pairs,
+                   assignments)
 
 
 # ----------------------------------------------------------------- periods
@@ -173,13 +188,16 @@ class Drafter:
 
     def _agent_ranking(self, rng: random.Random, want_none: bool,
                        rule: Callable[..., str | None], family: Family) -> Draft | None:
-        """HTU and TCU: None instances get a threshold no agent exceeded in the period."""
-        sampled = _period_around(rng, rng.choice(self.facts.cases).created)
+        """HTU and TCU: None instances get a threshold no agent exceeded in the period
+        (a window of a few weeks when a longer one is too busy for that, as in big orgs)."""
+        day = rng.choice(self.facts.cases).created
+        sampled = _period_around(rng, day)
+        if want_none and sampled and self.facts.most_managed(sampled[0]) > 3:
+            sampled = _relative_around(rng, day, SHORT_UNITS)
         if sampled is None:
             return None
         period, today = sampled
-        assignments = gold.owner_assignments(self.store, period)
-        most = max(gold.managed_counts(assignments).values(), default=0)
+        most = self.facts.most_managed(period)
         if want_none:
             if most > 3:
                 return None

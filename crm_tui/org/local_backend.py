@@ -25,19 +25,23 @@ from .ids import to18
 from .store import OrgStore, q
 
 RELATED_COUNT_CAP = 10_000  # related lists count up to here, then show "10,000+"
+RANKED_MATCH_CAP = 2_000  # searches with more matches than this skip bm25 ranking
 
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def fts_query(text: str) -> str | None:
-    """The user's words as a safe FTS5 query: each word quoted, the last one a prefix."""
-    words = re.findall(r"\w+", text)
-    if not words:
-        return None
+def fts_words(text: str) -> list[str]:
+    """The words of a search box: anything FTS5 would read as syntax is dropped."""
+    return re.findall(r"\w+", text)
+
+
+def fts_query(words: list[str], prefix: bool) -> str:
+    """A safe FTS5 query matching all `words` (each quoted), the last as a prefix if asked."""
     quoted = [f'"{w}"' for w in words]
-    quoted[-1] += "*"
+    if prefix:
+        quoted[-1] += "*"
     return " ".join(quoted)
 
 
@@ -182,23 +186,42 @@ class LocalBackend(Backend):
     # ----------------------------------------------------------------- search
     def search(self, text: str, objects: list[str] | None = None,
                limit: int = 50) -> list[SearchHit]:
-        match = fts_query(text)
-        if match is None:
+        """Records matching every word, the last word whole first, then as a prefix.
+
+        A prefix query reads the whole posting list of every term it expands to, so it
+        only runs when the whole-word query leaves room in `limit`.
+        """
+        words = fts_words(text)
+        if not words:
             return []
-        sql = ("SELECT object, record_id, name, snippet(search_index, -1, '', '', '…', 12) "
-               "FROM search_index WHERE search_index MATCH ?")
-        params: list[Any] = [match]
-        if objects:
-            names = [object_of(o).name for o in objects]
-            sql += f" AND object IN ({', '.join('?' * len(names))})"
-            params += names
-        sql += " ORDER BY rank LIMIT ?"
-        params.append(limit)
-        try:
-            rows = self._rows(sql, params)
-        except sqlite3.OperationalError as exc:
-            raise CrmTuiError(f"Cannot search for {text!r}: {exc}") from None
-        return [SearchHit(r[0], r[1], _one_line(r[2]) or r[1], _one_line(r[3])) for r in rows]
+        scope = [object_of(o).name for o in objects or []]
+        hits = self._search(fts_query(words, prefix=False), scope, limit)
+        if len(hits) < limit:
+            known = {h.record_id for h in hits}
+            more = self._search(fts_query(words, prefix=True), scope, limit)
+            hits += [h for h in more if h.record_id not in known][:limit - len(hits)]
+        return hits
+
+    def _search(self, match: str, scope: list[str], limit: int) -> list[SearchHit]:
+        """bm25 ranking scores every match, which takes seconds for a common word on a big
+        org; past RANKED_MATCH_CAP matches, hits in name fields come first instead, then
+        the rest, each in index order."""
+        where = "WHERE search_index MATCH ?"
+        if scope:
+            where += f" AND object IN ({', '.join('?' * len(scope))})"
+        select = ("SELECT rowid, object, record_id, name, "
+                  f"snippet(search_index, -1, '', '', '…', 12) FROM search_index {where}")
+        matches = self._rows(f"SELECT count(*) FROM (SELECT 1 FROM search_index {where} "
+                             f"LIMIT {RANKED_MATCH_CAP + 1})", [match, *scope])[0][0]
+        if matches <= RANKED_MATCH_CAP:
+            rows = self._rows(select + " ORDER BY rank LIMIT ?", [match, *scope, limit])
+        else:
+            rows = self._rows(select + " LIMIT ?", [f"name : ({match})", *scope, limit])
+            seen = [r[0] for r in rows]
+            rows += self._rows(
+                select + f" AND rowid NOT IN ({', '.join('?' * len(seen)) or 'NULL'}) LIMIT ?",
+                [match, *scope, *seen, limit - len(rows)])
+        return [SearchHit(r[1], r[2], _one_line(r[3]) or r[2], _one_line(r[4])) for r in rows]
 
 
 def _where(obj: SObject, filters: list[Filter] | tuple[Filter, ...]) -> tuple[list[str], list]:

@@ -94,5 +94,10 @@ class CrmApp(App):
 def create_app(org_path: Path | str, study_path: Path | None = None,
                clock: Callable[[], float] = time.monotonic,
                settings: BrowserSettings | None = None) -> CrmApp:
-    """The app on a local org file."""
+    """The app on a local org file; with a study file, the study screens come first."""
+    if study_path is not None:
+        from .study.app import StudyApp  # it subclasses CrmApp
+
+        return StudyApp(LocalBackend(org_path), study_path=Path(study_path), clock=clock,
+                        settings=settings)
     return CrmApp(LocalBackend(org_path), study_path=study_path, clock=clock, settings=settings)

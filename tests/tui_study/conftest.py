@@ -71,9 +71,3 @@ def make_app(small_org_path, study_path, clock):
 def _steady_screens(monkeypatch):
     """No animations or blinking cursors: snapshots and timings stay the same."""
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-
-
-@pytest.fixture(scope="session")  # TEMP-DEV-OVERRIDE
-def small_org_path():  # TEMP-DEV-OVERRIDE
-    from pathlib import Path  # TEMP-DEV-OVERRIDE
-    return Path("/tmp/x/small.sqlite")  # TEMP-DEV-OVERRIDE

@@ -28,6 +28,11 @@ from .orders import OrderBook
 from .people import People
 
 PEAK_CASE_BOOST = 4.0
+# Slots a description should not repeat in its second sentence.
+ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion")
+# Issues whose customers plausibly write weeks after the purchase, so that a resolution
+# offered after its window (a window violation) reads naturally.
+LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
 ALL_RESOLUTIONS = list(RESOLUTIONS)
 
@@ -60,16 +65,25 @@ def _money(v: float) -> str:
     return f"${v:,.2f}"
 
 
-def _pick_lines(r: random.Random, n: int, cat: Catalog, book: OrderBook) -> list[tuple[int, int]]:
+def _pick_lines(r: random.Random, n: int, cat: Catalog,
+                book: OrderBook) -> list[tuple[int, int, int, int]]:
+    """(order, line, issue, delay in days) of the lines that get a case.
+
+    Every activated line draws an issue and a delay first; it is then picked with weight
+    propensity x (PEAK_CASE_BOOST if the case would open in the product's peak months).
+    """
     items, weights = [], []
     for oi, order in enumerate(book.orders):
         if order.status != "Activated":
             continue
         for li, line in enumerate(order.lines):
             p = cat.products[line.product]
-            w = p.propensity * (PEAK_CASE_BOOST if order.day.month in p.peak else 1.0)
-            items.append((oi, li))
-            weights.append(w)
+            issue = _issue_for(r, p)
+            lo, hi = tx.DELAYS[issue]
+            delay = r.randint(lo, hi)
+            month = (order.day + timedelta(days=delay)).month
+            items.append((oi, li, issue, delay))
+            weights.append(p.propensity * (PEAK_CASE_BOOST if month in p.peak else 1.0))
     return weighted_sample(r, items, weights, min(n, len(items)))
 
 
@@ -134,27 +148,25 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
     agents, customers = crowd.agents, crowd.customers
     drafts: list[Draft] = []
 
-    for oi, li in _pick_lines(r, sizes.cases, cat, book):
+    for oi, li, issue, delay in _pick_lines(r, sizes.cases, cat, book):
         order = book.orders[oi]
         line = order.lines[li]
         product = cat.products[line.product]
         cust = customers[order.customer]
-        issue = _issue_for(r, product)
         policy = kb.issues[issue]
         has_email = r.random() < sizes.email_share
         has_chat = r.random() < sizes.chat_share
         violation_kind = None
         if (has_email or has_chat) and r.random() < VIOLATION_RATE:
-            finite = [w for w in policy.resolutions.values() if w is not None]
-            violation_kind = "window" if finite and r.random() < 0.4 else "not_allowed"
+            late_ok = issue in LATE_ISSUES
+            violation_kind = "window" if late_ok and r.random() < 0.55 else "not_allowed"
 
         # ---- when: days after the order (a window violation comes after the window)
-        lo, hi = tx.DELAYS[issue]
-        delay = r.randint(lo, hi)
         window_res = None
         if violation_kind == "window":
-            window_res = r.choice([k for k, w in policy.resolutions.items() if w is not None])
-            delay = policy.resolutions[window_res] + r.randint(3, 35)
+            window_res = min((k for k, w in policy.resolutions.items() if w is not None),
+                             key=lambda k: policy.resolutions[k])
+            delay = policy.resolutions[window_res] + r.randint(3, 25)
         created = at_time(order.day + timedelta(days=delay), business_minutes(r))
         if created > END:
             created = max(at_time(order.day, 23 * 60 + 30), END - timedelta(hours=r.randint(1, 200)))
@@ -175,7 +187,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         hours = max(1.0, hours)
         finish = created + timedelta(hours=hours)
         recent = (END - created).days < 45
-        open_case = r.random() < (0.55 if recent else 0.07) or finish > NOW
+        open_case = r.random() < (0.55 if recent else 0.095) or finish > NOW
         if open_case:
             status = r.choices(("New", "Working", "Escalated"),
                                (15, 55, 30) if len(owners) > 1 else (35, 50, 15))[0]
@@ -208,10 +220,13 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         slots["defect"] = tx.fill(tx.pick(r, tx.DEFECTS[kind]), slots)
         slots["defect_cap"] = slots["defect"][:1].upper() + slots["defect"][1:]
         subject = tx.fill(tx.pick(r, tx.SUBJECTS[issue]), slots)
-        first_core, second_core = r.sample(tx.CORES[issue], 2)
+        first_core = tx.pick(r, tx.CORES[issue])
         parts = [tx.fill(first_core, slots)]
-        if r.random() < 0.6:
-            parts.append(tx.fill(second_core, dict(slots, product=slots["short"])))
+        used = {k for k in ONCE if "{" + k + "}" in first_core}
+        others = [c for c in tx.CORES[issue] if c != first_core
+                  and not any("{" + k + "}" in c for k in used)]
+        if others and r.random() < 0.6:
+            parts.append(tx.fill(r.choice(others), dict(slots, product=slots["short"])))
         detail = tx.fill(tx.pick(r, tx.DETAILS), slots)
         if detail:
             parts.append(detail)

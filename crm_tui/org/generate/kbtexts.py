@@ -283,7 +283,8 @@ GUIDES: tuple[tuple[str, str, list[tuple[str, str | None]]], ...] = (
        "What helps reduce the risk of chafing and blisters?"),
       ("Break in new shoes {{gradually over two or three short runs}}.",
        "How should new running shoes be broken in?"),
-      ("Tape hot spots {{before the run, not after a blister forms}}.", None)]),
+      ("Tape hot spots {{before the run, not after a blister forms}}.",
+       "When should hot spots be taped?")]),
     ("Trail Running Essentials",
      "Hydration, layers and safety on the trail.",
      [("To prevent dehydration, {{carry a hydration pack and drink small amounts "

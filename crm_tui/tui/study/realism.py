@@ -19,7 +19,8 @@ from .base import StudyScreen
 
 class RealismScreen(StudyScreen):
     HELP_TITLE = "Rate realism"
-    BINDINGS = [Binding(str(n), f"choose({n})", str(n), show=False) for n in range(6)] + [
+    BINDINGS = [Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
+                for n in range(6)] + [
         Binding("ctrl+s", "submit", "Submit rating", id="submit-rating", priority=True),
         Binding("ctrl+n", "move(1)", "Next", id="next-target"),
         Binding("ctrl+b", "move(-1)", "Previous", id="previous-target"),
@@ -40,7 +41,7 @@ class RealismScreen(StudyScreen):
         yield DataTable(id="samples", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scale")
         yield Static(self.questionnaire.rationale.prompt + " (Tab to write, Tab again to "
-                     "leave; Ctrl+S submits)", classes="section-title")
+                     "leave; Ctrl+S submits)", id="rationale-prompt", classes="section-title")
         yield TextArea(id="rationale", tab_behavior="focus")
 
     async def on_mount(self) -> None:
