@@ -85,8 +85,12 @@ def fill_study(store: StudyStore, study_id: int, rng: random.Random) -> None:
 
 
 def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        print(measure(Path(folder)))
+
+
+def measure(folder: Path) -> str:
     rng = random.Random(0)
-    folder = Path(tempfile.mkdtemp())
     taskset = load_taskset(TASKS)
     files = write_trial_files(folder, taskset.instances, rng)
     rows = []
@@ -116,7 +120,7 @@ def main() -> None:
     rows.append(f"| build the report (3,510 attempts, {TRIALS} trials, alpha bootstrap) "
                 f"| {build_s:.2f} s |")
     rows.append(f"| render it as Markdown and CSV | {render_s * 1000:.0f} ms |")
-    print("| step | time |\n|---|---:|\n" + "\n".join(rows))
+    return "| step | time |\n|---|---:|\n" + "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from ..bench.taskset import CRMARENA
 from .agents_store import AgentAnswer, AgentRun, agent_answers
 from .models import Attempt, AttemptStatus, AuditFlag, RealismRating, Study, StudyItem
 from .paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
+from .ratings import rating_targets
 from .stats import (AlphaEstimate, Interval, Spread, krippendorff_alpha,
                     mean_pairwise_agreement, median_iqr, pass_hat_k_curve, wilson_interval)
 from .studies import study_protocol
@@ -178,8 +179,7 @@ def _family_results(items: list[StudyItem], attempts_by_item: dict[int, list[Att
         rows.append(FamilyResult(
             family=family.abbrev, task=name, items=len(family_items),
             humans=_humans(family_items, attempts_by_item, attempts),
-            agents=_agent_results([(r, a) for r, a in runs if a.task == name],
-                                  exact=family.metric == "exact_match")))
+            agents=_agent_results([(r, a) for r, a in runs if a.task == name])))
     if rows:
         rows.append(_all_row(rows, items, attempts_by_item, runs))
     return rows
@@ -200,9 +200,8 @@ def _humans(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
         agreement=agreement)
 
 
-def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]],
-                   exact: bool | None) -> dict[str, AgentResult]:
-    """Per agent; `exact` None means a mix of families (ALL): pass^k on exact ones only."""
+def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
+    """Per agent; pass^k counts exact-match answers only (knowledge QA's F1 is no pass)."""
     by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
     for run, answer in runs:
         by_agent[agent_label(run.model, run.strategy)].append((run, answer))
@@ -211,7 +210,7 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]],
         rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
         outcomes: dict[int, list[bool]] = defaultdict(list)
         for _, answer in pairs:
-            if exact or (exact is None and families()[answer.task].metric == "exact_match"):
+            if families()[answer.task].metric == "exact_match":
                 outcomes[answer.idx].append(answer.score >= 1.0)
         results[label] = AgentResult(
             trials=len({run.trial for run, _ in pairs}), answers=len(pairs),
@@ -233,7 +232,7 @@ def _all_row(rows: list[FamilyResult], items: list[StudyItem],
                                                                pooled.answers),
         active_ms=pooled.active_ms, agreement=pooled.agreement)
     agents = {}
-    for label, overall in _agent_results(runs, exact=None).items():
+    for label, overall in _agent_results(runs).items():
         per_family = {r.family: r.agents[label] for r in rows if label in r.agents}
         agents[label] = AgentResult(
             trials=overall.trials, answers=overall.answers,
@@ -256,7 +255,8 @@ def _realism(session: Session, study: Study) -> Realism:
     by_target: dict[str, list[int]] = defaultdict(list)
     for rating in ratings:
         by_target[rating.target].append(rating.level)
-    order = sorted(by_target, key=lambda t: (t != "org", t))
+    asked = rating_targets(study)
+    order = [t for t in asked if t in by_target] + sorted(set(by_target) - set(asked))
     targets = []
     for target in order:
         levels = Counter(by_target[target])

@@ -45,7 +45,7 @@ async def test_object_list_shows_every_object_with_its_count(app, backend):
         assert table_keys(table) == list(OBJECT_NAMES)
         row = table.get_row("Case")
         assert row[0] == "Cases"
-        assert int(row[2].replace(",", "")) == backend.count("Case")
+        assert int(str(row[2]).replace(",", "")) == backend.count("Case")
 
 
 async def test_list_view_pages_as_the_cursor_moves_down(app, backend):

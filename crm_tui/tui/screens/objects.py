@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
@@ -29,7 +30,8 @@ class ObjectListScreen(BrowserScreen):
     def _show(self, objects: list[ObjectInfo]) -> None:
         table = self.query_one(DataTable)
         for info in objects:
-            table.add_row(info.label_plural, info.name, f"{info.count:>10,}", key=info.name)
+            table.add_row(info.label_plural, info.name, Text(f"{info.count:,}", justify="right"),
+                          key=info.name)
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -92,7 +92,7 @@ class RecordScreen(BrowserScreen):
                           f"of {rel.count_label}"))
         preview = self.query_one("#preview", DataTable)
         preview.clear(columns=True)
-        columns = [child.field(name) for name in child.list_columns]
+        columns = [child.field(name) for name in child.list_columns[:2]]  # fits the pane
         for fld in columns:
             preview.add_column(fld.label, key=fld.name)
         for record in rel.page.records:

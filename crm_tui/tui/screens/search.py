@@ -64,7 +64,9 @@ class SearchScreen(BrowserScreen):
             results.add_option(Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"),
                                       disabled=True))
             for hit in group_hits:
-                prompt = Text.assemble(("  " + hit.title, "bold"), ("  " + hit.snippet, "dim"))
+                snippet = "" if hit.snippet in hit.title else "  " + hit.snippet
+                prompt = Text.assemble(("  " + hit.title, "bold"), (snippet, "dim"),
+                                       no_wrap=True, overflow="ellipsis")
                 results.add_option(Option(prompt, id=hit.record_id))
         status = f"{len(hits)} results for {text!r}" if text.strip() else "Type to search"
         self.query_one("#search-status", Static).update(status)
