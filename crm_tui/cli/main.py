@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .. import paths
+from .connect import run_on_salesforce, salesforce_options
 from .org import org
 from .report import agents, report
 from .study import study
@@ -16,11 +17,16 @@ from .tasks import tasks
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
               help="Org file to open (default: the local default org; env CRM_TUI_ORG).")
+@salesforce_options
 @click.version_option(package_name="crm-tui")
 @click.pass_context
-def cli(ctx: click.Context, org_path: Path | None) -> None:
+def cli(ctx: click.Context, org_path: Path | None, salesforce: bool, env_file: Path | None,
+        domain: str | None) -> None:
     """crm-tui: solve CRMArena tasks, rate realism and audit queries in a terminal."""
     if ctx.invoked_subcommand is not None:
+        return
+    if salesforce:
+        run_on_salesforce(env_file, domain, study_path=paths.default_study_path())
         return
     from ..tui.app import create_app
     from .org import ensure_default_org

@@ -22,6 +22,7 @@ from .backend import (
 )
 from .catalogue import OBJECTS, SObject, child_relationships, object_for_id
 from .ids import to18
+from .soql import QueryResult, execute_soql
 from .store import OrgStore, q
 
 RELATED_COUNT_CAP = 10_000  # related lists count up to here, then show "10,000+"
@@ -63,6 +64,11 @@ class LocalBackend(Backend):
 
     def close(self) -> None:
         self._store.close()
+
+    def soql(self, text: str) -> QueryResult:
+        """Run one SOQL query (the app's console); raises SalesforceError for bad ones."""
+        with self._lock:
+            return execute_soql(self._store, text)
 
     def _rows(self, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:

@@ -39,6 +39,9 @@ USER_ID = make_id("005", 0, instance="Lc")[:15]
 
 _DATA = re.compile(r"^/services/data/v(?P<version>\d+\.\d)(?P<rest>/.*)?$")
 _LOCATOR = re.compile(r"^(?P<locator>[A-Za-z0-9]+)-(?P<offset>\d+)$")
+# The org's own record, outside the catalogue: clients read its Id to identify the org.
+_ORGANIZATION = re.compile(r"\s*SELECT\s+Id\s+FROM\s+Organization(\s+LIMIT\s+1)?\s*",
+                           re.IGNORECASE)
 
 
 @dataclass
@@ -158,6 +161,11 @@ class SalesforceApi:
     # ----------------------------------------------------------------- queries
     def query(self, version: str, resource: str, params, headers) -> Response:
         text = _param(params, "q")
+        if _ORGANIZATION.fullmatch(text):
+            org_id = to18(ORG_ID)
+            url = f"/services/data/v{version}/sobjects/Organization/{org_id}"
+            return Response(200, {"totalSize": 1, "done": True, "records": [
+                {"attributes": {"type": "Organization", "url": url}, "Id": org_id}]})
         with self.lock:
             result = execute_soql(self.store, text, today=self.today, api_version=version)
         batch = _batch_size(headers.get("sforce-query-options", ""))

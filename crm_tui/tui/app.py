@@ -91,13 +91,15 @@ class CrmApp(App):
             self.push_screen(HelpScreen())
 
 
-def create_app(org_path: Path | str, study_path: Path | None = None,
+def create_app(org_path: Path | str | None = None, study_path: Path | None = None,
                clock: Callable[[], float] = time.monotonic,
-               settings: BrowserSettings | None = None) -> CrmApp:
-    """The app on a local org file; with a study file, the study screens come first."""
+               settings: BrowserSettings | None = None,
+               backend: Backend | None = None) -> CrmApp:
+    """The app on a local org file (or on `backend`, e.g. a Salesforce org); with a study
+    file, the study screens come first."""
+    backend = backend or LocalBackend(org_path)
     if study_path is not None:
         from .study.app import StudyApp  # it subclasses CrmApp
 
-        return StudyApp(LocalBackend(org_path), study_path=Path(study_path), clock=clock,
-                        settings=settings)
-    return CrmApp(LocalBackend(org_path), study_path=study_path, clock=clock, settings=settings)
+        return StudyApp(backend, study_path=Path(study_path), clock=clock, settings=settings)
+    return CrmApp(backend, study_path=study_path, clock=clock, settings=settings)

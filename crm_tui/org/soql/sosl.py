@@ -16,7 +16,8 @@ from .executor import API_VERSION, run_plan, store_today
 from .parser import parse_search
 
 DEFAULT_LIMIT = 2000
-_TERM_PART = re.compile(r'"(?:[^"\\]|\\.)*"?|[()]|[^\s()"]+')
+# A backslash-escaped reserved character (\( \" \-) belongs to its word, as in SOSL.
+_TERM_PART = re.compile(r'"(?:[^"\\]|\\.)*"?|[()]|(?:\\.|[^\s()"\\])+')
 _WORD = re.compile(r"\w+")
 
 

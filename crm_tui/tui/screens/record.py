@@ -15,6 +15,7 @@ from ..widgets.link_table import LinkTable
 from .base import BrowserScreen
 
 LINK_STYLE = "underline bold"
+PREVIEW_WIDTHS = (26, 14)  # two columns that fit the related pane at 120 columns
 
 
 class RecordScreen(BrowserScreen):
@@ -92,9 +93,9 @@ class RecordScreen(BrowserScreen):
                           f"of {rel.count_label}"))
         preview = self.query_one("#preview", DataTable)
         preview.clear(columns=True)
-        columns = [child.field(name) for name in child.list_columns[:2]]  # fits the pane
-        for fld in columns:
-            preview.add_column(fld.label, key=fld.name)
+        columns = [child.field(name) for name in child.list_columns[:2]]
+        for fld, width in zip(columns, PREVIEW_WIDTHS):
+            preview.add_column(fld.label, key=fld.name, width=width)
         for record in rel.page.records:
             preview.add_row(*(rel.page.display(f, record) for f in columns), key=record["Id"])
 

@@ -1,0 +1,51 @@
+"""Choosing the org the app opens: the local store (default) or a Salesforce org."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from ..org.salesforce_backend import SalesforceBackend
+
+
+def salesforce_options(command: Callable) -> Callable:
+    """--salesforce, --env-file and --domain, for commands that open an org."""
+    command = click.option(
+        "--domain", default=None,
+        help="Login domain: login (default), test for a sandbox, or a My Domain such as "
+             "acme.my (env SALESFORCE_DOMAIN).")(command)
+    command = click.option(
+        "--env-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+        help="A .env file with the SALESFORCE_* credentials (default: ./.env if present; "
+             "the environment wins).")(command)
+    return click.option(
+        "--salesforce", is_flag=True, default=False,
+        help="Open a live Salesforce org (read-only) instead of a local org file, with "
+             "credentials from SALESFORCE_USERNAME/PASSWORD/SECURITY_TOKEN or "
+             "SALESFORCE_INSTANCE_URL/SESSION_ID.")(command)
+
+
+def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBackend:
+    # Imported here: simple-salesforce is slow to load and only this path needs it.
+    from ..org.salesforce_backend import SalesforceBackend
+    from ..org.sf_connection import load_credentials
+
+    click.echo("Connecting to Salesforce…", err=True)
+    backend = SalesforceBackend(load_credentials(env_file, domain))
+    click.echo(f"Connected to org {backend.fingerprint}", err=True)
+    return backend
+
+
+def run_on_salesforce(env_file: Path | None, domain: str | None, study_path: Path) -> None:
+    """The app on a Salesforce org; prints the API calls it made when it closes."""
+    from ..tui.app import create_app
+
+    backend = open_salesforce(env_file, domain)
+    try:
+        create_app(backend=backend, study_path=study_path).run()
+    finally:
+        click.echo(str(backend.usage), err=True)

@@ -1,0 +1,84 @@
+"""An Input that recalls earlier entries with up and down, as a shell does, and the small
+file that keeps those entries between sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+from ...errors import CrmTuiError
+
+KEPT_ENTRIES = 200
+
+
+class HistoryInput(Input):
+    BINDINGS = [Binding("up", "older", "Older entry", show=False),
+                Binding("down", "newer", "Newer entry", show=False)]
+
+    def __init__(self, history: list[str] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.history = list(history or [])
+        self._position = len(self.history)  # == len(history): the line being typed
+        self._draft = ""
+
+    def remember(self, text: str) -> None:
+        """Add an entry (not twice in a row) and go back to a fresh line."""
+        if text and (not self.history or self.history[-1] != text):
+            self.history.append(text)
+        self._position = len(self.history)
+        self._draft = ""
+
+    def action_older(self) -> None:
+        if self._position == 0:
+            return
+        if self._position == len(self.history):
+            self._draft = self.value  # kept, so down at the newest entry gives it back
+        self._position -= 1
+        self._recall()
+
+    def action_newer(self) -> None:
+        if self._position >= len(self.history):
+            return
+        self._position += 1
+        self._recall()
+
+    def _recall(self) -> None:
+        at_draft = self._position == len(self.history)
+        self.value = self._draft if at_draft else self.history[self._position]
+        self.cursor_position = len(self.value)
+
+
+def load_history(path: Path) -> list[str]:
+    """Entries from a JSON-lines file (one JSON string per line); none if it is missing."""
+    if not path.exists():
+        return []
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            entry = None
+        if not isinstance(entry, str):
+            raise CrmTuiError(f"{path} line {number}: not a JSON string; "
+                              "fix or delete the file to keep a history")
+        entries.append(entry)
+    return entries
+
+
+def save_history(path: Path, entries: list[str]) -> None:
+    """The newest entries, written whole (temp file, then rename) so a crash keeps the old."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(json.dumps(entry) + "\n" for entry in entries[-KEPT_ENTRIES:])
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
