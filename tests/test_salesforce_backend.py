@@ -6,12 +6,15 @@ wrapped around its request handler shows what reached it, and can answer with a 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sf_client import LoginRedirect, trusted_session
+from sqlmodel import select
 
+from crm_tui.bench.families import get_family
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backend import Filter, Sort
 from crm_tui.org.ids import make_id, to18
@@ -22,6 +25,14 @@ from crm_tui.org.server import ORG_ID, OrgServer, Response
 from crm_tui.org.sf_connection import SalesforceCredentials, load_credentials
 from crm_tui.org.soql.lexer import Kind, tokenize
 from crm_tui.org.store import OrgStore
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Attempt
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study
+from crm_tui.tui.history import RecordLocation
+from crm_tui.tui.screens.record import RecordScreen
+from crm_tui.tui.study.app import StudyApp
 
 PASSWORD, TOKEN = "pw-S3cret!", "tok-XYZ987"
 TRICKY = "C:\\Temp \"quoted\" O'Neil"  # a quote, a backslash and double quotes
@@ -294,3 +305,100 @@ def test_a_page_longer_than_a_server_batch_follows_next_records(default_pair):
     assert [r["Id"] for r in page.records] == \
         [r["Id"] for r in local.page("PricebookEntry", sort=Sort("Id"), limit=2100).records]
     assert any("/query/01g" in url for _, url in recorder.requests[before:])
+
+
+# ----------------------------------------------------------------- a study on the org
+STUDY_FAMILIES = ("case_routing", "named_entity_disambiguation",
+                  "policy_violation_identification", "top_issue_identification", "handle_time")
+
+
+def study_rows(org_path, fingerprint: str) -> list[dict]:
+    """Record-answer items (one per family) whose gold is the answer object's 2nd record."""
+    rows = []
+    with OrgStore.open(org_path) as org:
+        for idx, task in enumerate(STUDY_FAMILIES):
+            family = get_family(task)
+            gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
+            rows.append({"idx": idx, "task": task, "answer": gold,
+                         "reward_metric": family.metric,
+                         "query": f"Which {family.answer_object} is it? {family.suffix}",
+                         "metadata": {"required": "- Today's date: 2023-01-15", "optional": ""},
+                         "crm_tui": {"persona": family.persona,
+                                     "answer_type": family.answer_type,
+                                     "answer_object": family.answer_object,
+                                     "org": fingerprint}})
+    return rows
+
+
+async def settle(pilot) -> None:
+    """Until workers and queued study writes are done (as tests/tui_study does)."""
+    for _ in range(4):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        if pilot.app.study is not None:
+            await asyncio.wrap_future(pilot.app.study._writer.submit(lambda: None))
+        await pilot.pause()
+
+
+async def create_profile(pilot) -> None:
+    await settle(pilot)
+    pilot.app.screen.query_one("#profile-name").focus()
+    for text in ("Dana", "Agent", "6"):
+        await pilot.press(*[c if c != " " else "space" for c in text], "enter")
+    await settle(pilot)
+
+
+async def test_a_study_attempt_survives_a_dropped_connection_and_an_expired_session(
+        small_org_path, certs, tmp_path, monkeypatch):
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    server, recorder = start(small_org_path, certs)
+    session = session_for(server, certs)
+    backend = password_backend(server, certs, session)
+    clock, study_path = FakeClock(), tmp_path / "study.sqlite"
+    preset, preset_path = load_preset("paper-expert-study")
+    with StudyStore.open(study_path, clock) as store:
+        create_study(store, "live", preset, instances=study_rows(small_org_path,
+                                                                backend.fingerprint),
+                     task_set_hash="sha256:live", org_fingerprint=backend.fingerprint,
+                     preset_path=preset_path)
+    app = StudyApp(backend, study_path=study_path, study_clock=clock)
+    errors: list[str] = []
+    app.notify = lambda message, **kw: errors.append(message)  # what the person would read
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await create_profile(pilot)
+            await pilot.press("s")
+            await settle(pilot)
+            solve = app.screen
+            gold = next(r["answer"] for r in study_rows(small_org_path, backend.fingerprint)
+                        if r["crm_tui"]["answer_object"] == solve.family.answer_object)
+            await pilot.press("f2")
+            await settle(pilot)
+            port, session_id = server.port, server.session_id
+            server.stop()  # the network drops while the person browses
+            session.close()
+            app.navigate(RecordLocation(gold))
+            await settle(pilot)
+            assert any("Cannot reach Salesforce" in e for e in errors)
+            server, recorder = start(small_org_path, certs, port=port, session_id=session_id)
+            server.api.session_id = "expired-meanwhile"  # and the session expired
+            app.navigate(RecordLocation(gold))  # the person tries again
+            await settle(pilot)
+            assert isinstance(app.screen, RecordScreen) and app.screen.record_id == gold
+            assert recorder.logins() == 1
+            await pilot.press("u")
+            await settle(pilot)
+            assert app.screen is solve
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            await pilot.press("4")
+            await settle(pilot)
+    finally:
+        server.stop()
+    with StudyStore.open(study_path, clock) as store, store.transaction() as db:
+        attempt = db.exec(select(Attempt)).one()
+        assert (attempt.status, attempt.answer_raw, attempt.score) == ("submitted", gold, 1.0)
+    stored = study_path.read_bytes()
+    for secret in (PASSWORD, TOKEN, session_id, "expired-meanwhile"):
+        assert secret.encode() not in stored
+    assert not [e for e in errors if PASSWORD in e or session_id in e]

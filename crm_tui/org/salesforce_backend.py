@@ -55,7 +55,7 @@ from .catalogue import (
     object_for_id,
 )
 from .ids import is_valid_id, to18
-from .sf_connection import SalesforceCredentials, connect
+from .sf_connection import REDACTED, SalesforceCredentials, connect
 from .sftime import parse_datetime
 
 RELATED_COUNT_CAP = 10_000  # as the local backend: related lists show "10,000+"
@@ -154,7 +154,11 @@ class SalesforceBackend(Backend):
                                   f"({what}); try again.") from None
 
     def _error(self, message: str) -> CrmTuiError:
-        return CrmTuiError(self._credentials.redact(message))
+        """A CrmTuiError without the configured secrets or the session from the login."""
+        message = self._credentials.redact(message)
+        if self._sf.session_id:
+            message = message.replace(self._sf.session_id, REDACTED)
+        return CrmTuiError(message)
 
     def _note_usage(self) -> None:
         usage = getattr(self._sf, "api_usage", {}).get("api-usage")
@@ -271,9 +275,12 @@ class SalesforceBackend(Backend):
     # ----------------------------------------------------------------- records
     def _object_for(self, record_id: str) -> SObject:
         obj = object_for_id(record_id)
-        if obj is None or not is_valid_id(record_id):
+        if obj is None:
             raise CrmTuiError(f"{record_id!r} is not the Id of any object in this org "
                               f"(unknown key prefix {record_id[:3]!r})")
+        if not is_valid_id(record_id):
+            raise CrmTuiError(f"{record_id!r} is not a Salesforce Id (15 or 18 letters and "
+                              "digits, with a valid checksum)")
         return self.describe(obj.name)
 
     def get_record(self, record_id: str) -> RecordView:

@@ -90,10 +90,11 @@ async def test_malformed_query_shows_salesforces_error_and_keeps_the_rows(make_a
         await run(pilot, "SELECT Id FROM Case LIMIT 2")
         await run(pilot, "SELECT Id FROM Case WHERE")
         shown = error_line(screen)
-        assert shown.startswith("MALFORMED_QUERY: ") and "ERROR at Row:1:Column:" in shown
+        assert shown.startswith("MALFORMED_QUERY:\nSELECT Id FROM Case WHERE\n")
+        assert "ERROR at Row:1:Column:" in shown
         assert screen.query_one(RecordsTable).row_count == 2  # the last good answer stays
         await run(pilot, "SELECT Nope FROM Case")
-        assert error_line(screen).startswith("INVALID_FIELD: ")
+        assert error_line(screen).startswith("INVALID_FIELD:\nSELECT Nope FROM Case\n")
         await run(pilot, "SELECT Id FROM Case LIMIT 1")
         assert error_line(screen) == "" and status(screen) == "1 record"
 

@@ -102,8 +102,11 @@ class _Router:
         self.agents = crowd.agents
         n = len(self.agents)
         self.specialists: list[list[int]] = []
+        # Specialists are among the stronger half of the team: experts in their issue.
+        ranked = sorted(range(n), key=lambda i: -self.agents[i].skill)
+        experts = ranked[: max(3, n // 2)]
         for issue in range(n_issues):
-            picks = r.sample(range(n), min(3, n))
+            picks = r.sample(experts, min(3, len(experts)))
             self.specialists.append(picks)
             for a in picks:
                 self.agents[a].specialties.append(issue)
@@ -181,13 +184,13 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
 
         # ---- how long: issue base x skill of the closing agent x state speed x noise
         skill = agents[owners[-1]].skill
-        hours = tx.HANDLE_HOURS[issue] * (0.55 + 1.3 * (1 - skill))
+        hours = tx.HANDLE_HOURS[issue] * (0.4 + 1.7 * (1 - skill))
         hours *= crowd.state_speed[cust.state] * r.lognormvariate(0, 0.45)
         hours += sum(r.uniform(8, 40) for _ in owners[1:])
         hours = max(1.0, hours)
         finish = created + timedelta(hours=hours)
         recent = (END - created).days < 45
-        open_case = r.random() < (0.55 if recent else 0.095) or finish > NOW
+        open_case = r.random() < (0.55 if recent else 0.115) or finish > NOW
         if open_case:
             status = r.choices(("New", "Working", "Escalated"),
                                (15, 55, 30) if len(owners) > 1 else (35, 50, 15))[0]
@@ -205,6 +208,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         # ---- text
         kind = product.type.kind
         slots = grammar(product.type.plural)
+        slots["it_is"] = "they're" if product.type.plural else "it's"  # customers write casually
         slots.update({
             "product": product.name, "short": product.type.noun.lower(),
             "order": f"#{order.number}", "date": _fmt_day(order.day),
@@ -233,6 +237,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         parts.append(tx.pick(r, tx.ASKS))
         description = " ".join(parts)
         slots["issue"] = issue
+        slots["info"] = r.randrange(len(tx.INFO_REQUESTS[issue]))  # request and its answer
 
         d = Draft(oi, li, issue, created, closed, status, priority, owners, transfer_times,
                   subject, description)
@@ -302,12 +307,13 @@ CHAT_SCRIPT = ("greet", "problem", "details", "order", "lookup", "offer", "accep
 
 def _chat_lines(r, times, agent, slots, description):
     s = dict(slots, agent_first=agent.name.split()[0])
-    offer = s["lead"] + s["offer"][0].lower() + s["offer"][1:] if s["lead"] else s["offer"]
+    offer = tx.with_lead(s["lead"], s["offer"])
     said = {
         "greet": (True, tx.fill(tx.pick(r, tx.CHAT_GREETINGS), s)),
         "problem": (False, description.split(". ")[0].rstrip(".") + "."),
         "details": (True, tx.pick(r, tx.CHAT_DETAILS)),
-        "order": (False, f"It's {s['order']}."),
+        "order": (False, r.choice(("It's {order}.", "Sure, {order}.", "Yes, it's {order}.",
+                                   "{order}")).format(order=s["order"])),
         "lookup": (True, tx.fill(tx.pick(r, tx.CHAT_LOOKUPS), s)),
         "offer": (True, tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " " + offer),
         "accept": (False, tx.pick(r, tx.ACCEPTS)),
@@ -334,15 +340,14 @@ def _emails(r, slots_times, slots, description, owner_at, agents):
             out.append((t, False, body))
         elif step == "ack":
             body = (f"{greet_c}\n\n{tx.fill(tx.pick(r, tx.ACKS), s)} "
-                    f"{tx.fill(tx.pick(r, tx.INFO_REQUESTS[s['issue']]), s)}\n\n"
+                    f"{tx.fill(tx.INFO_REQUESTS[s['issue']][s['info']], s)}\n\n"
                     f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}")
             out.append((t, True, body))
         elif step == "info":
-            out.append((t, False, tx.fill(tx.pick(r, tx.INFO_REPLIES[s["issue"]]), s) + "\n\n"
+            out.append((t, False, tx.fill(tx.INFO_REPLIES[s["issue"]][s["info"]], s) + "\n\n"
                         + s["first"]))
         elif step == "offer":
-            lead = s["lead"]
-            offer = lead + s["offer"][0].lower() + s["offer"][1:] if lead else s["offer"]
+            offer = tx.with_lead(s["lead"], s["offer"])
             intro = tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " "
             if n <= 3:
                 intro = tx.fill(tx.pick(r, tx.ACKS), s) + " " + intro

@@ -15,7 +15,7 @@ from ...org import latent
 from ..ids import make_id
 from ..sftime import format_datetime
 from ..store import OrgStore
-from .common import IdMaker, Sizes, YEARS, rng
+from .common import IdMaker, Sizes, YEARS, fast_id, rng
 from .data import CATEGORY_NAMES, CHANNEL_BOOKS, LINES, PROMOTIONS, TYPES, VARIANTS, ProductType
 
 WORD_RE = re.compile(r"[a-z0-9]+")
@@ -65,7 +65,7 @@ class Catalog:
     def entry(self, book: int, product: int) -> tuple[str, float]:
         number = self.entry_base + book * len(self.products) + product
         price = price_in_book(self.products[product].price, self.pricebooks[book].factor)
-        return make_id("01u", number), price
+        return fast_id("01u", number), price
 
 
 def price_in_book(base: float, factor: float) -> float:
@@ -266,7 +266,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     entry_base = 1
     n = len(products)
     store.insert("PricebookEntry", (
-        {"Id": make_id("01u", entry_base + b.index * n + p.index), "Name": p.name,
+        {"Id": fast_id("01u", entry_base + b.index * n + p.index), "Name": p.name,
          "Pricebook2Id": b.id, "Product2Id": p.id,
          "UnitPrice": price_in_book(p.price, b.factor)}
         for b in books for p in products))

@@ -62,6 +62,49 @@ def rng(seed: int, stage: str) -> random.Random:
     return random.Random(f"crm-tui/{seed}/{stage}")
 
 
+# Table-driven twin of ids.make_id (same output, several times faster): the case-safe
+# suffix is one mask per 5-character chunk, here OR-ed from per-position lookup tables.
+_SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_BIT = [{c: (1 << k if "A" <= c <= "Z" else 0) for c in _B62} for k in range(5)]
+_OFFSET = 62 ** 5
+
+
+def chunk_char(chunk: str) -> str:
+    b0, b1, b2, b3, b4 = _BIT
+    return _SUFFIX[b0[chunk[0]] | b1[chunk[1]] | b2[chunk[2]] | b3[chunk[3]] | b4[chunk[4]]]
+
+
+_PAIRS = [a + b for a in _B62 for b in _B62]  # 62**2 two-digit strings
+_HEADS: dict[str, str] = {}
+
+
+def fast_id(prefix: str, number: int, instance: str = "Lc") -> str:
+    """Exactly `ids.make_id(prefix, number)` for the local instance."""
+    head = prefix + instance
+    tail = _HEADS.get(head)
+    if tail is None:
+        tail = _HEADS[head] = chunk_char(head)
+    n = number + _OFFSET
+    n, e = divmod(n, 3844)
+    n, d = divmod(n, 3844)
+    n, c = divmod(n, 3844)
+    a, b = divmod(n, 3844)
+    body = _PAIRS[a] + _PAIRS[b] + _PAIRS[c] + _PAIRS[d] + _PAIRS[e]
+    return head + body + tail + chunk_char(body[:5]) + chunk_char(body[5:])
+
+
+def is_valid_local_id(value) -> bool:
+    """`ids.is_valid_id` for 18-character Ids, table-driven (used by the checks)."""
+    if not isinstance(value, str) or len(value) != 18:
+        return False
+    try:
+        return (chunk_char(value[0:5]) == value[15] and chunk_char(value[5:10]) == value[16]
+                and chunk_char(value[10:15]) == value[17])
+    except KeyError:  # a character outside [0-9A-Za-z]
+        return False
+
+
 class IdMaker:
     """Sequential 18-character Ids for one object."""
 
@@ -70,7 +113,7 @@ class IdMaker:
         self.next = start
 
     def __call__(self) -> str:
-        value = make_id(self.prefix, self.next)
+        value = fast_id(self.prefix, self.next)
         self.next += 1
         return value
 

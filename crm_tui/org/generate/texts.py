@@ -183,7 +183,7 @@ DETAILS = (
     "I've attached a photo.", "I already checked with my neighbors and the front desk.",
     "I'd rather not wait weeks for this.", "I'm pretty disappointed, to be honest.", "", "", "",
 )
-RELATIVES = ("son", "daughter", "husband", "wife", "sister", "brother", "dad", "mom", "friend")
+RELATIVES = ("friend", "partner", "teammate", "roommate", "running buddy", "kid")
 PROMOS = ("SPRING20", "SAVE15", "WELCOME10", "BFRIDAY30", "HOLIDAY25", "FREESHIP", "SUMMER15",
           "RUN10", "TEAM20", "NEWYEAR20")
 WRONG_ITEMS = ("a pair of socks", "a kids' jacket", "a yoga mat", "the same item in a "
@@ -289,7 +289,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "What I can do is a Partial Refund of part of the {amount} you paid.",
     ),
     "Replacement": (
-        "I can send you a Replacement {short} at no extra cost.",
+        "I can send you a Replacement for the {short} at no extra cost.",
         "I'll arrange a Replacement for the {product} right away; it ships free of charge.",
         "The quickest fix is a Replacement, and I can get a new one out to you today.",
     ),
@@ -350,8 +350,8 @@ CHAT_GREETINGS = (
     "Welcome to {company} chat, {first}. I'm {agent_first}; what's going on?",
 )
 CHAT_DETAILS = (
-    "Thanks for explaining. Could you give me your order number?",
-    "I'm sorry about that. Let me pull up your order. What's the order number?",
+    "Thanks for explaining. Could you confirm the order number for me?",
+    "I'm sorry about that. Let me pull up your order. Can you confirm the order number?",
     "Got it. Can you confirm the order number so I can take a look?",
 )
 CHAT_LOOKUPS = (
@@ -364,6 +364,16 @@ CHAT_BYES = ("Thanks, bye!", "Great, thank you. Bye.", "Thanks for the help!",
 CHAT_CLOSINGS = ("You're welcome, {first}. Have a great day!",
                  "Thanks for chatting with us, {first}. Take care!",
                  "Glad I could help. Enjoy your day!")
+
+
+def with_lead(lead: str, sentence: str) -> str:
+    """`lead` ("Since ..., ") followed by `sentence`, de-capitalised unless it starts with I."""
+    if not lead:
+        return sentence
+    first = sentence.split(" ", 1)[0]
+    if first != "I" and not first.startswith("I'"):
+        sentence = sentence[:1].lower() + sentence[1:]
+    return lead + sentence
 
 
 def pick(r: random.Random, options: tuple[str, ...]) -> str:

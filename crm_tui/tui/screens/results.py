@@ -111,7 +111,7 @@ class ResultsScreen(Screen):
     ResultsScreen #results-message { padding: 1 2; display: none; }
     ResultsScreen TabbedContent { height: 1fr; }
     ResultsScreen .results-title { text-style: bold; padding: 1 1 0 1; }
-    ResultsScreen #results-chart { height: 16; min-height: 10; }
+    ResultsScreen #results-chart { height: 20; }
     ResultsScreen DataTable { height: auto; max-height: 30; }
     """
 
@@ -202,6 +202,7 @@ class ResultsScreen(Screen):
         plot = chart.plt
         plot.multiple_bar(families, list(series.values()), labels=list(series))
         plot.title(f"Success by family (%; {ALL} = mean of families)")
-        plot.ylim(0, 100)
+        plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
+        plot.yticks([0, 25, 50, 75, 100])
         return [Static(view.title, classes="results-title"),
                 data_table(view, id="results-families"), chart]

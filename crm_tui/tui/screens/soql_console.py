@@ -119,7 +119,10 @@ class SoqlConsole(Screen):
 
     def _show_error(self, error: CrmTuiError | str) -> None:
         if isinstance(error, SalesforceError):
-            message = Text.assemble((error.error_code, "bold"), ": ", error.message.strip())
+            # a MALFORMED_QUERY message starts on a new line: the query, then a caret under it
+            message = Text.assemble((error.error_code, "bold"), ":",
+                                    error.message if error.message.startswith("\n")
+                                    else " " + error.message)
         else:
             message = Text(str(error))
         line = self.query_one("#soql-error", Static)
