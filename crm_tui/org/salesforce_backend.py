@@ -88,7 +88,11 @@ class SalesforceBackend(Backend):
         self._org_objects: dict[str, dict[str, Any]] | None = None
         self._described: dict[str, SObject] = {}
         self._counts: dict[tuple[str, tuple[Filter, ...]], int] = {}
-        org_id = self._query("SELECT Id FROM Organization")["records"][0]["Id"]
+        org = self._query("SELECT Id FROM Organization")["records"]
+        if not org or not isinstance(org[0], dict) or "Id" not in org[0]:
+            raise CrmTuiError("Salesforce did not tell crm-tui the org's Id "
+                              "(SELECT Id FROM Organization came back empty)")
+        org_id = org[0]["Id"]
         self._instance = self._sf.sf_instance
         self._fingerprint = f"salesforce-{org_id}@{self._instance}"
 

@@ -16,6 +16,8 @@ from .history import History, Location, ObjectsLocation, SearchLocation
 from .screens import screen_for
 from .screens.base import BrowserScreen
 from .screens.help import HelpScreen
+from .screens.results import ResultsScreen
+from .screens.soql_console import SoqlConsole
 from .settings import BrowserSettings
 
 
@@ -29,6 +31,8 @@ class CrmApp(App):
         Binding("backspace,alt+left", "back", "Back", id="back"),
         Binding("alt+right", "forward", "Forward", id="forward"),
         Binding("o", "objects", "Objects", id="objects"),
+        Binding("f8", "soql_console", "SOQL console", id="soql-console", show=False),
+        Binding("f9", "results", "Results (coordinators)", id="results", show=False),
     ]
 
     def __init__(self, backend: Backend, study_path: Path | None = None,
@@ -89,6 +93,14 @@ class CrmApp(App):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_soql_console(self) -> None:
+        if not isinstance(self.screen, SoqlConsole):
+            self.push_screen(SoqlConsole())
+
+    def action_results(self) -> None:
+        if not isinstance(self.screen, ResultsScreen):
+            self.push_screen(ResultsScreen())
 
 
 def create_app(org_path: Path | str | None = None, study_path: Path | None = None,

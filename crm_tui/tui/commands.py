@@ -10,12 +10,18 @@ from ..org.catalogue import OBJECTS, object_for_id
 from ..org.ids import is_valid_id
 from .history import ListLocation, RecordLocation
 
+# (title, app action, help) of the screens outside the browser's history
+APP_SCREENS = (("SOQL console", "soql_console", "Run SOQL queries on the org (f8)"),
+               ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"))
+
 
 class BrowserCommands(Provider):
     def _navigate(self, place) -> None:
         self.app.navigate(place)  # type: ignore[attr-defined]
 
     async def discover(self) -> Hits:
+        for title, action, help_text in APP_SCREENS:
+            yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
         for obj in OBJECTS:
             yield DiscoveryHit(f"Open {obj.label_plural}",
                                partial(self._navigate, ListLocation(obj.name)),
@@ -28,6 +34,11 @@ class BrowserCommands(Provider):
                       partial(self._navigate, RecordLocation(text)),
                       help=f"Open the {object_for_id(text).label} with this Id")
         matcher = self.matcher(query)
+        for title, action, help_text in APP_SCREENS:
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title),
+                          partial(self.app.run_action, action), help=help_text)
         for obj in OBJECTS:
             command = f"Open {obj.label_plural}"
             score = matcher.match(f"{command} {obj.name}")

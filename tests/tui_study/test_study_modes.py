@@ -13,6 +13,7 @@ from crm_tui.study.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.app import StudyApp
 from crm_tui.tui.study.audit import AuditScreen
+from crm_tui.tui.study.help import StudyHelpScreen, _screens_with_keys
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from study_pilot import settle
@@ -77,7 +78,12 @@ async def test_create_app_with_a_study_starts_on_profiles(small_org_path, study_
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ProfileScreen)
-        await pilot.press("ctrl+b")  # the browser stays one key away
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, StudyHelpScreen)
+        assert {"Profiles", "Home", "Solve a query", "Paused", "Submit", "Flag this query",
+                "Rate realism", "Audit"} <= {s.HELP_TITLE for s in _screens_with_keys()}
+        await pilot.press("escape", "ctrl+b")  # the browser stays one key away
         await settle(pilot)
         assert type(app.screen).__name__ == "ObjectListScreen"
         await pilot.press("f2")

@@ -103,7 +103,7 @@ class ResultsScreen(Screen):
     HELP_TITLE = "Results"
     HELP_KEYS = [("left, right", "On the tab row: switch tabs"),
                  ("r", "Build the report again from the study file"),
-                 ("escape", "Close the results")]
+                 ("esc", "Close the results")]
     BINDINGS = [Binding("r", "reload", "Reload"),
                 Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
@@ -200,7 +200,7 @@ class ResultsScreen(Screen):
         chart = PlotextPlot(id="results-chart")
         families, series = chart_series(report)
         plot = chart.plt
-        plot.multiple_bar(families, list(series.values()), labels=list(series))
+        plot.multiple_bar(families, list(series.values()), labels=list(series), width=0.6)
         plot.title(f"Success by family (%; {ALL} = mean of families)")
         plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
         plot.yticks([0, 25, 50, 75, 100])

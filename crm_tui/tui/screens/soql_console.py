@@ -37,7 +37,7 @@ class SoqlConsole(Screen):
     HELP_KEYS = [("enter", "Run the query"),
                  ("up, down", "In the query box: earlier and later queries"),
                  ("tab", "Between the query box and the records"),
-                 ("escape", "Close the console")]
+                 ("esc", "Close the console")]
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
     SoqlConsole #soql-query { margin: 0 0; }

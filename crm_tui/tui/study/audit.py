@@ -54,6 +54,7 @@ class AuditScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Audit"
+        self.sub_title = self.ctx.annotator.name
         table = self.query_one("#audit-items", DataTable)
         for label, key, width in (("idx", "idx", 6), ("Task", "task", 30), ("Gold", "gold", 20),
                                   ("Answers", "answers", 8), ("Right", "right", 6),

@@ -40,6 +40,7 @@ class HomeScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Study home"
+        self.sub_title = self.ctx.annotator.name
         table = self.query_one("#parts", DataTable)
         for label, key, width in (("Part", "n", 5), ("What", "title", 40),
                                   ("Done", "done", 12), ("Suggested time", "minutes", 16)):

@@ -46,6 +46,7 @@ class RealismScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Rate realism"
+        self.sub_title = self.ctx.annotator.name
         await self.show_target(self.target)
 
     async def show_target(self, target: str) -> None:

@@ -1,0 +1,95 @@
+"""Reaching the SOQL console and the results: keys, command palette, F1 help, and the
+coordinator-only rule inside a study session."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+from rich.console import Console
+
+from textual.widgets import DataTable, Static
+
+from crm_tui.org.local_backend import LocalBackend
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
+from crm_tui.tui.screens.help import HelpScreen
+from crm_tui.tui.screens.results import ResultsScreen
+from crm_tui.tui.screens.soql_console import SoqlConsole
+from crm_tui.tui.study.app import StudyApp
+from crm_tui.tui.study.home import HomeScreen
+from extra_pilot import settle
+
+
+def help_text(screen: HelpScreen) -> str:
+    console = Console(width=120, file=io.StringIO())
+    with console.capture() as capture:
+        for static in screen.query(Static):
+            console.print(static.content)
+    return capture.get()
+
+
+async def test_f8_and_f9_open_the_screens_and_escape_closes_them(make_app, results_study):
+    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f8")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, SoqlConsole)
+        await pilot.press("escape")
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ResultsScreen)
+        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
+        await pilot.press("escape")
+        assert not isinstance(pilot.app.screen, (SoqlConsole, ResultsScreen))
+
+
+async def test_command_palette_opens_the_soql_console(make_app):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"SOQL console")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, SoqlConsole)
+
+
+async def test_f1_help_lists_both_screens_and_their_keys(make_app):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        shown = help_text(pilot.app.screen)
+        for line in ("f8", "SOQL console", "f9", "Results (coordinators)",
+                     "In the query box: earlier and later queries",
+                     "Build the report again from the study file"):
+            assert line in shown, line
+
+
+async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, results_study,
+                                                          tmp_path):
+    study_path = tmp_path / "study.sqlite"
+    shutil.copy(results_study, study_path)
+    clock = FakeClock()
+    with StudyStore.open(study_path, clock) as store:
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")  # listed first
+
+    async def results_as(*keys: str) -> ResultsScreen:
+        app = StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press(*keys, "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, HomeScreen)
+            await pilot.press("f9")
+            await settle(pilot)
+            screen = app.screen
+            screen.shown = str(screen.query_one("#results-message", Static).render())
+            screen.rows = sum(t.row_count for t in screen.query("#results-families"))
+            return screen
+
+    annotator = await results_as("down")  # Ana
+    assert "Results are for study coordinators" in annotator.shown and annotator.rows == 0
+    coordinator = await results_as()  # Abe
+    assert coordinator.shown == "" and coordinator.rows == 3
