@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from datetime import date
 from fractions import Fraction
-from functools import cache
 
 import pytest
 from sf_client import client, serve_tls
@@ -60,10 +59,12 @@ class SoqlSolver:
 
     def __init__(self, sf):
         self.sf = sf
+        self.answers: dict[str, list[dict]] = {}  # instances share periods and products
 
-    @cache
-    def rows(self, soql: str) -> tuple[dict, ...]:
-        return tuple(self.sf.query_all(soql)["records"])
+    def rows(self, soql: str) -> list[dict]:
+        if soql not in self.answers:
+            self.answers[soql] = self.sf.query_all(soql)["records"]
+        return self.answers[soql]
 
     def counts(self, soql: str, key: str) -> dict[str, int]:
         return {r[key]: r["expr0"] for r in self.rows(soql)}

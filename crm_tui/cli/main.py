@@ -29,12 +29,12 @@ def cli(ctx: click.Context, org_path: Path | None, salesforce: bool, env_file: P
         run_on_salesforce(env_file, domain, study_path=paths.default_study_path())
         return
     from ..tui.app import create_app
-    from .org import ensure_default_org
+    from .org import ensure_first_run
 
-    path = org_path or paths.default_org_path()
     if org_path is None:
-        ensure_default_org(path)
-    create_app(org_path=path, study_path=paths.default_study_path()).run()
+        ensure_first_run()
+    create_app(org_path=org_path or paths.default_org_path(),
+               study_path=paths.default_study_path()).run()
 
 
 @cli.command()

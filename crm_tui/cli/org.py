@@ -76,14 +76,19 @@ def print_stats(path: Path) -> None:
     console.print(table)
 
 
-def ensure_default_org(path: Path) -> None:
-    """Generate the default org on first run, with a progress bar."""
-    if path.exists():
+def ensure_first_run() -> None:
+    """Make the default org, task set and practice study if missing, with a progress bar."""
+    if all(p.exists() for p in (paths.default_org_path(), paths.default_taskset_path(),
+                                paths.default_study_path())):
         return
-    from ..org.generator import generate as run_generator
+    from ..study.first_run import ensure_defaults
 
-    console.print(f"First run: generating the local default org into {path} ...")
-    _with_progress(lambda progress: run_generator(path, seed=1, scale=1.0, progress=progress))
+    console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
+    made = _with_progress(lambda progress: ensure_defaults(
+        paths.default_org_path(), paths.default_taskset_path(), paths.default_study_path(),
+        progress=progress))
+    for what in made:
+        console.print(f"  made {what}")
 
 
 def _with_progress(job):
@@ -98,6 +103,6 @@ def _with_progress(job):
         return job(progress)
 
 
-from .server import serve  # noqa: E402  (the command lives in its own module)
+from .server import serve  # the command lives in its own module
 
 org.add_command(serve)

@@ -60,11 +60,14 @@ class StudyApp(CrmApp):
         except CrmTuiError as exc:
             self.notify(str(exc), title="No study", severity="error")
             return
-        studies = list_studies(store)
+        # Only a study made for this very org: its queries' Ids and golds belong to it.
+        studies = [s for s in list_studies(store)
+                   if s.org_fingerprint == self.backend.fingerprint]
         if not studies:
             store.close()
-            self.notify(f"{self.study_path} holds no study yet; create one with "
-                        "`crm-tui study create`. Meanwhile, browse the org.", title="No study")
+            self.notify(f"{self.study_path} holds no study for this org "
+                        f"({self.backend.fingerprint}); create one with `crm-tui study "
+                        "create`. Meanwhile, browse the org.", title="No study")
             return
         self.study = StudyContext(store, studies[-1])
         self.push_screen(ProfileScreen(self.study))

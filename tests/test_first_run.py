@@ -1,0 +1,55 @@
+"""First run: a newcomer's `crm-tui` makes org, task set and practice study by itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from crm_tui.bench.taskset import load_taskset
+from crm_tui.study.db import StudyStore
+from crm_tui.study.first_run import DEFAULT_STUDY, ensure_defaults
+from crm_tui.study.studies import list_studies
+from crm_tui.tui.app import create_app
+from crm_tui.tui.study.profile import ProfileScreen
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    paths = home / "orgs" / "default.sqlite", home / "tasks" / "default.json", home / "study.sqlite"
+    steps: list[str] = []
+    made = ensure_defaults(*paths, progress=lambda fraction, label: steps.append(label))
+    return paths, made, steps
+
+
+def test_makes_org_task_set_and_study_once(first_run):
+    (org, tasks, study), made, steps = first_run
+    assert [m.split()[0] for m in made] == ["org", "task", "study"]
+    assert steps[-1] == "ready"
+    assert len(load_taskset(tasks)) == 1170
+    with StudyStore.open(study) as store:
+        studies = list_studies(store)
+    assert [s.name for s in studies] == [DEFAULT_STUDY]
+    assert studies[0].preset == "paper-expert-study"
+    # A second start makes nothing new.
+    assert ensure_defaults(org, tasks, study) == []
+
+
+async def test_app_opens_on_the_profile_screen(first_run):
+    (org, _, study), _, _ = first_run
+    app = create_app(org_path=org, study_path=study)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(20):
+            if isinstance(app.screen, ProfileScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, ProfileScreen)
+
+
+async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):
+    (_, _, study), _, _ = first_run
+    app = create_app(org_path=small_org_path, study_path=study)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, ProfileScreen)
+        assert app.study is None
