@@ -372,8 +372,8 @@ class _Compiler:
                                                      for p in query.group_by}:
                 raise malformed(self.text, left.pos,
                                 f"Field must be grouped or aggregated: {left.parts[-1]}")
-            sql, fld, kind, name = resolved.sql, resolved.field, category(resolved.field), \
-                resolved.field.name
+            sql, name = resolved.sql, resolved.field.name
+            kind = category(resolved.field)
         op = cmp.operator
         if op in ("INCLUDES", "EXCLUDES"):
             raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", positioned(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.widgets import DataTable
 
 CELL_WIDTH = 60  # long text is cut here; the table is for scanning, not reading
@@ -45,7 +46,11 @@ def cell_text(value: Any) -> str:
 class RecordsTable(DataTable):
     def show_records(self, records: list[dict[str, Any]]) -> None:
         self.clear(columns=True)
-        rows = [flatten(record) for record in records]
-        columns = leaf_columns(rows)
-        self.add_columns(*columns)
-        self.add_rows([[cell_text(row.get(column)) for column in columns] for row in rows])
+        flat = [flatten(record) for record in records]
+        columns = leaf_columns(flat)
+        rows = [[cell_text(row.get(column)) for column in columns] for row in flat]
+        # widths set here, not measured later by the table: the first paint is already right
+        for index, column in enumerate(columns):
+            self.add_column(column, width=max([cell_len(column)]
+                                              + [cell_len(row[index]) for row in rows]))
+        self.add_rows(rows)
