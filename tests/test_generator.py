@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import statistics
@@ -99,8 +98,25 @@ def test_same_seed_same_hash_other_seed_other_hash(tmp_path):
     with OrgStore.open(a.path) as s:
         assert s.meta("content_hash") == a.content_hash
         assert s.counts() == a.counts
-    with OrgStore.open(c.path) as s3:
-        assert s3.meta("org_id") != OrgStore.open(a.path).meta("org_id")
+    with OrgStore.open(a.path) as s1, OrgStore.open(c.path) as s3:
+        assert s3.meta("org_id") != s1.meta("org_id")
+
+
+def test_content_does_not_depend_on_python_hash_seed(tmp_path):
+    import os
+
+    hashes = []
+    for hash_seed in ("1", "12345"):
+        out = tmp_path / f"org-{hash_seed}.sqlite"
+        res = subprocess.run(
+            [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "generate",
+             "--seed", "9", "--scale", "0.05", "--out", str(out)],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert res.returncode == 0, res.stderr
+        with OrgStore.open(out) as store:
+            hashes.append(store.meta("content_hash"))
+    assert hashes[0] == hashes[1]
 
 
 # ------------------------------------------------------------------ ids and formats
@@ -122,7 +138,8 @@ def test_field_formats(small_org):
             assert DATETIME_RE.match(v), (table, col, v)
     for (v,) in s.conn.execute('SELECT EffectiveDate FROM "Order"'):
         assert DATE_RE.match(v)
-    assert all(re.fullmatch(r"\d{8}", v) for (v,) in s.conn.execute('SELECT CaseNumber FROM "Case"'))
+    numbers = [v for (v,) in s.conn.execute('SELECT CaseNumber FROM "Case"')]
+    assert all(re.fullmatch(r"\d{8}", v) for v in numbers)
     assert one(s, 'SELECT min(CaseNumber) FROM "Case"') == "00001001"
     assert one(s, 'SELECT min(OrderNumber) FROM "Order"') == "00000101"
     assert one(s, "SELECT min(Name) FROM CaseHistory__c") == "CH-000001"

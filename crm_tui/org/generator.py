@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ..errors import CrmTuiError
 from .check import check_org
-from .generate.common import org_id_for_seed
 from .generate import build
+from .generate.common import org_id_for_seed
 from .store import OrgError, OrgStore
 
 

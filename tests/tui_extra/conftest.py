@@ -45,14 +45,14 @@ ANSWERS = {  # annotator -> (idx -> answer, seconds of active time per item)
 RATINGS = {"org": {"Ana": 4, "Ben": 3}, "Case": {"Ana": 5, "Ben": 2}}
 
 
-def _new_study(path: Path, clock: FakeClock, taskset):
+def new_study(path: Path, clock: FakeClock, taskset, org_fingerprint: str = CRMARENA):
     preset, preset_path = load_preset("paper-expert-study")
     preset = with_overrides(preset, items=len(ITEMS), distinct_families=False,
                             annotators_per_item=len(ANSWERS))
     with StudyStore.open(path, clock=clock) as store:
         create_study(store, "pilot", preset, preset_path=preset_path,
                      instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
-                     task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+                     task_set_hash=taskset.content_hash, org_fingerprint=org_fingerprint)
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +60,7 @@ def results_study(tmp_path_factory) -> Path:
     taskset = load_taskset(CRMARENA_TASKS)
     path = tmp_path_factory.mktemp("results") / "study.sqlite"
     clock = FakeClock()
-    _new_study(path, clock, taskset)
+    new_study(path, clock, taskset)
     with StudyStore.open(path, clock=clock) as store:
         from crm_tui.study.studies import list_studies
         (study,) = list_studies(store)
@@ -80,7 +80,7 @@ def results_study(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def empty_study(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("empty") / "study.sqlite"
-    _new_study(path, FakeClock(), load_taskset(CRMARENA_TASKS))
+    new_study(path, FakeClock(), load_taskset(CRMARENA_TASKS))
     return path
 
 

@@ -3,12 +3,12 @@ console (the seeded small org)."""
 
 from __future__ import annotations
 
+from extra_pilot import settle
 from textual.widgets import TabbedContent
 
 from crm_tui.tui.screens.results import ResultsScreen
 from crm_tui.tui.screens.soql_console import SoqlConsole
 from crm_tui.tui.widgets.history_input import HistoryInput
-from extra_pilot import settle
 
 SIZE = (120, 40)
 

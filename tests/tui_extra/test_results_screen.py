@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 
+from extra_pilot import cells, column_labels, settle
 from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
 from crm_tui.tui.screens.results import ResultsScreen
-from extra_pilot import cells, column_labels, settle
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:

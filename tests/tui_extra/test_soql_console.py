@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
+from extra_pilot import cells, column_labels, settle
 from textual.widgets import Static
 
 from crm_tui.org.store import OrgStore
 from crm_tui.tui.screens.soql_console import SoqlConsole, history_path
 from crm_tui.tui.widgets.history_input import HistoryInput
 from crm_tui.tui.widgets.records_table import RecordsTable, cell_text
-from extra_pilot import cells, column_labels, settle
 
 
 async def open_console(pilot) -> SoqlConsole:

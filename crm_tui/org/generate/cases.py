@@ -20,9 +20,18 @@ from ..sftime import format_datetime
 from ..store import OrgStore
 from . import texts as tx
 from .catalog import Catalog, grammar
-from .common import COMPANY, END, NOW, IdMaker, Sizes, at_time, business_minutes, rng, \
-    weighted_sample
-from .kbtexts import POLICIES, RESOLUTIONS
+from .common import (
+    COMPANY,
+    END,
+    NOW,
+    IdMaker,
+    Sizes,
+    at_time,
+    business_minutes,
+    rng,
+    weighted_sample,
+)
+from .kbtexts import RESOLUTIONS
 from .knowledge import KnowledgeBase
 from .orders import OrderBook
 from .people import People
@@ -172,7 +181,8 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
             delay = policy.resolutions[window_res] + r.randint(3, 25)
         created = at_time(order.day + timedelta(days=delay), business_minutes(r))
         if created > END:
-            created = max(at_time(order.day, 23 * 60 + 30), END - timedelta(hours=r.randint(1, 200)))
+            created = max(at_time(order.day, 23 * 60 + 30),
+                          END - timedelta(hours=r.randint(1, 200)))
 
         # ---- who: first owner, transfers (low skill transfers more)
         owners = [router.first(issue)]

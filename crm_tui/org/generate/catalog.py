@@ -15,7 +15,7 @@ from ...org import latent
 from ..ids import make_id
 from ..sftime import format_datetime
 from ..store import OrgStore
-from .common import IdMaker, Sizes, YEARS, fast_id, rng
+from .common import YEARS, IdMaker, Sizes, fast_id, rng
 from .data import CATEGORY_NAMES, CHANNEL_BOOKS, LINES, PROMOTIONS, TYPES, VARIANTS, ProductType
 
 WORD_RE = re.compile(r"[a-z0-9]+")

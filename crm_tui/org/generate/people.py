@@ -174,11 +174,11 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     addresses: set[str] = set()
     acc_rows, con_rows = [], []
     for first, last in unique_names(fake, r, sizes.accounts, taken):
-        f, l = ascii_slug(first), ascii_slug(last)
+        f, g = ascii_slug(first), ascii_slug(last)
         for _ in range(100):
             style = r.randrange(5)
-            local = (f"{f}.{l}", f"{f}{l}{r.randint(1, 99)}", f"{f[0]}{l}",
-                     f"{f}_{l}{r.randint(60, 99)}", f"{l}.{f}")[style]
+            local = (f"{f}.{g}", f"{f}{g}{r.randint(1, 99)}", f"{f[0]}{g}",
+                     f"{f}_{g}{r.randint(60, 99)}", f"{g}.{f}")[style]
             email = f"{local}@{r.choice(MAIL_DOMAINS)}"
             if email not in addresses:
                 break

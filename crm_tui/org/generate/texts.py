@@ -321,7 +321,8 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "What I can do is register an Extended Warranty for the {product}.",
     ),
 }
-IN_WINDOW = ("Since you're still within the policy window, ", "Good news: your order qualifies, so ",
+IN_WINDOW = ("Since you're still within the policy window, ",
+             "Good news: your order qualifies, so ",
              "", "", "")
 ACCEPTS = (
     "That works for me, thank you.", "Yes, please go ahead with that.",
