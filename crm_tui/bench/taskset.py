@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text_atomically
 from ..errors import CrmTuiError
 from ..org.store import OrgStore
 from .families import Family, families, get_family
@@ -228,15 +227,7 @@ def write_taskset(taskset: TaskSet, path: str | Path) -> None:
     rows = [json.dumps(inst.to_row(), ensure_ascii=False)
             for inst in sorted(taskset.instances, key=lambda i: i.idx)]
     text = "\n".join(rows) + "\n" if path.suffix == ".jsonl" else "[\n" + ",\n".join(rows) + "\n]\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, text)
 
 
 # ----------------------------------------------------------------- pinning

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 
 import click
 from rich.console import Console
 
 from .. import paths
+from ..atomic import write_text_atomically
 from ..errors import CrmTuiError
 
 FORMATS = ("table", "csv", "json", "md")
@@ -86,7 +85,7 @@ def report(study_name: str | None, output_format: str, out: Path | None,
     if out is None:
         click.echo(text, nl=False)
     else:
-        _write_atomically(out, text)
+        write_text_atomically(out, text)
         click.echo(f"wrote {out}")
 
 
@@ -103,13 +102,3 @@ def _pick_study(store, name: str | None):
     return studies[0]
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import CrmTuiError
 from .check import check_org
 from .generate import build
-from .generate.common import org_id_for_seed
+from .generate.common import NOW, org_id_for_seed
 from .store import OrgError, OrgStore
 
 
@@ -68,6 +68,9 @@ def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = F
         store.set_meta("scale", repr(float(scale)))
         store.set_meta("org_id", org_id_for_seed(seed))
         store.set_meta("generator", "crm-tui synthetic org v1")
+        # The org's "today" (just after its data ends), so SOQL's TODAY or LAST_N_DAYS:30
+        # mean something on a generated org.
+        store.set_meta("today", NOW.date().isoformat())
         digest = store.finish()
         if progress:
             progress(0.95, "checking integrity")

@@ -26,7 +26,7 @@ STATE_CLOSURE_SPEED = ("State", "closure_speed")  # record_id = "GA"; float mult
 ISSUE_POLICY_ARTICLE = ("Issue__c", "policy_article")  # Knowledge__kav Id of the issue's policy
 ARTICLE_POLICY = ("Knowledge__kav", "policy")
 # {"issue": Issue__c Id, "resolutions": {"Full Refund": 30, "Replacement": 60, ...}}
-# (days the resolution stays valid after delivery; null = no limit)
+# (days after the order's EffectiveDate the resolution stays valid; null = no limit)
 ARTICLE_QA = ("Knowledge__kav", "qa")
 # [{"question": "...", "answer": "..."}]: each answer is a verbatim span of FAQ_Answer__c
 CASE_POLICY_VIOLATION = ("Case", "policy_violation")

@@ -15,8 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from extra_pilot import AGENT_FILES, ANSWERS, CRMARENA_TASKS, RATINGS, new_study
 
-from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.bench.taskset import load_taskset
 from crm_tui.org.local_backend import LocalBackend
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import import_agent_results
@@ -24,35 +25,9 @@ from crm_tui.study.attempts import open_next, submit
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
 from crm_tui.study.ratings import flag_item, rate_realism
-from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.study.studies import list_studies
 from crm_tui.tui.app import CrmApp
-
-TESTS = Path(__file__).resolve().parents[1]
-CRMARENA_TASKS = TESTS.parents[1] / "shared" / "crmarena" / "tasks_natural.json"
-AGENTS = TESTS / "data" / "agents"
-AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
-    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"]
-
-WRONG_ID = "005Ws000009zzzzIAA"
-ITEMS = (390, 391, 651)
-ANSWERS = {  # annotator -> (idx -> answer, seconds of active time per item)
-    "Ana": ({390: "005Ws000001xadBIAQ", 391: "005Ws000001xZvdIAE",
-             651: "005Ws000001xa6vIAA"}, 60),
-    "Ben": ({390: "005Ws000001xadBIAQ", 391: WRONG_ID, 651: "005Ws000001xa6vIAA"}, 120),
-}
-RATINGS = {"org": {"Ana": 4, "Ben": 3}, "Case": {"Ana": 5, "Ben": 2}}
-
-
-def new_study(path: Path, clock: FakeClock, taskset, org_fingerprint: str = CRMARENA):
-    preset, preset_path = load_preset("paper-expert-study")
-    preset = with_overrides(preset, items=len(ITEMS), distinct_families=False,
-                            annotators_per_item=len(ANSWERS))
-    with StudyStore.open(path, clock=clock) as store:
-        create_study(store, "pilot", preset, preset_path=preset_path,
-                     instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
-                     task_set_hash=taskset.content_hash, org_fingerprint=org_fingerprint)
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +37,6 @@ def results_study(tmp_path_factory) -> Path:
     clock = FakeClock()
     new_study(path, clock, taskset)
     with StudyStore.open(path, clock=clock) as store:
-        from crm_tui.study.studies import list_studies
         (study,) = list_studies(store)
         for name, (answers, seconds) in ANSWERS.items():
             person = create_profile(store, name, "Customer Service Agent", 3)

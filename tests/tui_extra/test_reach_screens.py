@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import io
 
-from conftest import CRMARENA_TASKS, new_study
-from extra_pilot import settle
+from extra_pilot import CRMARENA_TASKS, new_study, settle
 from rich.console import Console
 from textual.widgets import DataTable, OptionList, Static
 
