@@ -51,6 +51,9 @@ async def test_f8_and_f9_open_the_screens_and_escape_closes_them(make_app, resul
         await settle(pilot)
         assert isinstance(pilot.app.screen, ResultsScreen)
         assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
+        await pilot.press("r")  # built again from the file, into the same widgets' places
+        await settle(pilot)
+        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
         await pilot.press("escape")
         assert not isinstance(pilot.app.screen, (SoqlConsole, ResultsScreen))
 
@@ -65,16 +68,14 @@ async def test_command_palette_opens_the_soql_console(make_app):
         assert isinstance(pilot.app.screen, SoqlConsole)
 
 
-async def test_f1_help_lists_both_screens_and_their_keys(make_app):
+async def test_f1_help_lists_both_screens(make_app):
     async with make_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("f1")
         await settle(pilot)
         shown = help_text(pilot.app.screen)
-        for line in ("f8", "SOQL console", "f9", "Results (coordinators)",
-                     "In the query box: earlier and later queries",
-                     "Build the report again from the study file"):
-            assert line in shown, line
+        lines = [" ".join(line.split()) for line in shown.splitlines()]
+        assert "f8 SOQL console" in lines and "f9 Results (coordinators)" in lines
 
 
 async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_path):

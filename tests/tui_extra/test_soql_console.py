@@ -20,11 +20,15 @@ async def open_console(pilot) -> SoqlConsole:
     return pilot.app.screen
 
 
-async def run(pilot, query: str) -> None:
+async def run(pilot, query: str, typed: bool = False) -> None:
+    """Enter a query and run it; `typed`: one key per character, as a person types."""
     box = pilot.app.screen.query_one(HistoryInput)
     box.focus()
     box.value = ""
-    await pilot.press(*query)  # one key per character, as typed
+    if typed:
+        await pilot.press(*query)
+    else:
+        box.insert_text_at_cursor(query)
     await pilot.press("enter")
     await settle(pilot)
 
@@ -46,7 +50,8 @@ async def test_typed_query_shows_rows_with_parent_fields_flattened(make_app, sma
         case_accounts = [c["AccountId"] for c in org.rows("Case", "1 ORDER BY Id LIMIT 3")]
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = await open_console(pilot)
-        await run(pilot, "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 3")
+        await run(pilot, "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 3",
+                  typed=True)
         table = screen.query_one(RecordsTable)
         assert column_labels(table) == ["Id", "Subject", "Account.Name"]
         rows = cells(table)

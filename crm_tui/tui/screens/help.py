@@ -11,12 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .base import BrowserScreen
-from .results import ResultsScreen
-from .soql_console import SoqlConsole
 
 GLOBAL_EXTRA = [
     ("enter", "Open what the cursor is on: an object, a record, a link, a related list"),
-    ("ctrl+p", "Command palette: open an object, jump to a record Id, SOQL console, Results"),
+    ("ctrl+p", "Command palette: open an object, jump to a record Id"),
     ("tab, shift+tab", "Move between panes"),
     ("click a column header", "Sort a list view by that column (again: flip the order)"),
     ("ctrl+q", "Quit"),
@@ -37,8 +35,6 @@ class HelpScreen(ModalScreen):
         sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA)]
         sections += [(screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
                      for screen in BrowserScreen.__subclasses__()]
-        sections += [(screen.HELP_TITLE, screen.HELP_KEYS) for screen in (SoqlConsole,
-                                                                          ResultsScreen)]
         for title, rows in sections:
             if not rows:
                 continue

@@ -100,10 +100,6 @@ def data_table(view: TableView, **kwargs) -> DataTable:
 
 
 class ResultsScreen(Screen):
-    HELP_TITLE = "Results"
-    HELP_KEYS = [("left, right", "On the tab row: switch tabs"),
-                 ("r", "Build the report again from the study file"),
-                 ("esc", "Close the results")]
     BINDINGS = [Binding("r", "reload", "Reload"),
                 Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
@@ -118,7 +114,7 @@ class ResultsScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Results", classes="screen-title")
-        yield Static("Building the report…", id="results-heading")
+        yield Static(id="results-heading")
         yield Static(id="results-message")
         with TabbedContent(id="results-tabs"):
             for key, title in TABS:
@@ -134,6 +130,7 @@ class ResultsScreen(Screen):
         if refusal is not None:
             self._show_message(refusal)
             return
+        self.query_one("#results-heading", Static).update("Building the report…")
         context = getattr(self.app, "study", None)  # the study app's open study, if any
         study_name = context.study.name if context is not None else None
         study_path = self.app.study_path or paths.default_study_path()  # type: ignore

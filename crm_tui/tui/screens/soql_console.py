@@ -33,14 +33,8 @@ def history_path() -> Path:
 
 
 class SoqlConsole(Screen):
-    HELP_TITLE = "SOQL console"
-    HELP_KEYS = [("enter", "Run the query"),
-                 ("up, down", "In the query box: earlier and later queries"),
-                 ("tab", "Between the query box and the records"),
-                 ("esc", "Close the console")]
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
-    SoqlConsole #soql-query { margin: 0 0; }
     SoqlConsole #soql-error { color: $error; padding: 0 1; height: auto; }
     SoqlConsole #soql-status { color: $text-muted; padding: 0 1; height: 1; }
     SoqlConsole #soql-records { height: 1fr; }
