@@ -108,6 +108,11 @@ class RelatedList:
     page: Page  # the first few children
 
     @property
+    def label(self) -> str:
+        """The heading Salesforce gives a related list: the child's plural label."""
+        return get_object(self.child_object).label_plural
+
+    @property
     def filter(self) -> Filter:
         """The filter that lists exactly these children."""
         return Filter(self.field, Operator.EQ, self.parent_id)

@@ -6,7 +6,7 @@ import json
 
 from sqlmodel import select
 from textual import events
-from textual.widgets import Input, Select
+from textual.widgets import Input
 
 from conftest import first_two_ids
 from crm_tui.study.db import StudyStore
@@ -18,7 +18,7 @@ from crm_tui.tui.study.answer import us_states
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.realism import RealismScreen
 from crm_tui.tui.study.solve import SolveScreen
-from study_pilot import create_profile_via_form, event_kinds, settle, type_text
+from study_pilot import create_profile_via_form, settle, type_text
 
 SIZE = (120, 40)
 

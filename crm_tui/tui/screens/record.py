@@ -81,7 +81,7 @@ class RecordScreen(BrowserScreen):
         self.related = {r.name: r for r in lists}
         table = self.query_one("#related", DataTable)
         for rel in lists:
-            table.add_row(Text(rel.name, style=LINK_STYLE if rel.count else ""),
+            table.add_row(Text(rel.label, style=LINK_STYLE if rel.count else ""),
                           Text(rel.count_label, justify="right"), key=rel.name)
         if lists:
             self._show_preview(lists[0])
@@ -89,7 +89,7 @@ class RecordScreen(BrowserScreen):
     def _show_preview(self, rel: RelatedList) -> None:
         child = get_object(rel.child_object)
         self.query_one("#preview-title", Static).update(
-            Text.assemble((rel.name, "bold"), f": first {len(rel.page.records)} "
+            Text.assemble((rel.label, "bold"), f": first {len(rel.page.records)} "
                           f"of {rel.count_label}"))
         preview = self.query_one("#preview", DataTable)
         preview.clear(columns=True)

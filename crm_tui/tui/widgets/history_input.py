@@ -4,13 +4,12 @@ file that keeps those entries between sessions."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from textual.binding import Binding
 from textual.widgets import Input
 
+from ...atomic import write_text_atomically
 from ...errors import CrmTuiError
 
 KEPT_ENTRIES = 200
@@ -72,13 +71,4 @@ def load_history(path: Path) -> list[str]:
 
 def save_history(path: Path, entries: list[str]) -> None:
     """The newest entries, written whole (temp file, then rename) so a crash keeps the old."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(json.dumps(entry) + "\n" for entry in entries[-KEPT_ENTRIES:])
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, "".join(json.dumps(e) + "\n" for e in entries[-KEPT_ENTRIES:]))
