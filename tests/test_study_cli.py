@@ -14,7 +14,7 @@ from crm_tui.org.store import OrgStore
 from crm_tui.study.attempts import open_next, submit
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import find_study, list_studies
+from crm_tui.study.studies import find_study, list_studies, study_fits_org
 
 CRMARENA_TASKS = Path(__file__).resolve().parents[2] / "shared" / "crmarena" / "tasks_natural.json"
 
@@ -83,3 +83,16 @@ def test_create_from_options_and_bad_input(tmp_path, org_and_tasks):
         run("study", "status", "--db", tmp_path / "missing.sqlite")
     with StudyStore.open(db) as store:
         assert [s.name for s in list_studies(store)] == ["quick"]  # failures wrote nothing
+
+
+def test_crmarena_task_set_makes_a_study_for_crmarenas_org(tmp_path):
+    db = tmp_path / "study.sqlite"
+    code, out = run("study", "create", "audit", "--tasks", CRMARENA_TASKS, "--db", db)
+    assert code == 0, out
+    assert "1170 items" in out and "crm-tui --salesforce" in out
+    with StudyStore.open(db) as store:
+        study = find_study(store, "audit")
+    assert study.org_fingerprint == "crmarena"
+    # Solvable on a live Salesforce org, never on a local one.
+    assert study_fits_org(study, "salesforce-00DWs000000abcdEAA@acme.my.salesforce.com")
+    assert not study_fits_org(study, "local-131c6f46ea2c5ac5")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import paths
-from ..bench.taskset import check_taskset_matches, load_taskset
+from ..bench.taskset import CRMARENA, check_taskset_matches, load_taskset
 from ..errors import CrmTuiError
 from ..org.store import OrgStore
 from ..study.db import StudyStore
@@ -61,15 +61,22 @@ def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Pat
     else:
         chosen, preset_path = solve_only_preset(items or 5), None
     chosen = with_overrides(chosen, items=items, **settings)
-    org_path = org_path or paths.default_org_path()
     taskset = load_taskset(tasks_path or paths.default_taskset_path())
-    with OrgStore.open(org_path) as org:
-        check_taskset_matches(taskset, org)
-        fingerprint = org.fingerprint
+    if taskset.fingerprint in (None, CRMARENA) and org_path is None:
+        # CRMArena's own queries: their Ids live in CRMArena's Salesforce org, so the study
+        # belongs to that org (solved with `crm-tui --salesforce`, or audited anywhere).
+        fingerprint = CRMARENA
+    else:
+        with OrgStore.open(org_path or paths.default_org_path()) as org:
+            check_taskset_matches(taskset, org)
+            fingerprint = org.fingerprint
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         created = create_study(store, name, chosen, preset_path=preset_path,
                                instances=[inst.to_row() for inst in taskset.instances],
                                task_set_hash=taskset.content_hash, org_fingerprint=fingerprint)
+    if fingerprint == CRMARENA:
+        click.echo("Its queries point into CRMArena's Salesforce org: solve them there with "
+                   "`crm-tui --salesforce` (credentials of that org).")
     click.echo(f"created study {created.name!r} in {store.path}: {len(taskset)} items, "
                f"{created.items_per_annotator} per annotator, "
                f"{created.annotators_per_item} annotator(s) per item, seed {created.seed}")

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from sqlmodel import Session, select
 
+from ..bench.taskset import CRMARENA
 from ..errors import CrmTuiError
 from .db import StudyStore
 from .models import Study, StudyItem
@@ -106,6 +107,13 @@ def solve_only_preset(items: int) -> Preset:
     """A study made from options alone: one solve part."""
     return validated(Preset, {"kind": "study-preset", "name": "custom", "parts": [
         {"kind": "solve", "title": f"Solve {items} queries", "items": items}]}, "study options")
+
+
+def study_fits_org(study: Study, org_fingerprint: str) -> bool:
+    """Whether `study`'s queries can be solved on the org with this fingerprint: its own
+    org, or, for CRMArena's own task set, a live Salesforce org (CRMArena's, we trust)."""
+    return study.org_fingerprint == org_fingerprint or (
+        study.org_fingerprint == CRMARENA and org_fingerprint.startswith("salesforce-"))
 
 
 def get_study(session: Session, study_id: int) -> Study:

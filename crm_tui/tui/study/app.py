@@ -17,7 +17,7 @@ from ...org.backend import Backend
 from ...study.clock import Clock
 from ...study.db import StudyStore
 from ...study.events import record_study_event
-from ...study.studies import list_studies
+from ...study.studies import list_studies, study_fits_org
 from ..app import CrmApp
 from ..history import ListLocation, Location, RecordLocation, SearchLocation
 from ..messages import UseAsAnswer
@@ -62,7 +62,7 @@ class StudyApp(CrmApp):
             return
         # Only a study made for this very org: its queries' Ids and golds belong to it.
         studies = [s for s in list_studies(store)
-                   if s.org_fingerprint == self.backend.fingerprint]
+                   if study_fits_org(s, self.backend.fingerprint)]
         if not studies:
             store.close()
             self.notify(f"{self.study_path} holds no study for this org "
