@@ -307,6 +307,17 @@ def test_a_page_longer_than_a_server_batch_follows_next_records(default_pair):
     assert any("/query/01g" in url for _, url in recorder.requests[before:])
 
 
+def test_soql_console_query_runs_on_the_org(default_pair):
+    backend, local, _ = default_pair
+    result = backend.soql("SELECT Id, Status FROM Case ORDER BY Id")
+    assert result.total_size == 977
+    assert [r["Id"] for r in result.records] == [r["Id"] for r in local.soql(
+        "SELECT Id, Status FROM Case ORDER BY Id").records]
+    assert backend.soql("SELECT COUNT() FROM PricebookEntry").total_size == 22_000
+    with pytest.raises(CrmTuiError, match="MALFORMED_QUERY"):
+        backend.soql("SELECT FROM Case")
+
+
 # ----------------------------------------------------------------- a study on the org
 STUDY_FAMILIES = ("case_routing", "named_entity_disambiguation",
                   "policy_violation_identification", "top_issue_identification", "handle_time")

@@ -57,7 +57,9 @@ from .catalogue import (
 from .ids import is_valid_id, to18
 from .sf_connection import REDACTED, SalesforceCredentials, connect
 from .sftime import parse_datetime
+from .soql.executor import QueryResult
 
+CONSOLE_ROWS = 2_000  # a console shows rows to read, not to export
 RELATED_COUNT_CAP = 10_000  # as the local backend: related lists show "10,000+"
 SOSL_RESERVED = set('?&|!{}[]()^~*:\\"\'+-')
 _TEXT_TYPES = {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL,
@@ -174,9 +176,16 @@ class SalesforceBackend(Backend):
         answer = self._call("a query", "query", soql)
         return _checked(answer, "a query", records=list, totalSize=int)
 
+    def soql(self, text: str) -> QueryResult:
+        """Run one SOQL query for the app's console: its total and first CONSOLE_ROWS rows."""
+        answer = self._query(text)
+        return QueryResult(answer["totalSize"], self._follow(answer, CONSOLE_ROWS))
+
     def _rows(self, soql: str, wanted: int) -> list[dict[str, Any]]:
         """The first `wanted` records, following nextRecordsUrl past a server page."""
-        answer = self._query(soql)
+        return self._follow(self._query(soql), wanted)
+
+    def _follow(self, answer: dict[str, Any], wanted: int) -> list[dict[str, Any]]:
         records = list(answer["records"])
         while len(records) < wanted and not answer.get("done", True):
             answer = _checked(self._call("a query", "query_more", answer["nextRecordsUrl"],

@@ -1,8 +1,8 @@
 """The SOQL console: type a query, see the records in a table or Salesforce's error.
 
-Queries run in a thread on the backend's own `soql` (the local org has one; a backend
-without it shows the console as unavailable). Up and down recall earlier queries, kept in
-the data folder between sessions.
+Queries run in a thread on the backend's own `soql` (the local org and a Salesforce org
+both have one; a backend without it shows the console as unavailable). Up and down recall
+earlier queries, kept in the data folder between sessions.
 """
 
 from __future__ import annotations
