@@ -6,8 +6,12 @@ simple-salesforce, over TLS, from the loopback server. The truth is the org file
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sf_client import LoginRedirect, serve_tls, trusted_session
+from sqlmodel import select
+from study_on_org import create_profile, settle, study_rows
 from textual.widgets import DataTable
 
 from crm_tui.errors import CrmTuiError
@@ -18,9 +22,16 @@ from crm_tui.org.local_backend import LocalBackend
 from crm_tui.org.salesforce_backend import SalesforceBackend
 from crm_tui.org.sf_connection import SalesforceCredentials
 from crm_tui.org.store import OrgStore, q
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Attempt, RealismRating
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study
 from crm_tui.tui.app import create_app
+from crm_tui.tui.history import RecordLocation
 from crm_tui.tui.screens.record import RecordScreen
 from crm_tui.tui.settings import BrowserSettings
+from crm_tui.tui.study.app import StudyApp
 
 BACKENDS = ["local", "salesforce"]
 
@@ -195,3 +206,46 @@ async def test_browser_follows_a_case_to_its_account(kind, small_org_path, sales
             await pilot.pause()
         assert isinstance(app.screen, RecordScreen)
         assert app.screen.record_id == first["Id"]
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+async def test_solve_and_rate_realism(kind, small_org_path, salesforce_server, tmp_path,
+                                      monkeypatch):
+    """The study loop on each backend: an answer taken from the browser, then two ratings
+    whose sample records come from that backend."""
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    backend = open_backend(kind, small_org_path, salesforce_server)
+    clock, study_path = FakeClock(), tmp_path / "study.sqlite"
+    rows = study_rows(small_org_path, backend.fingerprint)
+    preset, preset_path = load_preset("paper-expert-study")
+    with StudyStore.open(study_path, clock) as store:
+        create_study(store, "both", preset, instances=rows, task_set_hash="sha256:both",
+                     org_fingerprint=backend.fingerprint, preset_path=preset_path)
+    app = StudyApp(backend, study_path=study_path, study_clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await create_profile(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        solve = app.screen
+        gold = next(r["answer"] for r in rows
+                    if r["crm_tui"]["answer_object"] == solve.family.answer_object)
+        app.navigate(RecordLocation(gold))
+        await settle(pilot)
+        await pilot.press("u", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press("escape", "t")  # home, then rate: the org first, then Users
+        await settle(pilot)
+        for level in ("4", "3"):
+            await pilot.press(level, "ctrl+s")
+            await settle(pilot)
+    with StudyStore.open(study_path, clock) as store, store.transaction() as db:
+        attempt = db.exec(select(Attempt)).one()
+        ratings = {r.target: r for r in db.exec(select(RealismRating))}
+    assert (attempt.status, attempt.answer_raw, attempt.score) == ("submitted", gold, 1.0)
+    assert {t: r.level for t, r in ratings.items()} == {"org": 4, "User": 3}
+    shown = json.loads(ratings["User"].record_ids_json)
+    with OrgStore.open(small_org_path) as org:
+        users = {r["Id"] for r in org.rows("User")}
+    assert shown and set(shown) <= users
