@@ -228,6 +228,7 @@ def test_cli_agents_import_then_reimport(tmp_path, capsys):
 
 def test_cli_report_needs_a_study_name_when_there_are_several(tmp_path, capsys):
     db = tmp_path / "empty.sqlite"
+    StudyStore.open(db).close()  # a study file with no study yet (report never makes one)
     with pytest.raises(SystemExit):
         main(["report", "--db", str(db)])
     assert "has 0 studies" in capsys.readouterr().err

@@ -176,6 +176,9 @@ def load_taskset(path: str | Path) -> TaskSet:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CrmTuiError(f"Cannot read task set {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise CrmTuiError(f"{path}: not a task set (not UTF-8 text); nothing was imported") \
+            from None
     rows = _parse_rows(text, path)
     if not rows:
         raise CrmTuiError(f"{path}: no task instances in the file")

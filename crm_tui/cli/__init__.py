@@ -26,3 +26,9 @@ def main(argv: list[str] | None = None) -> None:
     except CrmTuiError as exc:
         click.echo(f"crm-tui: {exc}", err=True)
         sys.exit(1)
+    except OSError as exc:
+        # The last net for a file system refusal the commands' own checks did not foresee
+        # (disk full, a folder made read-only mid-run): one line naming the file.
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"crm-tui: {where}{exc.strerror or exc}", err=True)
+        sys.exit(1)

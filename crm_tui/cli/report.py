@@ -9,13 +9,11 @@ import click
 from rich.console import Console
 
 from .. import paths
-from ..atomic import write_text_atomically
+from ..atomic import check_output_path, write_text_atomically
 from ..errors import CrmTuiError
+from .options import study_db_option
 
 FORMATS = ("table", "csv", "json", "md")
-_db_option = click.option(
-    "--db", "db_path", type=click.Path(path_type=Path), default=None,
-    help="Study database (default: the local study file; env CRM_TUI_STUDY).")
 
 
 @click.group()
@@ -33,19 +31,20 @@ def agents() -> None:
 @click.option("--task-set", "--tasks", "taskset_path", type=click.Path(path_type=Path),
               default=None,
               help="The task set the agent answered (default: the local task set).")
-@_db_option
+@study_db_option
 def import_(files: tuple[Path, ...], model: str | None, strategy: str | None,
             task_category: str | None, taskset_path: Path | None, db_path: Path | None) -> None:
     """Import CRMArena run_tasks.py result files (results_{model}_{strategy}_{task}.json)
     or JSONL files of {"idx", "agent", "trial", "answer"}; re-score every answer."""
     from ..bench.taskset import load_taskset
     from ..study.agent_results import read_agent_results
-    from ..study.agents_store import import_agent_results
+    from ..study.agents_store import check_agent_results, import_agent_results
     from ..study.db import StudyStore
 
     taskset = load_taskset(taskset_path or paths.default_taskset_path())
     parsed = [read_agent_results(path, model=model, strategy=strategy,
                                  task_category=task_category) for path in files]
+    check_agent_results(parsed, taskset)  # before the study file is opened (or made)
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         summary = import_agent_results(store, parsed, taskset)
     click.echo(f"imported {summary.answers} answers in {summary.runs} runs "
@@ -61,15 +60,19 @@ def import_(files: tuple[Path, ...], model: str | None, strategy: str | None,
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of the terminal.")
-@_db_option
-def report(study_name: str | None, output_format: str, out: Path | None,
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+@study_db_option
+def report(study_name: str | None, output_format: str, out: Path | None, force: bool,
            db_path: Path | None) -> None:
     """Humans next to agents per task family, realism ratings and audit flags."""
-    from ..study.db import StudyStore
     from ..study.report import build_report
     from ..study.report_render import print_report, to_csv, to_json, to_markdown
 
-    with StudyStore.open(db_path or paths.default_study_path()) as store:
+    if out is not None:
+        check_output_path(out, force=force, what="the report")
+    from ..study.db import StudyStore
+
+    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
         study = _pick_study(store, study_name)
         with store.transaction() as session:
             result = build_report(session, study)

@@ -10,7 +10,6 @@ from rich.table import Table
 
 from .. import paths
 from ..bench.taskset import CRMARENA, check_taskset_matches, load_taskset
-from ..errors import CrmTuiError
 from ..org.store import OrgStore
 from ..study.db import StudyStore
 from ..study.progress import StudySummary, study_summary
@@ -22,11 +21,9 @@ from ..study.studies import (
     solve_only_preset,
     with_overrides,
 )
+from .options import study_db_option
 
 console = Console()
-
-_db_option = click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
-                          help="Study file (default: the local study file; env CRM_TUI_STUDY).")
 
 
 @click.group()
@@ -52,7 +49,7 @@ def study() -> None:
               help="Show whether each answer was right after submitting.")
 @click.option("--distinct-families/--any-family", "distinct_families", default=None,
               help="Give each annotator queries from different task families.")
-@_db_option
+@study_db_option
 def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Path | None,
            items: int | None, db_path: Path | None, **settings) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
@@ -84,13 +81,11 @@ def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Pat
 
 @study.command()
 @click.option("--study", "study_name", default=None, help="One study (default: all).")
-@_db_option
+@study_db_option
 def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
     path = db_path or paths.default_study_path()
-    if not path.is_file():
-        raise CrmTuiError(f"No study file at {path}: create a study with `crm-tui study create`")
-    with StudyStore.open(path) as store:
+    with StudyStore.open_existing(path) as store:
         studies = [find_study(store, study_name)] if study_name else list_studies(store)
         if not studies:
             click.echo(f"no studies in {path}")

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import paths
+from ..atomic import check_output_path
 
 console = Console()
 
@@ -29,13 +30,15 @@ def tasks() -> None:
               help="Task set to write (JSON array; JSONL if it ends in .jsonl).")
 @click.option("--allow-short", is_flag=True,
               help="Write what the org allows when a family cannot be filled.")
+@click.option("--force", is_flag=True, help="Replace an existing file.")
 def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
-             allow_short: bool) -> None:
+             allow_short: bool, force: bool) -> None:
     """Generate the nine task families with gold answers from an org (deterministic)."""
     from ..bench.generate import generate_taskset
     from ..bench.taskset import write_taskset
     from ..org.store import OrgStore
 
+    check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
     with OrgStore.open(org_path or paths.default_org_path()) as store:
         taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
@@ -48,10 +51,13 @@ def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Write the validated set in crm-tui's form (default: validate only).")
-def import_(file: Path, out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+def import_(file: Path, out: Path | None, force: bool) -> None:
     """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL)."""
     from ..bench.taskset import imported, load_taskset, write_taskset
 
+    if out is not None:
+        check_output_path(out, force=force, what="the task set")
     taskset = imported(load_taskset(file))
     if out is not None:
         write_taskset(taskset, out)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atomic import check_output_path
 from ..errors import CrmTuiError
 from .check import check_org
 from .generate import build
@@ -32,22 +33,11 @@ class GenerationResult:
 
 
 def _prepare(out: Path, force: bool) -> None:
-    if out.is_dir():
-        raise OrgError(f"Cannot write the org to {out}: it is a folder")
-    if out.exists() and not force:
-        raise OrgError(f"{out} already exists (use --force to replace it)")
-    parent = out.parent
-    for folder in (parent, *parent.parents):
-        if folder.exists() and not folder.is_dir():
-            raise OrgError(f"Cannot write the org to {out}: {folder} is a file, not a folder")
-        if folder.exists():
-            break
+    check_output_path(out, force=force, what="the org")
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OrgError(f"Cannot create the folder {parent}: {exc.strerror or exc}") from None
-    if not os.access(parent, os.W_OK):
-        raise OrgError(f"Cannot write the org to {out}: the folder {parent} is not writable")
+        raise OrgError(f"Cannot create the folder {out.parent}: {exc.strerror or exc}") from None
 
 
 def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = False,

@@ -9,7 +9,6 @@ generator live in `_latent`, never in an object table.
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -102,14 +101,19 @@ class OrgStore:
     def open(cls, path: str | Path, readonly: bool = True) -> OrgStore:
         """Open an existing org, with a clear error if the file is missing or not an org."""
         path = Path(path)
+        if path.is_dir():
+            raise OrgError(f"{path} is a folder, not a crm-tui org file")
         if not path.is_file():
             raise OrgError(f"No org at {path}: the file does not exist")
+        conn = None
         try:
             conn = connect(path, readonly=readonly)
             kind = conn.execute("SELECT value FROM _meta WHERE key = 'kind'").fetchone()
         except sqlite3.DatabaseError:
             kind = None
         if not kind or kind[0] != ORG_KIND:
+            if conn is not None:
+                conn.close()
             raise OrgError(f"{path} is not a crm-tui org file")
         return cls(conn, path)
 
@@ -224,8 +228,3 @@ class OrgStore:
         """Pins task sets and studies to this org's content: `local-<16 hex>`."""
         digest = self.meta("content_hash") or self.content_hash()
         return f"local-{digest[:16]}"
-
-
-def replace_atomically(tmp: Path, final: Path) -> None:
-    """Move a finished temporary file over the final path in one step."""
-    os.replace(tmp, final)

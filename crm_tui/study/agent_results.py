@@ -192,7 +192,10 @@ def _answers_in_message(message: dict, where: str) -> list[str]:
         found += [text.strip() for _, text in _SUBMIT_TAG.findall(content)]
         for _, arguments in _PROMPT_MODE_CALL.findall(content):
             found.append(_tool_argument(arguments, where))
-    for call in message.get("tool_calls") or []:
+    calls = message.get("tool_calls") or []
+    if not isinstance(calls, list):
+        raise CrmTuiError(f"{where}: tool_calls must be a list")
+    for call in calls:
         function = call.get("function") if isinstance(call, dict) else None
         if isinstance(function, dict) and function.get("name") in _ANSWER_TOOLS:
             found.append(_tool_argument(function.get("arguments"), where))

@@ -60,12 +60,8 @@ class ImportSummary:
 def import_agent_results(store: StudyStore, files: Sequence[AgentResultFile],
                          taskset: TaskSet) -> ImportSummary:
     """Check every answer against the task set, then write all files in one transaction."""
+    check_agent_results(files, taskset)
     instances = {inst.idx: inst for inst in taskset.instances}
-    for result_file in files:
-        for run in result_file.runs:
-            for position, answer in enumerate(run.answers):
-                _check_against_taskset(answer, instances, f"{result_file.path}: "
-                                       f"{_where(result_file, run, position)}", taskset)
     task_set_hash = taskset.content_hash
     runs = answers = 0
     skipped = []
@@ -90,6 +86,16 @@ def import_agent_results(store: StudyStore, files: Sequence[AgentResultFile],
                 runs += 1
                 answers += len(run.answers)
     return ImportSummary(runs=runs, answers=answers, skipped_files=tuple(skipped))
+
+
+def check_agent_results(files: Sequence[AgentResultFile], taskset: TaskSet) -> None:
+    """Refuse (CrmTuiError naming file and record) answers that do not fit the task set."""
+    instances = {inst.idx: inst for inst in taskset.instances}
+    for result_file in files:
+        for run in result_file.runs:
+            for position, answer in enumerate(run.answers):
+                _check_against_taskset(answer, instances, f"{result_file.path}: "
+                                       f"{_where(result_file, run, position)}", taskset)
 
 
 def _where(result_file: AgentResultFile, run: AgentRunRecords, position: int) -> str:

@@ -10,6 +10,7 @@ run beside the writer; synchronous=FULL also keeps the last commits across a pow
 from __future__ import annotations
 
 import os
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Session
 
+from ..atomic import check_output_path
 from ..errors import CrmTuiError
 from .clock import Clock, SystemClock
 from .migrations import LATEST_VERSION, migrate
@@ -44,6 +46,25 @@ def _engine(path: Path) -> Engine:
     return engine
 
 
+def _refuse_foreign_database(path: Path) -> None:
+    """Refuse a file that is not a study file (another program's database, an org file)
+    before the engine's pragmas touch it: WAL mode would be written into its header."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
+    try:
+        names = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    except sqlite3.DatabaseError as exc:
+        raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
+    finally:
+        conn.close()
+    if names and "schema_version" not in names:
+        raise CrmTuiError(f"{path} is not a crm-tui study file (it holds other tables, "
+                          f"such as {min(names)!r})")
+
+
 class StudyStore:
     """An open study file. Create one per process (never share across fork)."""
 
@@ -59,7 +80,17 @@ class StudyStore:
              target_version: int = LATEST_VERSION) -> StudyStore:
         """Open (creating if missing) and migrate the study file at `path`."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        if path.exists():
+            _refuse_foreign_database(path)
+        else:
+            check_output_path(path, force=False, what="the study file")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CrmTuiError(f"Cannot create the study file {path}: "
+                                  f"{exc.strerror or exc}") from None
         clock = clock or SystemClock()
         engine = _engine(path)
         try:
@@ -72,6 +103,17 @@ class StudyStore:
             engine.dispose()
             raise
         return cls(path, engine, clock)
+
+    @classmethod
+    def open_existing(cls, path: str | Path, clock: Clock | None = None) -> StudyStore:
+        """Open a study file that must already exist (for commands that only read it)."""
+        path = Path(path)
+        if path.is_dir():
+            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        if not path.is_file():
+            raise CrmTuiError(f"No study file at {path}: create a study with "
+                              "`crm-tui study create`")
+        return cls.open(path, clock)
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
