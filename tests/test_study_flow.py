@@ -230,3 +230,25 @@ def test_time_limit_expires_on_active_time_only(store, clock):
     ("  Texas ", "Texas"), ("'CA'", "CA"), ("", "None"), (None, "None"), ("null", "None")])
 def test_normalised_answer(raw, normal):
     assert normalise_answer(raw) == normal
+
+
+def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
+    path = tmp_path / "drafts.sqlite"
+    with StudyStore.open(path, clock) as first:
+        ann = create_profile(first, "Ida", "Customer Service Agent", 2)
+        study = paper_study(first)
+        view = open_next(first, study.id, ann.id)
+        assert view.draft_answer is None
+        record_event(first, view.attempt_id, "answer_used",
+                     {"record_id": "005Lc0000100001IAA", "object": "User"})
+        record_event(first, view.attempt_id, "answer_edited", {"answer": "Decem"})
+        record_event(first, view.attempt_id, "answer_edited", {"answer": "December"})
+    # The process died here; a new one opens the same file.
+    with StudyStore.open(path, clock) as second:
+        again = open_next(second, study.id, ann.id)
+        assert (again.attempt_id, again.resumed, again.draft_answer) == (
+            view.attempt_id, True, "December")
+        record_event(second, again.attempt_id, "answer_used",
+                     {"record_id": "005Lc0000100002IAA", "object": "User"})
+    with StudyStore.open(path, clock) as third:
+        assert open_next(third, study.id, ann.id).draft_answer == "005Lc0000100002IAA"
