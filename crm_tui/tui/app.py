@@ -13,6 +13,7 @@ from ..org.backend import Backend
 from ..org.local_backend import LocalBackend
 from .commands import BrowserCommands
 from .history import History, Location, ObjectsLocation, SearchLocation
+from .messages import UseAsAnswer
 from .screens import screen_for
 from .screens.base import BrowserScreen
 from .screens.help import HelpScreen
@@ -82,7 +83,14 @@ class CrmApp(App):
             return self.history.can_go_back or None
         if action == "forward":
             return self.history.can_go_forward or None
+        if action == "to_study":  # the study app's; the plain browser has no study
+            return False
         return True
+
+    def on_use_as_answer(self, message: UseAsAnswer) -> None:
+        """The plain browser has no query to answer (the study app takes the record)."""
+        self.notify("No query is open: answers are taken while solving a study query.",
+                    title="Use as my answer", severity="warning")
 
     def action_objects(self) -> None:
         self.navigate(ObjectsLocation())

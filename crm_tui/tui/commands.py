@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import ModalScreen
 
 from ..org.catalogue import OBJECTS, object_for_id
 from ..org.ids import is_valid_id
@@ -19,7 +20,15 @@ class BrowserCommands(Provider):
     def _navigate(self, place) -> None:
         self.app.navigate(place)  # type: ignore[attr-defined]
 
+    @property
+    def _offered(self) -> bool:
+        """Nothing over a modal: a dialog (the pause above all, which hides the query and
+        stops the clock) must be closed before the browser opens."""
+        return not isinstance(self.screen, ModalScreen)
+
     async def discover(self) -> Hits:
+        if not self._offered:
+            return
         for title, action, help_text in APP_SCREENS:
             yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
         for obj in OBJECTS:
@@ -28,6 +37,8 @@ class BrowserCommands(Provider):
                                help=obj.description)
 
     async def search(self, query: str) -> Hits:
+        if not self._offered:
+            return
         text = query.strip()
         if is_valid_id(text) and object_for_id(text):
             yield Hit(1.0, f"Jump to record {text}",

@@ -242,3 +242,25 @@ async def test_f1_lists_every_screens_keys(app):
             assert expected in text
         await pilot.press("escape")
         assert isinstance(app.screen, ObjectListScreen)
+
+
+async def test_use_as_answer_without_a_study_says_so_once(app, backend):
+    """The record page no longer claims "is your answer" itself: the app answers, and the
+    plain browser has no query to take the record."""
+    case_id = backend.page("Case", sort=Sort("Id"), limit=1).records[0]["Id"]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.navigate(RecordLocation(case_id))
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert messages == [("No query is open: answers are taken while solving a study "
+                             "query.")]
+
+
+async def test_filter_operator_is_narrow_so_the_value_has_room_at_80_columns(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_cases(pilot)
+        assert screen.query_one("#filter-operator", Select).outer_size.width == 18
+        assert screen.query_one("#filter-value", Input).outer_size.width >= 12

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
@@ -21,6 +22,9 @@ class BrowserScreen(Screen):
     """A screen of the record browser. Subclasses compose their body in `compose_body`."""
 
     HELP_TITLE = ""  # the section name on the F1 help screen
+    # Listed before each screen's own keys so the footer shows it even when cut: while
+    # solving, it is the way back to the query. Hidden unless a study screen lies below.
+    BINDINGS = [Binding("f2", "app.to_study", "Back to study", id="to-study")]
 
     @property
     def crm(self) -> CrmApp:

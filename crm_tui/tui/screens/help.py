@@ -20,6 +20,8 @@ GLOBAL_EXTRA = [
     ("ctrl+q", "Quit"),
 ]
 
+STUDY_EXTRA = [("f2", "Back to the study (the query you are solving, or home)")]
+
 
 class HelpScreen(ModalScreen):
     """Lists the app's keys and those of every browser screen."""
@@ -32,7 +34,8 @@ class HelpScreen(ModalScreen):
         table = Table(show_header=False, box=None, padding=(0, 2), expand=True)
         table.add_column("Key", style="bold", width=24)
         table.add_column("Does")
-        sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA)]
+        study_keys = [] if type(self.app) is CrmApp else STUDY_EXTRA  # the study app's
+        sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA + study_keys)]
         sections += [(screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
                      for screen in BrowserScreen.__subclasses__()]
         for title, rows in sections:

@@ -124,6 +124,6 @@ class RecordScreen(BrowserScreen):
     def action_use_as_answer(self) -> None:
         if self.view is None:
             return
+        # The app answers (the study app after the solve screen checked the record): saying
+        # "is your answer" here would contradict a refusal.
         self.post_message(UseAsAnswer(self.view.record_id, self.view.object_name))
-        self.notify(f"{self.view.title} ({self.view.record_id}) is your answer",
-                    title="Use as my answer")

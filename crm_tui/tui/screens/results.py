@@ -123,6 +123,7 @@ class ResultsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = "Results"
         self.action_reload()
 
     def action_reload(self) -> None:

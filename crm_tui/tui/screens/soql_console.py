@@ -55,6 +55,7 @@ class SoqlConsole(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = "SOQL console"
         self.query_one("#soql-error").display = False
         backend = self.app.backend  # type: ignore[attr-defined]
         if self._runner() is None:

@@ -51,7 +51,9 @@ class AnswerEntry(Vertical):
 
     def _label(self) -> str:
         if self.answer_type == "record_id" and self.answer_object:
-            return f"Your answer: the Id of a {get_object(self.answer_object).label} record"
+            label = get_object(self.answer_object).label
+            article = "an" if label[:1] in "AEIOaeio" else "a"  # an Issue, a User
+            return f"Your answer: the Id of {article} {label} record"
         return {"month": "Your answer: a month", "state": "Your answer: a US state",
                 }.get(self.answer_type, "Your answer")
 

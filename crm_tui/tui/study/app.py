@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import events
-from textual.binding import Binding
 
 from ...errors import CrmTuiError
 from ...org.backend import Backend
@@ -40,10 +39,14 @@ def browsing_event(place: Location, before: Location | None) -> tuple[str, dict]
     return None
 
 
+# The browser's own app keys: hidden and off on study screens.
+BROWSER_ONLY = ("back", "forward", "objects")
+
+
 class StudyApp(CrmApp):
     # The browser's styles (next to CrmApp's module) and the study screens' own.
     CSS_PATH = [Path(__file__).parent.parent / CrmApp.CSS_PATH, "study.tcss"]
-    BINDINGS = [Binding("f2", "to_study", "Back to study", id="to-study")]
+    # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
 
     def __init__(self, backend: Backend, study_path: Path, study_clock: Clock | None = None,
                  **kwargs) -> None:
@@ -103,6 +106,7 @@ class StudyApp(CrmApp):
         await self._record("focus_regained")
 
     async def on_use_as_answer(self, message: UseAsAnswer) -> None:
+        message.prevent_default()  # not CrmApp's "no study" answer as well
         solve = self.solving()
         if solve is None:
             self.notify("No query is open: start one on the study home screen (s).",
@@ -122,4 +126,9 @@ class StudyApp(CrmApp):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "to_study":
             return self._study_below()
+        if action in BROWSER_ONLY and isinstance(self.screen, StudyScreen):
+            # On a study screen these single keys would open the browser on top of it
+            # (typing "Looks good" with no field focused jumped to Objects); each study
+            # screen has its own key for the browser, and the footer keeps room for them.
+            return False
         return super().check_action(action, parameters)

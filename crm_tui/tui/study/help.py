@@ -20,7 +20,7 @@ def keys_table(title: str, bindings) -> Table:
     for entry in bindings:
         binding = entry if isinstance(entry, Binding) else Binding(*entry)
         table.add_row(", ".join(k.strip() for k in binding.key.split(",")),
-                      binding.description)
+                      binding.tooltip or binding.description)  # the tooltip says more
     return table
 
 
@@ -45,7 +45,9 @@ class StudyHelpScreen(ModalScreen):
                 ("ctrl+q", "Quit (your work is saved as you go)")]))
             for screen in _screens_with_keys():
                 yield Static(keys_table(screen.HELP_TITLE, screen.BINDINGS))
-            yield Static(keys_table("Record browser (also from study screens)",
+            yield Static(keys_table("Record browser (back, forward and o work on its "
+                                    "screens)",
                                     [b for b in CrmApp.BINDINGS if b.action != "help"]
-                                    + [("u", "On a record page while solving: use it as "
-                                             "my answer")]))
+                                    + [("u", ("On a record page while solving: use it "
+                                              "as my answer")),
+                                       ("f2", "On a browser screen: back to the study")]))

@@ -17,10 +17,11 @@ from .base import StudyScreen
 
 class HomeScreen(StudyScreen):
     HELP_TITLE = "Home"
+    # In the order of the protocol's parts; r shows only when a query is waiting.
     BINDINGS = [
+        Binding("e", "explore", "Explore org", id="explore"),
         Binding("r", "resume", "Resume query", id="resume"),
         Binding("s", "solve", "Next query", id="solve"),
-        Binding("e", "explore", "Explore org", id="explore"),
         Binding("t", "rate", "Rate realism", id="rate"),
         Binding("a", "audit", "Audit", id="audit"),
         Binding("b", "browse", "Browse org", id="browse"),
@@ -42,8 +43,9 @@ class HomeScreen(StudyScreen):
         self.title = "Study home"
         self.sub_title = self.ctx.annotator.name
         table = self.query_one("#parts", DataTable)
-        for label, key, width in (("Part", "n", 5), ("What", "title", 40),
-                                  ("Done", "done", 12), ("Suggested time", "minutes", 16)):
+        # 71 columns with the cell padding: the table fits an 80-column terminal
+        for label, key, width in (("Part", "n", 5), ("What", "title", 34),
+                                  ("Done", "done", 10), ("Suggested time", "minutes", 14)):
             table.add_column(label, key=key, width=width)
         await self.refresh_progress()
 
@@ -87,7 +89,7 @@ class HomeScreen(StudyScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resume":
-            return self.unfinished is not None or None
+            return self.unfinished is not None
         if action == "audit":
             return self.ctx.is_auditor
         if action == "rate":

@@ -43,7 +43,8 @@ class SolveScreen(StudyScreen):
         Binding("f5", "pause", "Pause", id="pause"),
         Binding("f6", "answer_none", "Answer None", id="answer-none"),
         Binding("f7", "skip", "Skip", id="skip"),
-        Binding("escape", "leave", "Home (keeps it open)", id="leave"),
+        Binding("escape", "leave", "Home", id="leave",
+                tooltip="Back to the home screen; the query stays open (r resumes it)"),
     ]
 
     def __init__(self, ctx, view: AttemptView) -> None:
