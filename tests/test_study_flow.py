@@ -16,6 +16,7 @@ from crm_tui.study.attempts import (
     normalise_answer,
     open_next,
     record_event,
+    save_draft,
     skip,
     submit,
 )
@@ -239,16 +240,15 @@ def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
         study = paper_study(first)
         view = open_next(first, study.id, ann.id)
         assert view.draft_answer is None
-        record_event(first, view.attempt_id, "answer_used",
-                     {"record_id": "005Lc0000100001IAA", "object": "User"})
-        record_event(first, view.attempt_id, "answer_edited", {"answer": "Decem"})
-        record_event(first, view.attempt_id, "answer_edited", {"answer": "December"})
+        save_draft(first, view.attempt_id, "Decem")
+        save_draft(first, view.attempt_id, "December")
     # The process died here; a new one opens the same file.
     with StudyStore.open(path, clock) as second:
         again = open_next(second, study.id, ann.id)
         assert (again.attempt_id, again.resumed, again.draft_answer) == (
             view.attempt_id, True, "December")
-        record_event(second, again.attempt_id, "answer_used",
-                     {"record_id": "005Lc0000100002IAA", "object": "User"})
-    with StudyStore.open(path, clock) as third:
-        assert open_next(third, study.id, ann.id).draft_answer == "005Lc0000100002IAA"
+        submit(second, again.attempt_id, "January")
+        with pytest.raises(CrmTuiError):  # a finished attempt keeps its submitted answer
+            save_draft(second, again.attempt_id, "March")
+        with second.transaction() as session:
+            assert session.get(Attempt, again.attempt_id).answer_raw == "January"

@@ -19,7 +19,7 @@ from ..errors import CrmTuiError
 from .assignment import ensure_queue
 from .db import StudyStore
 from .events import append_event, attempt_events, event_kind
-from .models import Attempt, AttemptStatus, Event, EventKind, Study, StudyItem
+from .models import Attempt, AttemptStatus, EventKind, Study, StudyItem
 from .profiles import get_profile
 from .studies import get_study
 from .timing import derive
@@ -65,17 +65,6 @@ class AttemptView:
     wall_ms: int
     time_limit_ms: int | None
     draft_answer: str | None = None  # what was typed or taken before the app stopped
-
-
-def draft_answer(events: list[Event]) -> str | None:
-    """The answer as it last stood: the latest typed draft or record taken as the answer."""
-    for event in reversed(events):
-        payload = json.loads(event.payload_json) if event.payload_json else {}
-        if event.kind == EventKind.ANSWER_EDITED:
-            return payload.get("answer")
-        if event.kind == EventKind.ANSWER_USED:
-            return payload.get("record_id")
-    return None
 
 
 @dataclass(frozen=True)
@@ -180,13 +169,12 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
                   or _expire_if_over(session, store, study, attempt)):
                 continue
             _append(session, store, attempt, EventKind.OPENED, {"resumed": resumed})
-            events = attempt_events(session, attempt.id)
-            timing = derive(events)
+            timing = derive(attempt_events(session, attempt.id))
             return AttemptView(
                 attempt_id=attempt.id, item=ItemView.of(session.get(StudyItem, attempt.item_id)),
                 position=position, queue_length=len(queue), resumed=resumed,
                 active_ms=timing.active_ms, wall_ms=timing.wall_ms,
-                time_limit_ms=_limit_ms(study), draft_answer=draft_answer(events))
+                time_limit_ms=_limit_ms(study), draft_answer=attempt.answer_raw)
     return None
 
 
@@ -197,6 +185,13 @@ def record_event(store: StudyStore, attempt_id: int, kind: str,
         raise CrmTuiError(f"event {kind!r} is written by its own call, not record_event")
     with store.transaction() as session:
         _append(session, store, _in_progress(session, attempt_id), kind, payload)
+
+
+def save_draft(store: StudyStore, attempt_id: int, answer: str) -> None:
+    """Keep the answer as typed so far (committed now), so a crash or a restart brings it
+    back; submit() later overwrites it with the answer given."""
+    with store.transaction() as session:
+        _in_progress(session, attempt_id).answer_raw = answer
 
 
 def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:

@@ -38,7 +38,6 @@ class EventKind(StrEnum):
     SEARCH_RUN = "search_run"
     FILTER_SET = "filter_set"
     ANSWER_USED = "answer_used"  # "use this record as my answer"
-    ANSWER_EDITED = "answer_edited"  # the answer typed so far (a draft kept across crashes)
     ANSWER_SUBMITTED = "answer_submitted"
     SKIPPED = "skipped"
     EXPIRED = "expired"

@@ -1,6 +1,6 @@
 """Run by the SIGKILL test in its own process: the app, headless, opens the first query of
-profile 'Kim', writes a pause, a resume and a focus loss on a FakeClock, prints READY and
-waits to be killed."""
+profile 'Kim', writes a pause, a resume, half an answer and a focus loss on a FakeClock,
+prints READY and waits to be killed."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from study_pilot import settle  # noqa: E402
 
 
+DRAFT = "005Lc"
+
+
 async def main(org_path: str, study_path: str) -> None:
     clock = FakeClock()
     app = StudyApp(LocalBackend(org_path), study_path=Path(study_path), study_clock=clock)
@@ -30,6 +33,8 @@ async def main(org_path: str, study_path: str) -> None:
             if step:
                 await pilot.press(step)
             await settle(pilot)
+        await pilot.press(*DRAFT)  # half an answer, kept as a draft
+        await settle(pilot)
         app.post_message(events.AppBlur())  # the last event: 7 + 4 = 11 s active so far
         await settle(pilot)
         print("READY", app.screen.view.attempt_id, flush=True)

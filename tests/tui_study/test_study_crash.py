@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from crash_child import DRAFT
+from study_pilot import event_kinds, settle
+from textual.widgets import Input
+
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
-from study_pilot import event_kinds, settle
 
 CHILD = Path(__file__).with_name("crash_child.py")
 
@@ -46,6 +49,7 @@ async def test_sigkill_mid_attempt_then_resume(make_app, study_path, small_org_p
         assert isinstance(solve, SolveScreen)
         assert (solve.view.attempt_id, solve.view.resumed) == (attempt_id, True)
         assert solve.view.active_ms == 11_000
+        assert solve.query_one("#answer-text", Input).value == DRAFT  # nothing typed is lost
         clock.advance(2)
         assert solve.active_ms() == 13_000  # counting again from the restart
 

@@ -9,6 +9,7 @@ from faker.providers.address.en_US import Provider as UsAddresses
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Input, Select, Static
 
 from ...org.catalogue import get_object, object_for_id
@@ -92,6 +93,16 @@ class AnswerEntry(Vertical):
         self.query_one("#answer-text", Input).value = value
         self._show_state()
 
+    def restore(self, value: str) -> None:
+        """Show a draft kept from before a restart (a month, a state, or typed text)."""
+        widget = self.query_one("#answer-choice, #answer-text")
+        if isinstance(widget, Select):
+            choices = MONTHS if self.answer_type == "month" else [c for c, _ in us_states()]
+            if value in choices:
+                widget.value = value
+        else:
+            widget.value = value
+
     def set_none(self) -> None:
         self.explicit_none = True
         self._show_state()
@@ -99,14 +110,24 @@ class AnswerEntry(Vertical):
     def focus_entry(self) -> None:
         self.query_one("#answer-choice, #answer-text").focus()
 
+    class Edited(Message):
+        """The answer field changed (typed, picked or filled from the browser)."""
+
+        def __init__(self, answer: str) -> None:
+            super().__init__()
+            self.answer = answer
+
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.value:
             self.explicit_none = False
         self._show_state()
+        self.post_message(self.Edited(event.value))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.explicit_none = False
         self._show_state()
+        if event.value is not Select.BLANK:
+            self.post_message(self.Edited(str(event.value)))
 
     def _show_state(self) -> None:
         state = self.query_one("#answer-state", Static)

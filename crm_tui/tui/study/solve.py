@@ -18,8 +18,8 @@ from textual.widgets import Static
 from ...bench.families import PERSONAS, get_family
 from ...errors import CrmTuiError
 from ...org.catalogue import get_object
-from ...study.attempts import (AttemptView, elapsed, expire_if_over_limit, record_event, skip,
-                               submit)
+from ...study.attempts import (AttemptView, elapsed, expire_if_over_limit, record_event,
+                               save_draft, skip, submit)
 from ...study.ratings import flag_item
 from ...study.timing import HEARTBEAT_S
 from .answer import AnswerEntry
@@ -53,6 +53,7 @@ class SolveScreen(StudyScreen):
         self.family = get_family(view.item.task)
         self.answer_type = view.item.answer_type or self.family.answer_type
         self.finished = False
+        self.saved_draft = view.draft_answer  # the answer as last written to the study
         self.base_active_ms = view.active_ms
         self.base_monotonic_ms = ctx.store.clock.monotonic_ms()
         self.last_write_ms = self.base_monotonic_ms
@@ -83,6 +84,8 @@ class SolveScreen(StudyScreen):
         self.query_one(AnswerEntry).focus_entry()
         self._show_timer()
         self.set_interval(1, self._tick)
+        if self.view.draft_answer:
+            self.query_one(AnswerEntry).restore(self.view.draft_answer)
         if self.view.resumed:
             self.notify(f"Resumed with {clock_text(self.view.active_ms)} of active time.",
                         title="Welcome back")
@@ -135,6 +138,16 @@ class SolveScreen(StudyScreen):
             return
         self.last_write_ms = self.ctx.store.clock.monotonic_ms()
         await self._resync()
+
+    async def on_answer_entry_edited(self, message: AnswerEntry.Edited) -> None:
+        """Keep every change to the answer at once: nothing typed is lost in a crash."""
+        if self.finished or message.answer == self.saved_draft:
+            return
+        self.saved_draft = message.answer
+        try:
+            await self.ctx.call(save_draft, self.view.attempt_id, message.answer)
+        except CrmTuiError as exc:  # e.g. closed by another window
+            self.notify(str(exc), title="Not saved", severity="error")
 
     async def focus_changed(self, focused: bool) -> None:
         await self.event("focus_regained" if focused else "focus_lost")
