@@ -36,7 +36,8 @@ def test_migrating_a_version_1_file_keeps_rows_and_matches_the_models(tmp_path):
         assert conn.exec_driver_sql("SELECT name FROM annotator").scalar() == "Old"
     tables = [m.__table__ for m in (models.SchemaVersion, models.Annotator, models.Study,
                                     models.StudyItem, models.Assignment, models.Attempt,
-                                    models.Event, models.RealismRating, models.AuditFlag)]
+                                    models.Event, models.RealismRating, models.AuditFlag,
+                                    models.TextDraft)]
     migrated = columns(path)
     assert {t.name: migrated.get(t.name) for t in tables} == {
         t.name: [c.name for c in t.columns] for t in tables}

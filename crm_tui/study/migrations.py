@@ -178,8 +178,23 @@ CREATE INDEX ix_agent_answer_run_id ON agent_answer (run_id);
 """)
 
 
+def _v4_text_drafts(conn: Connection) -> None:
+    """Text still being written, kept as it is typed (`drafts.py`)."""
+    _run_script(conn, """
+CREATE TABLE text_draft (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    "key" VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    updated_at DATETIME NOT NULL,
+    UNIQUE (study_id, annotator_id, "key")
+);
+""")
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance,
-                                                  _v3_agent_runs]
+                                                  _v3_agent_runs, _v4_text_drafts]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -170,3 +170,17 @@ class AuditFlag(SQLModel, table=True):
     comment: str | None = Field(default=None, sa_column=Column(Text))
     suggested_answer: str | None = None
     flagged_at: datetime
+
+
+class TextDraft(SQLModel, table=True):
+    """Text a person is still writing (a rationale, say), saved as they type so that a
+    crash, a restart or moving to another target never loses it."""
+
+    __tablename__ = "text_draft"
+    __table_args__ = (UniqueConstraint("study_id", "annotator_id", "key"),)
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    annotator_id: int = Field(foreign_key="annotator.id")
+    key: str  # what the text is for, e.g. "realism:Case"
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime

@@ -11,7 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static, TextArea
 
+from ...errors import CrmTuiError
 from ...org.catalogue import get_object
+from ...study.drafts import rationale_so_far, realism_key, save_text_draft
 from ...study.ratings import ORG_TARGET, rate_realism, rating_targets
 from ...study.session import my_ratings
 from .base import StudyScreen
@@ -33,6 +35,7 @@ class RealismScreen(StudyScreen):
         self.target = target
         self.level: int | None = None
         self.record_ids: list[str] = []
+        self.saved_rationale = ""  # the rationale as last written to the study
         self.questionnaire = ctx.protocol.questionnaire
 
     def compose_body(self) -> ComposeResult:
@@ -62,8 +65,13 @@ class RealismScreen(StudyScreen):
                   self.questionnaire.object.prompt.format(
                       label_plural=get_object(target).label_plural))
         self.query_one("#realism-prompt", Static).update(prompt)
-        self.query_one("#rationale", TextArea).text = ""
-        await self._show_samples()
+        self.saved_rationale = await self.service(
+            rationale_so_far, self.ctx.study.id, self.ctx.annotator_id, target) or ""
+        self.query_one("#rationale", TextArea).text = self.saved_rationale
+        try:
+            await self._show_samples()
+        except CrmTuiError as exc:  # e.g. a Salesforce org out of reach: rate without them
+            self.notify(str(exc), title="Sample records not loaded", severity="error")
         self._show_scale()
         self.set_focus(None)
 
@@ -98,6 +106,15 @@ class RealismScreen(StudyScreen):
                                style="bold reverse" if chosen else "bold"),
                           Text(level.label, style="bold"), Text(level.anchor, style="dim"))
         self.query_one("#scale", Static).update(table)
+
+    async def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """Keep the rationale as it is typed: moving on, a restart or a crash loses nothing."""
+        text = event.text_area.text
+        if text == self.saved_rationale:
+            return
+        self.saved_rationale = text
+        await self.service(save_text_draft, self.ctx.study.id, self.ctx.annotator_id,
+                           realism_key(self.target), text)
 
     # ----------------------------------------------------------------- actions
     def action_choose(self, level: int) -> None:
