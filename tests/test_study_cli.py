@@ -13,7 +13,7 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.org.store import OrgStore
 from crm_tui.study.attempts import open_next, submit
 from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.profiles import create_profile, list_profiles
 from crm_tui.study.studies import find_study, list_studies, study_fits_org
 
 CRMARENA_TASKS = Path(__file__).resolve().parents[2] / "shared" / "crmarena" / "tasks_natural.json"
@@ -96,3 +96,17 @@ def test_crmarena_task_set_makes_a_study_for_crmarenas_org(tmp_path):
     # Solvable on a live Salesforce org, never on a local one.
     assert study_fits_org(study, "salesforce-00DWs000000abcdEAA@acme.my.salesforce.com")
     assert not study_fits_org(study, "local-131c6f46ea2c5ac5")
+
+
+def test_profile_adds_an_auditor_and_refuses_bad_input(tmp_path):
+    db = tmp_path / "study.sqlite"
+    code, out = run("study", "profile", "Rae", "--role", "QA Lead", "--years", 7,
+                    "--mode", "auditor", "--db", db)
+    assert code == 0, out
+    assert "added auditor profile 'Rae'" in out
+    with StudyStore.open(db) as store:
+        assert [(p.name, p.mode) for p in list_profiles(store)] == [("Rae", "auditor")]
+    with pytest.raises(CrmTuiError, match="'Rae' is taken"):
+        run("study", "profile", "Rae", "--role", "Agent", "--db", db)
+    code, out = run("study", "profile", "Sam", "--role", "Agent", "--mode", "boss", "--db", db)
+    assert code == 2 and "'boss' is not one of" in out

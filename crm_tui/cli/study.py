@@ -12,6 +12,8 @@ from .. import paths
 from ..bench.taskset import CRMARENA, check_taskset_matches, load_taskset
 from ..org.store import OrgStore
 from ..study.db import StudyStore
+from ..study.models import Mode
+from ..study.profiles import create_profile
 from ..study.progress import StudySummary, study_summary
 from ..study.protocol import load_preset
 from ..study.studies import (
@@ -112,3 +114,22 @@ def _print_summary(summary: StudySummary) -> None:
     for person in summary.annotators:
         table.add_row(person.annotator, *(f"{p.done}/{p.total}" for p in person.parts))
     console.print(table)
+
+
+@study.command()
+@click.argument("name")
+@click.option("--role", required=True, help="Job title, e.g. 'Customer Service Manager'.")
+@click.option("--years", "crm_years", type=float, default=0.0, show_default=True,
+              help="Years using a CRM.")
+@click.option("--mode", type=click.Choice([m.value for m in Mode]), default=Mode.ANNOTATOR.value,
+              show_default=True,
+              help="What the profile may see: annotators never see gold answers; auditors "
+                   "and coordinators do (audit mode, results).")
+@study_db_option
+def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | None) -> None:
+    """Add profile NAME. The app creates annotators; auditors and coordinators, who see gold
+    answers, are made here by whoever runs the study."""
+    with StudyStore.open(db_path or paths.default_study_path()) as store:
+        made = create_profile(store, name, role, crm_years, mode)
+    click.echo(f"added {made.mode} profile {made.name!r} ({made.role}, "
+               f"{made.crm_years:g} years using a CRM) to {store.path}")
