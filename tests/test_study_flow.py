@@ -252,3 +252,13 @@ def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
             save_draft(second, again.attempt_id, "March")
         with second.transaction() as session:
             assert session.get(Attempt, again.attempt_id).answer_raw == "January"
+
+
+@pytest.mark.parametrize("mode", ["auditor", "coordinator"])
+def test_profiles_that_see_gold_do_not_solve(store, mode):
+    study = paper_study(store)
+    viewer = create_profile(store, "Rae", "QA Lead", 7, mode)
+    with pytest.raises(CrmTuiError, match="solved by annotator profiles only"):
+        open_next(store, study.id, viewer.id)
+    with store.transaction() as session:
+        assert not session.exec(select(Attempt)).all()

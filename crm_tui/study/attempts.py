@@ -19,7 +19,7 @@ from ..errors import CrmTuiError
 from .assignment import ensure_queue
 from .db import StudyStore
 from .events import append_event, attempt_events, event_kind
-from .models import Attempt, AttemptStatus, EventKind, Study, StudyItem
+from .models import Attempt, AttemptStatus, EventKind, Mode, Study, StudyItem
 from .profiles import get_profile
 from .studies import get_study
 from .timing import derive
@@ -152,7 +152,12 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
     their queue is done. Records `opened` either way."""
     with store.transaction() as session:
         study = get_study(session, study_id)
-        queue = ensure_queue(session, study, get_profile(session, annotator_id))
+        profile = get_profile(session, annotator_id)
+        if profile.mode != Mode.ANNOTATOR:
+            # They can see gold answers: their answers would not be a human baseline.
+            raise CrmTuiError(f"{profile.name} is a {profile.mode} profile, which sees gold "
+                              "answers; queries are solved by annotator profiles only")
+        queue = ensure_queue(session, study, profile)
         attempts = {a.assignment_id: a for a in session.exec(
             select(Attempt).where(Attempt.study_id == study_id,
                                   Attempt.annotator_id == annotator_id))}
