@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 from ...bench.families import PERSONAS, get_family
 from ...errors import CrmTuiError
@@ -71,9 +71,11 @@ class SolveScreen(StudyScreen):
             yield Static("", id="timer")
         with VerticalScroll(id="solve-body"):
             yield Static("Query", classes="section-title")
-            yield Static(item.query, id="query-text", markup=False)
+            # Queries and policies are Markdown ("## Given Case", "- Case Id ..."), as CRMArena
+            # writes them for agents; shown rendered, not as raw marks.
+            yield Markdown(item.query, id="query-text")
             yield Static("Context", classes="section-title")
-            yield Static(item.required_context or "—", id="required-context", markup=False)
+            yield Markdown(item.required_context or "—", id="required-context")
             if item.optional_context:
                 yield Static("Domain details: press F3.", classes="hint")
         yield AnswerEntry(self.answer_type, self.family.answer_object, id="answer")
