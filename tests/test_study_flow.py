@@ -251,7 +251,13 @@ def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
         with pytest.raises(CrmTuiError):  # a finished attempt keeps its submitted answer
             save_draft(second, again.attempt_id, "March")
         with second.transaction() as session:
-            assert session.get(Attempt, again.attempt_id).answer_raw == "January"
+            done = session.get(Attempt, again.attempt_id)
+            assert (done.answer_raw, done.draft_answer) == ("January", "December")
+        skipped = open_next(second, study.id, ann.id)
+        save_draft(second, skipped.attempt_id, "half typed")
+        skip(second, skipped.attempt_id)
+        with second.transaction() as session:  # a draft is never taken for an answer
+            assert session.get(Attempt, skipped.attempt_id).answer_raw is None
 
 
 @pytest.mark.parametrize("mode", ["auditor", "coordinator"])

@@ -179,7 +179,7 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
                 attempt_id=attempt.id, item=ItemView.of(session.get(StudyItem, attempt.item_id)),
                 position=position, queue_length=len(queue), resumed=resumed,
                 active_ms=timing.active_ms, wall_ms=timing.wall_ms,
-                time_limit_ms=_limit_ms(study), draft_answer=attempt.answer_raw)
+                time_limit_ms=_limit_ms(study), draft_answer=attempt.draft_answer)
     return None
 
 
@@ -194,9 +194,9 @@ def record_event(store: StudyStore, attempt_id: int, kind: str,
 
 def save_draft(store: StudyStore, attempt_id: int, answer: str) -> None:
     """Keep the answer as typed so far (committed now), so a crash or a restart brings it
-    back; submit() later overwrites it with the answer given."""
+    back. It stays a draft: only submit() gives the attempt an answer."""
     with store.transaction() as session:
-        _in_progress(session, attempt_id).answer_raw = answer
+        _in_progress(session, attempt_id).draft_answer = answer
 
 
 def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:

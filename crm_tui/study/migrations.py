@@ -178,8 +178,10 @@ CREATE INDEX ix_agent_answer_run_id ON agent_answer (run_id);
 """)
 
 
-def _v4_text_drafts(conn: Connection) -> None:
-    """Text still being written, kept as it is typed (`drafts.py`)."""
+def _v4_drafts(conn: Connection) -> None:
+    """Text still being written, kept as it is typed: an attempt's answer so far, and
+    other text such as a rationale (`drafts.py`)."""
+    conn.exec_driver_sql("ALTER TABLE attempt ADD COLUMN draft_answer VARCHAR")
     _run_script(conn, """
 CREATE TABLE text_draft (
     id INTEGER NOT NULL PRIMARY KEY,
@@ -194,7 +196,7 @@ CREATE TABLE text_draft (
 
 
 MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance,
-                                                  _v3_agent_runs, _v4_text_drafts]
+                                                  _v3_agent_runs, _v4_drafts]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -128,6 +128,7 @@ class Attempt(SQLModel, table=True):
     confidence: int | None = None
     note: str | None = None
     app_version: str | None = None  # added in schema version 2
+    draft_answer: str | None = None  # schema version 4: the answer typed so far, unsubmitted
 
 
 class Event(SQLModel, table=True):
