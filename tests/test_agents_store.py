@@ -11,8 +11,12 @@ from sqlmodel import select
 from crm_tui.bench.taskset import load_taskset
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import (AgentAnswer, AgentRun, agent_answers,
-                                        import_agent_results)
+from crm_tui.study.agents_store import (
+    AgentAnswer,
+    AgentRun,
+    agent_answers,
+    import_agent_results,
+)
 from crm_tui.study.db import StudyStore
 
 DATA = Path(__file__).parent / "data" / "agents"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.org import local_backend
 from crm_tui.org.backend import Filter, Operator, Sort
 from crm_tui.org.ids import make_id
-from crm_tui.org import local_backend
 from crm_tui.org.local_backend import LocalBackend, fts_query, fts_words
 from crm_tui.org.store import OrgStore
 

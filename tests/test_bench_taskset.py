@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 
 from crm_tui.bench.families import families
-from crm_tui.bench.taskset import (CRMARENA, check_taskset_matches, imported, load_taskset,
-                                   write_taskset)
+from crm_tui.bench.taskset import (
+    CRMARENA,
+    check_taskset_matches,
+    imported,
+    load_taskset,
+    write_taskset,
+)
 from crm_tui.cli import main
 from crm_tui.errors import CrmTuiError
 from tests.bench_org import OrgBuilder, random_org

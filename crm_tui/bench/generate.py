@@ -29,8 +29,15 @@ from ..org.sftime import parse_date
 from ..org.store import OrgStore
 from . import gold
 from .families import Family, domain_details, families
-from .periods import (MONTHS, SEASONS, Period, named_period, offset_before, period_phrases,
-                      relative_period)
+from .periods import (
+    MONTHS,
+    SEASONS,
+    Period,
+    named_period,
+    offset_before,
+    period_phrases,
+    relative_period,
+)
 from .taskset import Instance, TaskSet, sealed
 
 NONE_SHARE = 0.3  # CRMArena: 39 of 130 in each false-presupposition family

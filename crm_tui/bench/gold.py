@@ -16,8 +16,8 @@ from datetime import date
 from fractions import Fraction
 
 from ..org import latent
-from ..org.soql.sosl import fts_query
 from ..org.sftime import format_date
+from ..org.soql.sosl import fts_query
 from ..org.store import OrgStore
 from .periods import MONTHS, Period, offset_before
 

@@ -17,8 +17,21 @@ from typing import Any
 
 from ..errors import CrmTuiError
 from .backend import (
-    Backend, Cursor, Filter, FieldValue, ObjectInfo, Operator, Page, RecordView, RelatedList,
-    SearchHit, Sort, display_value, field_of, object_of, validate_filter,
+    Backend,
+    Cursor,
+    FieldValue,
+    Filter,
+    ObjectInfo,
+    Operator,
+    Page,
+    RecordView,
+    RelatedList,
+    SearchHit,
+    Sort,
+    display_value,
+    field_of,
+    object_of,
+    validate_filter,
 )
 from .catalogue import OBJECTS, SObject, child_relationships, object_for_id
 from .ids import to18

@@ -10,7 +10,15 @@ from sqlmodel import select
 from ..errors import CrmTuiError
 from .db import StudyStore
 from .events import append_event
-from .models import Assignment, AuditFlag, EventKind, Mode, RealismRating, Study, StudyItem
+from .models import (
+    Assignment,
+    AuditFlag,
+    EventKind,
+    Mode,
+    RealismRating,
+    Study,
+    StudyItem,
+)
 from .profiles import get_profile
 from .studies import get_study, study_protocol
 

@@ -26,8 +26,16 @@ from .agents_store import AgentAnswer, AgentRun, agent_answers
 from .models import Attempt, AttemptStatus, AuditFlag, RealismRating, Study, StudyItem
 from .paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from .ratings import rating_targets
-from .stats import (AlphaEstimate, Interval, Spread, krippendorff_alpha,
-                    mean_pairwise_agreement, median_iqr, pass_hat_k_curve, wilson_interval)
+from .stats import (
+    AlphaEstimate,
+    Interval,
+    Spread,
+    krippendorff_alpha,
+    mean_pairwise_agreement,
+    median_iqr,
+    pass_hat_k_curve,
+    wilson_interval,
+)
 from .studies import study_protocol
 
 ALL = "ALL"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import html
 
+from browser_pilot import select_row, settle, table_keys
 from textual.widgets import DataTable, Input, OptionList, Select
 
-from browser_pilot import select_row, settle, table_keys
 from crm_tui.org.backend import Filter, Sort
 from crm_tui.org.catalogue import OBJECT_NAMES
 from crm_tui.tui.history import RecordLocation

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from browser_pilot import settle
 from textual.widgets import Input
 
-from browser_pilot import settle
 from crm_tui.org.backend import Sort
 from crm_tui.org.catalogue import OBJECT_NAMES
 from crm_tui.tui.history import RecordLocation, SearchLocation

@@ -17,7 +17,6 @@ from crm_tui.tui.study.app import StudyApp
 sys.path.insert(0, str(Path(__file__).parent))
 from study_pilot import settle  # noqa: E402
 
-
 DRAFT = "005Lc"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from sqlmodel import select
+from study_pilot import settle
 from textual.widgets import Static
 
 from crm_tui.study.db import StudyStore
@@ -16,7 +17,6 @@ from crm_tui.tui.study.audit import AuditScreen
 from crm_tui.tui.study.help import StudyHelpScreen, _screens_with_keys
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
-from study_pilot import settle
 
 
 def screen_text(screen) -> str:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
+from conftest import first_two_ids
 from sqlmodel import select
+from study_pilot import create_profile_via_form, settle, type_text
 from textual import events
 from textual.widgets import Input
 
-from conftest import first_two_ids
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Annotator, Attempt, AuditFlag, Event, RealismRating
 from crm_tui.study.progress import annotator_progress
@@ -18,7 +19,6 @@ from crm_tui.tui.study.answer import us_states
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.realism import RealismScreen
 from crm_tui.tui.study.solve import SolveScreen
-from study_pilot import create_profile_via_form, settle, type_text
 
 SIZE = (120, 40)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from study_pilot import settle
 from textual.widgets import Input
 
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
-from study_pilot import settle
 
 SIZE = (120, 40)
 

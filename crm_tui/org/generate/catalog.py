@@ -16,7 +16,15 @@ from ..ids import make_id
 from ..sftime import format_datetime
 from ..store import OrgStore
 from .common import YEARS, IdMaker, Sizes, fast_id, rng
-from .data import CATEGORY_NAMES, CHANNEL_BOOKS, LINES, PROMOTIONS, TYPES, VARIANTS, ProductType
+from .data import (
+    CATEGORY_NAMES,
+    CHANNEL_BOOKS,
+    LINES,
+    PROMOTIONS,
+    TYPES,
+    VARIANTS,
+    ProductType,
+)
 
 WORD_RE = re.compile(r"[a-z0-9]+")
 

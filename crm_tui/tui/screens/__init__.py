@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
-from ..history import ListLocation, Location, ObjectsLocation, RecordLocation, SearchLocation
+from ..history import (
+    ListLocation,
+    Location,
+    ObjectsLocation,
+    RecordLocation,
+    SearchLocation,
+)
 from .list_view import ListViewScreen
 from .objects import ObjectListScreen
 from .record import RecordScreen

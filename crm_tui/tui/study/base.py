@@ -45,7 +45,9 @@ class StudyScreen(Screen):
             return None
 
     def action_study_help(self) -> None:
-        from .help import StudyHelpScreen  # the help screen lists this module's subclasses
+        from .help import (
+            StudyHelpScreen,  # the help screen lists this module's subclasses
+        )
 
         self.app.push_screen(StudyHelpScreen())
 

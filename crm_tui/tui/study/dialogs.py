@@ -60,6 +60,20 @@ class SubmitDialog(StudyDialog):
                          "submit, Esc to go back.")
 
 
+class SkipDialog(StudyDialog):
+    """Skipping cannot be undone: ask once, so F7 next to F6 is never pressed by mistake."""
+
+    HELP_TITLE = "Skip"
+    BINDINGS = [Binding("enter,y", "dismiss(True)", "Skip it"),
+                Binding("escape,n", "dismiss(False)", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="skip-box", classes="dialog"):
+            yield Label("[b]Skip this query?[/b]")
+            yield Static("It will not come back, and anything typed for it is not an answer. "
+                         "Enter or y skips, Esc goes back to it.")
+
+
 @dataclass(frozen=True)
 class FlagInput:
     category: str

@@ -18,13 +18,27 @@ from textual.widgets import Markdown, Static
 from ...bench.families import PERSONAS, get_family
 from ...errors import CrmTuiError
 from ...org.catalogue import get_object
-from ...study.attempts import (AttemptView, elapsed, expire_if_over_limit, record_event,
-                               save_draft, skip, submit)
+from ...study.attempts import (
+    AttemptView,
+    elapsed,
+    expire_if_over_limit,
+    record_event,
+    save_draft,
+    skip,
+    submit,
+)
 from ...study.ratings import flag_item
 from ...study.timing import HEARTBEAT_S
 from .answer import AnswerEntry
 from .base import StudyScreen
-from .dialogs import DetailsDialog, FlagDialog, FlagInput, PauseDialog, SubmitDialog
+from .dialogs import (
+    DetailsDialog,
+    FlagDialog,
+    FlagInput,
+    PauseDialog,
+    SkipDialog,
+    SubmitDialog,
+)
 
 
 def clock_text(ms: int) -> str:
@@ -224,7 +238,12 @@ class SolveScreen(StudyScreen):
             message += " Correct!" if result.correct else " Not correct."
         self._leave(message)
 
-    async def action_skip(self) -> None:
+    def action_skip(self) -> None:
+        self.app.push_screen(SkipDialog(), self._skip_confirmed)
+
+    async def _skip_confirmed(self, confirmed: bool | None) -> None:
+        if not confirmed:
+            return
         try:
             await self.ctx.call(skip, self.view.attempt_id)
         except CrmTuiError as exc:

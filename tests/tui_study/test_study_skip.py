@@ -1,0 +1,46 @@
+"""Skipping a query asks once (it cannot be undone), then closes the attempt as skipped."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+from study_pilot import settle
+
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Attempt
+from crm_tui.study.profiles import create_profile
+from crm_tui.tui.study.dialogs import SkipDialog
+from crm_tui.tui.study.home import HomeScreen
+from crm_tui.tui.study.solve import SolveScreen
+
+
+@pytest.fixture
+def make_app(make_app, study_path, clock):
+    with StudyStore.open(study_path, clock) as store:
+        create_profile(store, "Dana", "Customer Service Associate", 6)
+    return make_app
+
+
+def statuses(study_path, clock) -> list[str]:
+    with StudyStore.open(study_path, clock) as store, store.transaction() as db:
+        return [a.status for a in db.exec(select(Attempt))]
+
+
+async def test_skip_asks_first_then_skips(make_app, study_path, clock):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "s")
+        await settle(pilot)
+        assert isinstance(app.screen, SolveScreen)
+        await pilot.press("f7")
+        await settle(pilot)
+        assert isinstance(app.screen, SkipDialog)
+        await pilot.press("escape")  # changed my mind
+        await settle(pilot)
+        assert isinstance(app.screen, SolveScreen)
+        assert statuses(study_path, clock) == ["in_progress"]
+        await pilot.press("f7", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+    assert statuses(study_path, clock) == ["skipped"]
