@@ -154,8 +154,19 @@ class Backend(ABC):
              sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
         """Records in (sort field, Id) order, starting after `after`."""
 
+    def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int:
+        """Records matching `filters`, cached: the browser only reads, so a count of an org
+        never goes stale while it is open."""
+        obj = self.describe(object_name)
+        key = (obj.name, tuple(filters))
+        cache = self.__dict__.setdefault("_count_cache", {})
+        if key not in cache:
+            cache[key] = self._count(obj, tuple(filters))
+        return cache[key]
+
     @abstractmethod
-    def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int: ...
+    def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:
+        """Count records matching `filters` (uncached)."""
 
     @abstractmethod
     def get_record(self, record_id: str) -> RecordView: ...

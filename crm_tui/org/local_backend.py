@@ -65,7 +65,6 @@ class LocalBackend(Backend):
         self._lock = threading.Lock()  # one connection, shared by worker threads
         self._name = Path(path).stem
         self._fingerprint = self._store.fingerprint
-        self._counts: dict[tuple[str, tuple[Filter, ...]], int] = {}
 
     @property
     def name(self) -> str:
@@ -91,14 +90,9 @@ class LocalBackend(Backend):
     def list_objects(self) -> list[ObjectInfo]:
         return [ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name)) for o in OBJECTS]
 
-    def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int:
-        obj = object_of(object_name)
-        key = (obj.name, tuple(filters))
-        if key not in self._counts:  # the org is read-only, so a count never goes stale
-            where, params = _where(obj, filters)
-            sql = f"SELECT count(*) FROM {q(obj.name)}" + _and(where)
-            self._counts[key] = self._rows(sql, params)[0][0]
-        return self._counts[key]
+    def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:
+        where, params = _where(obj, filters)
+        return self._rows(f"SELECT count(*) FROM {q(obj.name)}" + _and(where), params)[0][0]
 
     # ----------------------------------------------------------------- list views
     def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),

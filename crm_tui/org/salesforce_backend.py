@@ -89,7 +89,6 @@ class SalesforceBackend(Backend):
         self._sf: Salesforce = connect(credentials, session)
         self._org_objects: dict[str, dict[str, Any]] | None = None
         self._described: dict[str, SObject] = {}
-        self._counts: dict[tuple[str, tuple[Filter, ...]], int] = {}
         org = self._query("SELECT Id FROM Organization")["records"]
         if not org or not isinstance(org[0], dict) or "Id" not in org[0]:
             raise CrmTuiError("Salesforce did not tell crm-tui the org's Id "
@@ -254,13 +253,9 @@ class SalesforceBackend(Backend):
         return [_condition(*validate_filter(obj, flt)) for flt in filters]
 
     # ----------------------------------------------------------------- list views
-    def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int:
-        obj = self.describe(object_name)
-        key = (obj.name, tuple(filters))
-        if key not in self._counts:
-            soql = f"SELECT COUNT() FROM {obj.name}" + _and(self._where(obj, filters))
-            self._counts[key] = self._query(soql)["totalSize"]
-        return self._counts[key]
+    def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:
+        soql = f"SELECT COUNT() FROM {obj.name}" + _and(self._where(obj, filters))
+        return self._query(soql)["totalSize"]
 
     def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),
              sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
