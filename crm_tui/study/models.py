@@ -37,6 +37,7 @@ class EventKind(StrEnum):
     RECORD_VIEWED = "record_viewed"
     SEARCH_RUN = "search_run"
     FILTER_SET = "filter_set"
+    SOQL_RUN = "soql_run"  # a query typed in the SOQL console
     ANSWER_USED = "answer_used"  # "use this record as my answer"
     ANSWER_SUBMITTED = "answer_submitted"
     SKIPPED = "skipped"

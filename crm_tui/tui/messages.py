@@ -12,3 +12,13 @@ class UseAsAnswer(Message):
         super().__init__()
         self.record_id = record_id
         self.object_name = object_name
+
+
+class QueryRun(Message):
+    """The person ran a SOQL query in the console (the study records it while solving)."""
+
+    def __init__(self, text: str, rows: int | None, error: str | None) -> None:
+        super().__init__()
+        self.text = text
+        self.rows = rows  # total size, or None when the query failed
+        self.error = error

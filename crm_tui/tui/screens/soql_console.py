@@ -21,6 +21,7 @@ from textual.worker import get_current_worker
 from ... import paths
 from ...errors import CrmTuiError
 from ...org.soql import QueryResult, SalesforceError
+from ..messages import QueryRun
 from ..widgets.history_input import HistoryInput, load_history, save_history
 from ..widgets.records_table import RecordsTable
 
@@ -97,15 +98,17 @@ class SoqlConsole(Screen):
         except CrmTuiError as exc:  # SalesforceError included: the words Salesforce uses
             outcome = exc
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._deliver, outcome)
+            self.app.call_from_thread(self._deliver, text, outcome)
 
-    def _deliver(self, outcome: QueryResult | CrmTuiError) -> None:
+    def _deliver(self, text: str, outcome: QueryResult | CrmTuiError) -> None:
         if not self.is_attached:
             return
         if isinstance(outcome, CrmTuiError):
             self._show_error(outcome)
+            self.post_message(QueryRun(text, None, getattr(outcome, "error_code", "error")))
         else:
             self._show_result(outcome)
+            self.post_message(QueryRun(text, outcome.total_size, None))
 
     def _show_result(self, result: QueryResult) -> None:
         self.query_one("#soql-error").display = False

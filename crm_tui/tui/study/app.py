@@ -19,7 +19,7 @@ from ...study.events import record_study_event
 from ...study.studies import list_studies, study_fits_org
 from ..app import CrmApp
 from ..history import ListLocation, Location, RecordLocation, SearchLocation
-from ..messages import UseAsAnswer
+from ..messages import QueryRun, UseAsAnswer
 from ..screens.base import BrowserScreen
 from .base import StudyScreen
 from .context import StudyContext
@@ -98,6 +98,10 @@ class StudyApp(CrmApp):
         super().navigate(place)
         if recorded is not None:
             self.call_later(self._record, *recorded)
+
+    async def on_query_run(self, message: QueryRun) -> None:
+        await self._record("soql_run", {"query": message.text, "rows": message.rows,
+                                        "error": message.error})
 
     async def on_app_blur(self, event: events.AppBlur) -> None:
         await self._record("focus_lost")

@@ -1,15 +1,19 @@
-"""Skipping a query asks once (it cannot be undone), then closes the attempt as skipped."""
+"""The solve screen's last steps: skipping asks once (it cannot be undone), and work done
+beside the browser (the SOQL console) is kept in the attempt's events."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from sqlmodel import select
 from study_pilot import settle
 
 from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt
+from crm_tui.study.models import Attempt, Event
 from crm_tui.study.profiles import create_profile
 from crm_tui.tui.study.dialogs import SkipDialog
+from crm_tui.tui.widgets.history_input import HistoryInput
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 
@@ -44,3 +48,25 @@ async def test_skip_asks_first_then_skips(make_app, study_path, clock):
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
     assert statuses(study_path, clock) == ["skipped"]
+
+
+async def test_a_soql_query_while_solving_is_an_event_of_the_attempt(make_app, study_path,
+                                                                      clock):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "s", "f8")
+        await settle(pilot)
+        app.screen.query_one(HistoryInput).value = "SELECT Id FROM Issue__c"
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one(HistoryInput).value = "SELECT Nope FROM Case"
+        await pilot.press("enter")
+        await settle(pilot)
+    with StudyStore.open(study_path, clock) as store, store.transaction() as db:
+        runs = [json.loads(e.payload_json) for e in db.exec(select(Event))
+                if e.kind == "soql_run"]
+        attempt = db.exec(select(Attempt)).one()
+    assert runs == [{"query": "SELECT Id FROM Issue__c", "rows": 10, "error": None},
+                    {"query": "SELECT Nope FROM Case", "rows": None, "error": "INVALID_FIELD"}]
+    assert attempt.status == "in_progress"
