@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
+from study_on_org import create_profile, settle
 
 from crm_tui.bench.taskset import load_taskset
 from crm_tui.study.db import StudyStore
 from crm_tui.study.first_run import DEFAULT_STUDY, ensure_defaults
+from crm_tui.study.models import Attempt
 from crm_tui.study.studies import list_studies
 from crm_tui.tui.app import create_app
+from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
+from crm_tui.tui.study.solve import SolveScreen
 
 
 @pytest.fixture(scope="module")
@@ -53,3 +58,27 @@ async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):
         await pilot.pause(0.3)
         assert not isinstance(app.screen, ProfileScreen)
         assert app.study is None
+
+
+async def test_a_newcomer_reaches_a_first_solved_query(first_run, tmp_path, monkeypatch):
+    """Only what the screen offers: make a profile, press s, answer, submit, confidence."""
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    (org, _, study), _, _ = first_run
+    own_study = tmp_path / "study.sqlite"  # the module's study file stays untouched
+    own_study.write_bytes(study.read_bytes())
+    app = create_app(org_path=org, study_path=own_study)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await create_profile(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("s")
+        await settle(pilot)
+        assert isinstance(app.screen, SolveScreen)
+        await pilot.press("f6", "ctrl+s")  # the explicit "None" fits every answer type
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+    with StudyStore.open(own_study) as store, store.transaction() as db:
+        attempt = db.exec(select(Attempt)).one()
+    assert (attempt.status, attempt.answer_raw, attempt.confidence) == ("submitted", "None", 3)
+    assert attempt.score in (0.0, 1.0) and attempt.active_ms is not None
