@@ -10,7 +10,8 @@ from crm_tui.bench.taskset import load_taskset
 from crm_tui.study.db import StudyStore
 from crm_tui.study.first_run import DEFAULT_STUDY, ensure_defaults
 from crm_tui.study.models import Attempt
-from crm_tui.study.studies import list_studies
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study, list_studies
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
@@ -82,3 +83,26 @@ async def test_a_newcomer_reaches_a_first_solved_query(first_run, tmp_path, monk
         attempt = db.exec(select(Attempt)).one()
     assert (attempt.status, attempt.answer_raw, attempt.confidence) == ("submitted", "None", 3)
     assert attempt.score in (0.0, 1.0) and attempt.active_ms is not None
+
+
+async def test_a_named_study_is_opened_and_an_unknown_one_is_said(first_run, tmp_path):
+    (org, tasks, study), _, _ = first_run
+    own_study = tmp_path / "study.sqlite"
+    own_study.write_bytes(study.read_bytes())
+    with StudyStore.open(own_study) as store:
+        taskset = load_taskset(tasks)
+        preset, preset_path = load_preset("paper-expert-study")
+        create_study(store, "Main study", preset, preset_path=preset_path,
+                     instances=[i.to_row() for i in taskset.instances],
+                     task_set_hash=taskset.content_hash, org_fingerprint=taskset.fingerprint)
+    for name, expected in ((DEFAULT_STUDY, DEFAULT_STUDY), (None, "Main study")):
+        app = create_app(org_path=org, study_path=own_study, study_name=name)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.study.study.name == expected
+    app = create_app(org_path=org, study_path=own_study, study_name="Nope")
+    said: list[str] = []
+    app.notify = lambda message, **kw: said.append(message)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.study is None and "no study 'Nope' for this org" in said[0]

@@ -40,12 +40,13 @@ def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBack
     return backend
 
 
-def run_on_salesforce(env_file: Path | None, domain: str | None, study_path: Path) -> None:
+def run_on_salesforce(env_file: Path | None, domain: str | None, study_path: Path,
+                      study_name: str | None = None) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
     from ..tui.app import create_app
 
     backend = open_salesforce(env_file, domain)
     try:
-        create_app(backend=backend, study_path=study_path).run()
+        create_app(backend=backend, study_path=study_path, study_name=study_name).run()
     finally:
         click.echo(str(backend.usage), err=True)

@@ -114,12 +114,13 @@ class CrmApp(App):
 def create_app(org_path: Path | str | None = None, study_path: Path | None = None,
                clock: Callable[[], float] = time.monotonic,
                settings: BrowserSettings | None = None,
-               backend: Backend | None = None) -> CrmApp:
+               backend: Backend | None = None, study_name: str | None = None) -> CrmApp:
     """The app on a local org file (or on `backend`, e.g. a Salesforce org); with a study
-    file, the study screens come first."""
+    file, the study screens come first (study `study_name`, else the latest for the org)."""
     backend = backend or LocalBackend(org_path)
     if study_path is not None:
         from .study.app import StudyApp  # it subclasses CrmApp
 
-        return StudyApp(backend, study_path=Path(study_path), clock=clock, settings=settings)
+        return StudyApp(backend, study_path=Path(study_path), clock=clock, settings=settings,
+                        study_name=study_name)
     return CrmApp(backend, study_path=study_path, clock=clock, settings=settings)

@@ -49,9 +49,10 @@ class StudyApp(CrmApp):
     # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
 
     def __init__(self, backend: Backend, study_path: Path, study_clock: Clock | None = None,
-                 **kwargs) -> None:
+                 study_name: str | None = None, **kwargs) -> None:
         super().__init__(backend, study_path=study_path, **kwargs)
         self.study_clock = study_clock
+        self.study_name = study_name  # None: the latest study made for this org
         self.study: StudyContext | None = None
 
     def on_mount(self) -> None:
@@ -65,10 +66,12 @@ class StudyApp(CrmApp):
             return
         # Only a study made for this very org: its queries' Ids and golds belong to it.
         studies = [s for s in list_studies(store)
-                   if study_fits_org(s, self.backend.fingerprint)]
+                   if study_fits_org(s, self.backend.fingerprint)
+                   and self.study_name in (None, s.name)]
         if not studies:
             store.close()
-            self.notify(f"{self.study_path} holds no study for this org "
+            which = f"no study {self.study_name!r}" if self.study_name else "no study"
+            self.notify(f"{self.study_path} holds {which} for this org "
                         f"({self.backend.fingerprint}); create one with `crm-tui study "
                         "create`. Meanwhile, browse the org.", title="No study")
             return
