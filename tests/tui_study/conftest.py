@@ -10,6 +10,7 @@ from crm_tui.org.local_backend import LocalBackend
 from crm_tui.org.store import OrgStore
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.studies import create_study
 from crm_tui.tui.study.app import StudyApp
@@ -65,6 +66,13 @@ def make_app(small_org_path, study_path, clock):
     def make() -> StudyApp:
         return StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
     return make
+
+
+@pytest.fixture
+def dana(study_path, clock) -> None:
+    """One annotator profile, Dana, to pick on the first screen."""
+    with StudyStore.open(study_path, clock) as store:
+        create_profile(store, "Dana", "Customer Service Associate", 6)
 
 
 @pytest.fixture(autouse=True)

@@ -7,18 +7,12 @@ import pytest
 from study_pilot import settle, type_text
 from textual.widgets import TextArea
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
 from crm_tui.tui.study.realism import RealismScreen
 
 SIZE = (120, 40)
 
 
-@pytest.fixture
-def make_app(make_app, study_path, clock):
-    with StudyStore.open(study_path, clock) as store:
-        create_profile(store, "Dana", "Customer Service Associate", 6)
-    return make_app
+pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
 
 async def open_realism(pilot) -> RealismScreen:

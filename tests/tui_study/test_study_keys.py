@@ -9,8 +9,6 @@ from study_pilot import settle, type_text
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
 from crm_tui.tui.history import ListLocation, RecordLocation
 from crm_tui.tui.screens.list_view import ListViewScreen
 from crm_tui.tui.study.answer import AnswerEntry
@@ -22,12 +20,7 @@ from crm_tui.tui.study.solve import SolveScreen
 SIZE = (120, 40)
 
 
-@pytest.fixture
-def make_app(make_app, study_path, clock):
-    """The study app with one annotator profile, Dana, to pick on the first screen."""
-    with StudyStore.open(study_path, clock) as store:
-        create_profile(store, "Dana", "Customer Service Associate", 6)
-    return make_app
+pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
 
 async def at_home(pilot) -> HomeScreen:

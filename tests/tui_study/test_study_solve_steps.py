@@ -11,18 +11,12 @@ from study_pilot import settle
 
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Attempt, Event
-from crm_tui.study.profiles import create_profile
 from crm_tui.tui.study.dialogs import SkipDialog
-from crm_tui.tui.widgets.history_input import HistoryInput
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
+from crm_tui.tui.widgets.history_input import HistoryInput
 
-
-@pytest.fixture
-def make_app(make_app, study_path, clock):
-    with StudyStore.open(study_path, clock) as store:
-        create_profile(store, "Dana", "Customer Service Associate", 6)
-    return make_app
+pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
 
 def statuses(study_path, clock) -> list[str]:
