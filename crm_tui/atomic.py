@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import CrmTuiError
+from crm_tui.errors import CrmTuiError
 
 
 def _umask() -> int:

@@ -12,9 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import CrmTuiError
-from ..org.catalogue import has_object
-from ..paths import bundled_dir
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import has_object
+from crm_tui.paths import bundled_dir
 
 PERSONAS = {
     "service_manager": "Service Manager",

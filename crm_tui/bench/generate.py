@@ -23,13 +23,9 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from ..errors import CrmTuiError
-from ..org import latent
-from ..org.sftime import parse_date
-from ..org.store import OrgStore
-from . import gold
-from .families import Family, domain_details, families
-from .periods import (
+from crm_tui.bench import gold
+from crm_tui.bench.families import Family, domain_details, families
+from crm_tui.bench.periods import (
     MONTHS,
     SEASONS,
     Period,
@@ -38,7 +34,11 @@ from .periods import (
     period_phrases,
     relative_period,
 )
-from .taskset import Instance, TaskSet, sealed
+from crm_tui.bench.taskset import Instance, TaskSet, sealed
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.sftime import parse_date
+from crm_tui.org.store.orgstore import OrgStore
 
 NONE_SHARE = 0.3  # CRMArena: 39 of 130 in each false-presupposition family
 ATTEMPTS_PER_INSTANCE = 60

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from fractions import Fraction
 
-from ..org import latent
-from ..org.sftime import format_date
-from ..org.soql.sosl import fts_query
-from ..org.store import OrgStore
-from .periods import MONTHS, Period, offset_before
+from crm_tui.bench.periods import MONTHS, Period, offset_before
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.sftime import format_date
+from crm_tui.org.soql.sosl import fts_query
+from crm_tui.org.store.orgstore import OrgStore
 
 OWNER_ASSIGNMENT = "Owner Assignment"
 

@@ -15,7 +15,7 @@ from datetime import date, datetime
 
 from dateutil.relativedelta import relativedelta
 
-from ..org.sftime import format_datetime
+from crm_tui.org.schema.sftime import format_datetime
 
 MONTHS = tuple(calendar.month_name[1:])
 QUARTERS = {"Q1": 1, "Q2": 4, "Q3": 7, "Q4": 10}  # first month

@@ -23,11 +23,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from math import comb
 
-from ..errors import CrmTuiError
-from ..org.ids import is_valid_id, same_id
-from .families import METRICS, families
-from .periods import MONTHS
-from .taskset import Instance
+from crm_tui.bench.families import METRICS, families
+from crm_tui.bench.periods import MONTHS
+from crm_tui.bench.taskset import Instance
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.ids import is_valid_id, same_id
 
 QUOTES = "\"'`\u2018\u2019\u201c\u201d\u00b4"
 NO_ANSWER = {"", "none", "null"}

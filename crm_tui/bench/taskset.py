@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_text_atomically
-from ..errors import CrmTuiError
-from ..org.store import OrgStore
-from .families import Family, families, get_family
+from crm_tui.atomic import write_text_atomically
+from crm_tui.bench.families import Family, families, get_family
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.store.orgstore import OrgStore
 
 CRMARENA = "crmarena"  # fingerprint of CRMArena's own sets: Ids point into its Salesforce org
 OURS = "crm_tui"

@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from ..errors import CrmTuiError
-from .main import cli
+from crm_tui.cli.main import cli
+from crm_tui.errors import CrmTuiError
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from ..org.salesforce_backend import SalesforceBackend
+    from crm_tui.org.backends.salesforce import SalesforceBackend
 
 
 def salesforce_options(command: Callable) -> Callable:
@@ -31,8 +31,8 @@ def salesforce_options(command: Callable) -> Callable:
 
 def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBackend:
     # Imported here: simple-salesforce is slow to load and only this path needs it.
-    from ..org.salesforce_backend import SalesforceBackend
-    from ..org.sf_connection import load_credentials
+    from crm_tui.org.backends.salesforce import SalesforceBackend
+    from crm_tui.org.backends.sf_connection import load_credentials
 
     click.echo("Connecting to Salesforce…", err=True)
     backend = SalesforceBackend(load_credentials(env_file, domain))
@@ -43,7 +43,7 @@ def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBack
 def run_on_salesforce(env_file: Path | None, domain: str | None, study_path: Path,
                       study_name: str | None = None) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
-    from ..tui.app import create_app
+    from crm_tui.tui.browser.browser_app import create_app
 
     backend = open_salesforce(env_file, domain)
     try:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from .. import paths
-from .connect import run_on_salesforce, salesforce_options
-from .org import org
-from .report import agents, report
-from .study import study
-from .tasks import tasks
+from crm_tui import paths
+from crm_tui.cli.connect import run_on_salesforce, salesforce_options
+from crm_tui.cli.org import org
+from crm_tui.cli.report_commands import agents, report
+from crm_tui.cli.study import study
+from crm_tui.cli.tasks import tasks
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,8 +31,8 @@ def cli(ctx: click.Context, org_path: Path | None, study_name: str | None, sales
         run_on_salesforce(env_file, domain, study_path=paths.default_study_path(),
                           study_name=study_name)
         return
-    from ..tui.app import create_app
-    from .org import ensure_first_run
+    from crm_tui.cli.org import ensure_first_run
+    from crm_tui.tui.browser.browser_app import create_app
 
     if org_path is None:
         ensure_first_run()

@@ -8,9 +8,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .. import paths
-from ..org.catalogue import get_object
-from ..org.store import OrgStore
+from crm_tui import paths
+from crm_tui.org.schema.catalogue import get_object
+from crm_tui.org.store.orgstore import OrgStore
 
 console = Console()
 
@@ -29,7 +29,7 @@ def org() -> None:
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
     """Generate a synthetic org (deterministic for a seed)."""
-    from ..org.generator import generate as run_generator
+    from crm_tui.org.generate.build_file import generate as run_generator
 
     out = out or paths.default_org_path()
     result = _with_progress(lambda progress: run_generator(
@@ -43,7 +43,7 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
               help="Org file (default: the local default org).")
 def check(org_path: Path | None) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
-    from ..org.check import check_org
+    from crm_tui.org.store.check import check_org
 
     path = org_path or paths.default_org_path()
     with OrgStore.open(path) as store:
@@ -81,7 +81,7 @@ def ensure_first_run() -> None:
     if all(p.exists() for p in (paths.default_org_path(), paths.default_taskset_path(),
                                 paths.default_study_path())):
         return
-    from ..study.first_run import ensure_defaults
+    from crm_tui.study.first_run import ensure_defaults
 
     console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
     made = _with_progress(lambda progress: ensure_defaults(
@@ -103,6 +103,6 @@ def _with_progress(job):
         return job(progress)
 
 
-from .server import serve  # the command lives in its own module
+from crm_tui.cli.serve_command import serve  # the command lives in its own module
 
 org.add_command(serve)

@@ -8,22 +8,22 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .. import paths
-from ..bench.taskset import CRMARENA, check_taskset_matches, load_taskset
-from ..org.store import OrgStore
-from ..study.db import StudyStore
-from ..study.models import Mode
-from ..study.profiles import create_profile
-from ..study.progress import StudySummary, study_summary
-from ..study.protocol import load_preset
-from ..study.studies import (
+from crm_tui import paths
+from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
+from crm_tui.cli.options import study_db_option
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Mode
+from crm_tui.study.profiles import create_profile
+from crm_tui.study.progress import StudySummary, study_summary
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import (
     create_study,
     find_study,
     list_studies,
     solve_only_preset,
     with_overrides,
 )
-from .options import study_db_option
 
 console = Console()
 

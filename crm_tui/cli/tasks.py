@@ -9,8 +9,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .. import paths
-from ..atomic import check_output_path
+from crm_tui import paths
+from crm_tui.atomic import check_output_path
 
 console = Console()
 
@@ -34,9 +34,9 @@ def tasks() -> None:
 def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
              allow_short: bool, force: bool) -> None:
     """Generate the nine task families with gold answers from an org (deterministic)."""
-    from ..bench.generate import generate_taskset
-    from ..bench.taskset import write_taskset
-    from ..org.store import OrgStore
+    from crm_tui.bench.generate import generate_taskset
+    from crm_tui.bench.taskset import write_taskset
+    from crm_tui.org.store.orgstore import OrgStore
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
@@ -54,7 +54,7 @@ def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def import_(file: Path, out: Path | None, force: bool) -> None:
     """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL)."""
-    from ..bench.taskset import imported, load_taskset, write_taskset
+    from crm_tui.bench.taskset import imported, load_taskset, write_taskset
 
     if out is not None:
         check_output_path(out, force=force, what="the task set")
@@ -69,7 +69,7 @@ def import_(file: Path, out: Path | None, force: bool) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 def stats(file: Path) -> None:
     """Counts per family, share of None answers and distinct answers of a task set."""
-    from ..bench.taskset import load_taskset
+    from crm_tui.bench.taskset import load_taskset
 
     taskset = load_taskset(file)
     table = Table(title=f"{file}  ({taskset.fingerprint})")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CrmTuiError
+from crm_tui.errors import CrmTuiError
 
 STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
 

@@ -15,11 +15,15 @@ from datetime import datetime
 from sqlalchemy import UniqueConstraint, insert
 from sqlmodel import Field, Session, SQLModel, select
 
-from ..bench.scoring import score
-from ..bench.taskset import Instance, TaskSet
-from ..errors import CrmTuiError
-from .agent_results import AgentAnswerRecord, AgentResultFile, AgentRunRecords
-from .db import StudyStore
+from crm_tui.bench.scoring import score
+from crm_tui.bench.taskset import Instance, TaskSet
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.agent_results import (
+    AgentAnswerRecord,
+    AgentResultFile,
+    AgentRunRecords,
+)
+from crm_tui.study.db import StudyStore
 
 
 class AgentRun(SQLModel, table=True):

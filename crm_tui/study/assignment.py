@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from .models import Annotator, Assignment, Study, StudyItem
+from crm_tui.study.models import Annotator, Assignment, Study, StudyItem
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,23 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from .. import __version__
-from ..bench.scoring import normalize_exact, score
-from ..errors import CrmTuiError
-from .assignment import ensure_queue
-from .db import StudyStore
-from .events import append_event, attempt_events, event_kind
-from .models import Attempt, AttemptStatus, EventKind, Mode, Study, StudyItem
-from .profiles import get_profile
-from .studies import get_study
-from .timing import derive
+from crm_tui import __version__
+from crm_tui.bench.scoring import normalize_exact, score
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.assignment import ensure_queue
+from crm_tui.study.db import StudyStore
+from crm_tui.study.events import append_event, attempt_events, event_kind
+from crm_tui.study.models import (
+    Attempt,
+    AttemptStatus,
+    EventKind,
+    Mode,
+    Study,
+    StudyItem,
+)
+from crm_tui.study.profiles import get_profile
+from crm_tui.study.studies import get_study
+from crm_tui.study.timing import derive
 
 # Written only through the calls below, which also change the attempt's status.
 _RESERVED = {EventKind.OPENED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED,

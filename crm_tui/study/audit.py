@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from sqlmodel import select
 
-from .db import StudyStore
-from .models import Annotator, Attempt, AuditFlag, Mode, StudyItem
-from .profiles import require_mode
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Annotator, Attempt, AuditFlag, Mode, StudyItem
+from crm_tui.study.profiles import require_mode
 
 
 @dataclass(frozen=True)

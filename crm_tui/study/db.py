@@ -21,10 +21,10 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Session
 
-from ..atomic import check_output_path
-from ..errors import CrmTuiError
-from .clock import Clock, SystemClock
-from .migrations import LATEST_VERSION, migrate
+from crm_tui.atomic import check_output_path
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.clock import Clock, SystemClock
+from crm_tui.study.migrations import LATEST_VERSION, migrate
 
 BUSY_TIMEOUT_S = 10
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from .db import StudyStore
-from .models import RealismRating, TextDraft
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import RealismRating, TextDraft
 
 
 def realism_key(target: str) -> str:

@@ -7,11 +7,11 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ..errors import CrmTuiError
-from .db import StudyStore
-from .models import Event, EventKind
-from .profiles import get_profile
-from .studies import get_study
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Event, EventKind
+from crm_tui.study.profiles import get_profile
+from crm_tui.study.studies import get_study
 
 
 def event_kind(kind: str) -> EventKind:

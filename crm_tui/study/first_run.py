@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..bench.generate import generate_taskset
-from ..bench.taskset import check_taskset_matches, load_taskset, write_taskset
-from ..org.generator import generate as generate_org
-from ..org.store import OrgStore
-from .db import StudyStore
-from .protocol import load_preset
-from .studies import create_study, list_studies
+from crm_tui.bench.generate import generate_taskset
+from crm_tui.bench.taskset import check_taskset_matches, load_taskset, write_taskset
+from crm_tui.org.generate.build_file import generate as generate_org
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.db import StudyStore
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study, list_studies
 
 DEFAULT_STUDY = "Practice study"
 DEFAULT_PRESET = "paper-expert-study"

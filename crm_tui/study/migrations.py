@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection
 
-from ..errors import CrmTuiError
+from crm_tui.errors import CrmTuiError
 
 _V1_TABLES = """
 CREATE TABLE annotator (

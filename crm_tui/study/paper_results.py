@@ -6,8 +6,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import paths
-from ..errors import CrmTuiError
+from crm_tui import paths
+from crm_tui.errors import CrmTuiError
 
 FRAMEWORK_LABELS = {"act": "Act", "react": "ReAct", "tool_call": "Function Calling"}
 

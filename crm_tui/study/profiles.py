@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from ..errors import CrmTuiError
-from .db import StudyStore
-from .models import Annotator, Mode
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Annotator, Mode
 
 
 def create_profile(store: StudyStore, name: str, role: str, crm_years: float,

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from .db import StudyStore
-from .models import (
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import (
     Annotator,
     Assignment,
     Attempt,
@@ -21,8 +21,8 @@ from .models import (
     Study,
     StudyItem,
 )
-from .ratings import rating_targets
-from .studies import get_study, study_protocol
+from crm_tui.study.ratings import rating_targets
+from crm_tui.study.studies import get_study, study_protocol
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from pydantic import (
     model_validator,
 )
 
-from .. import paths
-from ..errors import CrmTuiError
-from ..org.catalogue import get_object, has_object
+from crm_tui import paths
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import get_object, has_object
 
 
 class _Strict(BaseModel):

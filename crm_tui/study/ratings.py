@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from sqlmodel import select
 
-from ..errors import CrmTuiError
-from .db import StudyStore
-from .events import append_event
-from .models import (
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.db import StudyStore
+from crm_tui.study.events import append_event
+from crm_tui.study.models import (
     Assignment,
     AuditFlag,
     EventKind,
@@ -19,8 +19,8 @@ from .models import (
     Study,
     StudyItem,
 )
-from .profiles import get_profile
-from .studies import get_study, study_protocol
+from crm_tui.study.profiles import get_profile
+from crm_tui.study.studies import get_study, study_protocol
 
 ORG_TARGET = "org"
 

@@ -19,14 +19,21 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
-from ..bench.families import Family, families
-from ..bench.scoring import all_score, score
-from ..bench.taskset import CRMARENA
-from .agents_store import AgentAnswer, AgentRun, agent_answers
-from .models import Attempt, AttemptStatus, AuditFlag, RealismRating, Study, StudyItem
-from .paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
-from .ratings import rating_targets
-from .stats import (
+from crm_tui.bench.families import Family, families
+from crm_tui.bench.scoring import all_score, score
+from crm_tui.bench.taskset import CRMARENA
+from crm_tui.study.agents_store import AgentAnswer, AgentRun, agent_answers
+from crm_tui.study.models import (
+    Attempt,
+    AttemptStatus,
+    AuditFlag,
+    RealismRating,
+    Study,
+    StudyItem,
+)
+from crm_tui.study.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
+from crm_tui.study.ratings import rating_targets
+from crm_tui.study.stats import (
     AlphaEstimate,
     Interval,
     Spread,
@@ -36,7 +43,7 @@ from .stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
-from .studies import study_protocol
+from crm_tui.study.studies import study_protocol
 
 ALL = "ALL"
 # The paper's Table 2 column order (grouped by persona), used for every per-family listing.

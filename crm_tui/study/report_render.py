@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
-from .report import ALL, Report, ordered_families
-from .stats import Interval, Spread
+from crm_tui.study.report import ALL, Report, ordered_families
+from crm_tui.study.stats import Interval, Spread
 
 DASH = "—"
 

@@ -12,7 +12,7 @@ from typing import TypeVar
 import krippendorff
 import numpy as np
 
-from ..bench.scoring import pass_hat_k
+from crm_tui.bench.scoring import pass_hat_k
 
 T = TypeVar("T")
 

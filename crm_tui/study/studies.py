@@ -10,11 +10,11 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from sqlmodel import Session, select
 
-from ..bench.taskset import CRMARENA
-from ..errors import CrmTuiError
-from .db import StudyStore
-from .models import Study, StudyItem
-from .protocol import Preset, Protocol, resolve_protocol, validated
+from crm_tui.bench.taskset import CRMARENA
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Study, StudyItem
+from crm_tui.study.protocol import Preset, Protocol, resolve_protocol, validated
 
 
 class TaskMetadata(BaseModel):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .models import Event, EventKind
+from crm_tui.study.models import Event, EventKind
 
 HEARTBEAT_S = 10
 

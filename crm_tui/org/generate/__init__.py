@@ -8,7 +8,7 @@ the same seed always yields the same org.
 Stages, in dependency order (latent variables in brackets, stored in `_latent`):
 
 - `people`    Users [skill], Accounts [shopping habit], Contacts; [state closure speed]
-- `catalog`   ProductCategory, Product2 [issue propensity, peak months, nicknames],
+- `products`  ProductCategory, Product2 [issue propensity, peak months, nicknames],
               ProductCategoryProduct, Pricebook2, PricebookEntry
 - `orders`    Order, OrderItem (dates cluster in each customer's holiday seasons)
 - `knowledge` Issue__c, Knowledge__kav [policy, QA pairs, issue -> policy article]
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..store import OrgStore
-from . import cases, catalog, knowledge, orders, people
-from .common import Sizes
+from crm_tui.org.generate import cases, knowledge, orders, people, products
+from crm_tui.org.generate.common import Sizes
+from crm_tui.org.store.orgstore import OrgStore
 
 Progress = Callable[[float, str], None]
 
@@ -41,7 +41,7 @@ def build(store: OrgStore, seed: int, scale: float,
     counts.update(crowd.counts)
 
     step(0.10, "product catalogue")
-    cat = catalog.build(store, seed, sizes)
+    cat = products.build(store, seed, sizes)
     counts.update(cat.counts)
 
     step(0.35, "orders")

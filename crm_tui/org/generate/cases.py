@@ -14,13 +14,8 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from ...org import latent
-from ..ids import make_id
-from ..sftime import format_datetime
-from ..store import OrgStore
-from . import texts as tx
-from .catalog import Catalog, grammar
-from .common import (
+from crm_tui.org.generate import texts as tx
+from crm_tui.org.generate.common import (
     COMPANY,
     END,
     NOW,
@@ -31,10 +26,15 @@ from .common import (
     rng,
     weighted_sample,
 )
-from .kbtexts import RESOLUTIONS
-from .knowledge import KnowledgeBase
-from .orders import OrderBook
-from .people import People
+from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.knowledge import KnowledgeBase
+from crm_tui.org.generate.orders import OrderBook
+from crm_tui.org.generate.people import People
+from crm_tui.org.generate.products import Catalog, grammar
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.ids import make_id
+from crm_tui.org.schema.sftime import format_datetime
+from crm_tui.org.store.orgstore import OrgStore
 
 PEAK_CASE_BOOST = 4.0
 # Slots a description should not repeat in its second sentence.

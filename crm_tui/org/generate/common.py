@@ -6,8 +6,8 @@ import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from ..catalogue import get_object
-from ..ids import make_id
+from crm_tui.org.schema.catalogue import get_object
+from crm_tui.org.schema.ids import make_id
 
 COMPANY = "Shoes & Clothings"
 DOMAIN = "shoesandclothings.example"

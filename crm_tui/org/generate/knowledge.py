@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...org import latent
-from ..store import OrgStore
-from .catalog import Catalog
-from .common import COMPANY, IdMaker, rng
-from .kbtexts import GUIDES, INTRO_QUESTIONS, POLICIES, RESOLUTIONS
+from crm_tui.org.generate.common import COMPANY, IdMaker, rng
+from crm_tui.org.generate.kbtexts import GUIDES, INTRO_QUESTIONS, POLICIES, RESOLUTIONS
+from crm_tui.org.generate.products import Catalog
+from crm_tui.org.schema import latent
+from crm_tui.org.store.orgstore import OrgStore
 
 SPAN_RE = re.compile(r"\{\{(.+?)\}\}", re.S)
 PRODUCT_RE = re.compile(r"<<(.+?)>>")

@@ -12,11 +12,19 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import accumulate
 
-from ..sftime import format_date
-from .catalog import Catalog
-from .common import LAST_ORDER, SEASONS, START, IdMaker, Sizes, rng, season_days
-from .data import CATEGORY_NAMES
-from .people import People
+from crm_tui.org.generate.common import (
+    LAST_ORDER,
+    SEASONS,
+    START,
+    IdMaker,
+    Sizes,
+    rng,
+    season_days,
+)
+from crm_tui.org.generate.data import CATEGORY_NAMES
+from crm_tui.org.generate.people import People
+from crm_tui.org.generate.products import Catalog
+from crm_tui.org.schema.sftime import format_date
 
 ITEM_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)
 ITEM_WEIGHTS = (17, 20, 20, 16, 12, 8, 4, 3)  # mean about 3.4 lines per order

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from faker import Faker
 
-from ...org import latent
-from ..ids import make_id
-from ..store import OrgStore
-from .common import DOMAIN, SEASONS, IdMaker, Sizes, rng
-from .data import CATEGORY_NAMES
+from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
+from crm_tui.org.generate.data import CATEGORY_NAMES
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.ids import make_id
+from crm_tui.org.store.orgstore import OrgStore
 
 # Real US cities by state, with a rough weight (how many customers live there).
 CITIES: dict[str, tuple[float, tuple[str, ...]]] = {

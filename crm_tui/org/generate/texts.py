@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import random
 
-from .data import ACCESSORY, APPAREL, ELECTRONICS, EQUIPMENT, FOOTWEAR
+from crm_tui.org.generate.data import (
+    ACCESSORY,
+    APPAREL,
+    ELECTRONICS,
+    EQUIPMENT,
+    FOOTWEAR,
+)
 
 # Issue names in the order of kbtexts.POLICIES.
 INCORRECT, SIZE, CANCEL, DELAY, WARRANTY, DEFECT, RETURN, OVERCHARGE, UNAVAILABLE, LOYALTY = \

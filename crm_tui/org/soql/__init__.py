@@ -6,9 +6,14 @@
 Bad queries raise SalesforceError(error_code, message), worded as Salesforce words them.
 """
 
-from .errors import SalesforceError
-from .executor import API_VERSION, QueryResult, execute_soql, store_today
-from .sosl import execute_sosl
+from crm_tui.org.soql.executor import (
+           API_VERSION,
+           QueryResult,
+           execute_soql,
+           store_today,
+)
+from crm_tui.org.soql.sf_errors import SalesforceError
+from crm_tui.org.soql.sosl import execute_sosl
 
 __all__ = ["API_VERSION", "QueryResult", "SalesforceError", "execute_soql", "execute_sosl",
            "store_today"]

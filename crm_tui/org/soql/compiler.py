@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..catalogue import (
+from crm_tui.org.schema.catalogue import (
     ChildRelationship,
     Field,
     FieldType,
@@ -20,12 +20,10 @@ from ..catalogue import (
     get_object,
     has_object,
 )
-from ..ids import is_valid_id, to18
-from ..sftime import format_datetime, parse_datetime
-from ..store import q
-from .dates import date_range
-from .errors import SalesforceError, malformed, positioned
-from .nodes import (
+from crm_tui.org.schema.ids import is_valid_id, to18
+from crm_tui.org.schema.sftime import format_datetime, parse_datetime
+from crm_tui.org.soql.dates import date_range
+from crm_tui.org.soql.nodes import (
     Aggregate,
     Comparison,
     Condition,
@@ -36,6 +34,8 @@ from .nodes import (
     OrderItem,
     Query,
 )
+from crm_tui.org.soql.sf_errors import SalesforceError, malformed, positioned
+from crm_tui.org.store.orgstore import q
 
 MAX_OFFSET = 2000
 

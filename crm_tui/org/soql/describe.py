@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catalogue import OBJECTS, Field, FieldType, SObject, child_relationships
+from crm_tui.org.schema.catalogue import (
+    OBJECTS,
+    Field,
+    FieldType,
+    SObject,
+    child_relationships,
+)
 
 _TYPES = {  # catalogue type -> (describe type, soapType, length)
     FieldType.ID: ("id", "tns:ID", 18),

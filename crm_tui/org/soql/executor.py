@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ..catalogue import FieldType, SObject
-from ..sftime import parse_date
-from ..store import OrgStore
-from .compiler import CompiledQuery, compile_query
-from .errors import SalesforceError
-from .parser import parse_query
+from crm_tui.org.schema.catalogue import FieldType, SObject
+from crm_tui.org.schema.sftime import parse_date
+from crm_tui.org.soql.compiler import CompiledQuery, compile_query
+from crm_tui.org.soql.parser import parse_query
+from crm_tui.org.soql.sf_errors import SalesforceError
+from crm_tui.org.store.orgstore import OrgStore
 
 API_VERSION = "59.0"
 CHILD_BATCH = 500  # parent Ids per child sub-query statement

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import malformed
+from crm_tui.org.soql.sf_errors import malformed
 
 
 class Kind(Enum):

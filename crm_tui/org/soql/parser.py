@@ -6,10 +6,9 @@ worded and positioned the way Salesforce reports it.
 
 from __future__ import annotations
 
-from .dates import DATE_LITERALS, N_DATE_LITERALS
-from .errors import SalesforceError, malformed, unexpected
-from .lexer import Kind, Token, tokenize
-from .nodes import (
+from crm_tui.org.soql.dates import DATE_LITERALS, N_DATE_LITERALS
+from crm_tui.org.soql.lexer import Kind, Token, tokenize
+from crm_tui.org.soql.nodes import (
     Aggregate,
     Comparison,
     Condition,
@@ -23,6 +22,7 @@ from .nodes import (
     Search,
     SelectItem,
 )
+from crm_tui.org.soql.sf_errors import SalesforceError, malformed, unexpected
 
 AGGREGATES = {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"}
 RESERVED = {"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP", "BY",

@@ -8,12 +8,12 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from ..catalogue import get_object, has_object
-from ..store import OrgStore
-from .compiler import compile_query
-from .errors import SalesforceError
-from .executor import API_VERSION, run_plan, store_today
-from .parser import parse_search
+from crm_tui.org.schema.catalogue import get_object, has_object
+from crm_tui.org.soql.compiler import compile_query
+from crm_tui.org.soql.executor import API_VERSION, run_plan, store_today
+from crm_tui.org.soql.parser import parse_search
+from crm_tui.org.soql.sf_errors import SalesforceError
+from crm_tui.org.store.orgstore import OrgStore
 
 DEFAULT_LIMIT = 2000
 # A backslash-escaped reserved character (\( \" \-) belongs to its word, as in SOSL.

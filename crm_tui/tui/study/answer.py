@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Select, Static
 
-from ...org.catalogue import get_object, object_for_id
-from ...org.ids import is_valid_id
+from crm_tui.org.schema.catalogue import get_object, object_for_id
+from crm_tui.org.schema.ids import is_valid_id
 
 MONTHS = tuple(calendar.month_name[1:])
 

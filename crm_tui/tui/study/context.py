@@ -9,10 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ...study.db import StudyStore
-from ...study.models import Annotator, Mode, Study
-from ...study.protocol import Protocol
-from ...study.studies import study_protocol
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Annotator, Mode, Study
+from crm_tui.study.protocol import Protocol
+from crm_tui.study.studies import study_protocol
 
 T = TypeVar("T")
 
@@ -45,6 +45,10 @@ class StudyContext:
         """Run a study-service call on the writer thread and wait for its result."""
         future = self._writer.submit(service, self.store, *args, **kwargs)
         return await asyncio.wrap_future(future)
+
+    async def drain(self) -> None:
+        """Until every call made so far has run (the writer runs them in order)."""
+        await asyncio.wrap_future(self._writer.submit(lambda: None))
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Markdown, Select, Static
 
-from ...study.protocol import Taxonomy
-from .base import StudyDialog
+from crm_tui.study.protocol import Taxonomy
+from crm_tui.tui.study.study_screen import StudyDialog
 
 
 class PauseDialog(StudyDialog):

@@ -7,12 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from ...study.attempts import open_next
-from ...study.events import record_study_event
-from ...study.progress import PartProgress, annotator_progress
-from ...study.ratings import rating_targets
-from ...study.session import my_ratings, unfinished_attempt
-from .base import StudyScreen
+from crm_tui.study.attempts import open_next
+from crm_tui.study.events import record_study_event
+from crm_tui.study.my_work import my_ratings, unfinished_attempt
+from crm_tui.study.progress import PartProgress, annotator_progress
+from crm_tui.study.ratings import rating_targets
+from crm_tui.tui.study.study_screen import StudyScreen
 
 
 class HomeScreen(StudyScreen):
@@ -98,7 +98,7 @@ class HomeScreen(StudyScreen):
 
     # ----------------------------------------------------------------- actions
     async def action_solve(self) -> None:
-        from .solve import SolveScreen
+        from crm_tui.tui.study.solve import SolveScreen
 
         view = await self.service(open_next, self.ctx.study.id, self.ctx.annotator_id)
         if view is None:
@@ -117,7 +117,7 @@ class HomeScreen(StudyScreen):
         self.notify("Look around the org; press F2 to come back here.", title="Explore")
 
     async def action_rate(self) -> None:
-        from .realism import RealismScreen
+        from crm_tui.tui.study.realism import RealismScreen
 
         rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id)
         targets = rating_targets(self.ctx.study)
@@ -125,7 +125,7 @@ class HomeScreen(StudyScreen):
         await self.app.push_screen(RealismScreen(self.ctx, start))
 
     async def action_audit(self) -> None:
-        from .audit import AuditScreen
+        from crm_tui.tui.study.audit_screen import AuditScreen
 
         await self.app.push_screen(AuditScreen(self.ctx))
 

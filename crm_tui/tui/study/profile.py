@@ -8,9 +8,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...study.models import Annotator
-from ...study.profiles import create_profile, list_profiles
-from .base import StudyScreen
+from crm_tui.study.models import Annotator
+from crm_tui.study.profiles import create_profile, list_profiles
+from crm_tui.tui.study.study_screen import StudyScreen
 
 
 def _describe(annotator: Annotator) -> str:
@@ -98,7 +98,7 @@ class ProfileScreen(StudyScreen):
             self._continue_as(annotator)
 
     def _continue_as(self, annotator: Annotator) -> None:
-        from .home import HomeScreen
+        from crm_tui.tui.study.home import HomeScreen
 
         self.ctx.annotator = annotator
         self.app.push_screen(HomeScreen(self.ctx))

@@ -11,12 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static, TextArea
 
-from ...errors import CrmTuiError
-from ...org.catalogue import get_object
-from ...study.drafts import rationale_so_far, realism_key, save_text_draft
-from ...study.ratings import ORG_TARGET, rate_realism, rating_targets
-from ...study.session import my_ratings
-from .base import StudyScreen
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import get_object
+from crm_tui.study.drafts import rationale_so_far, realism_key, save_text_draft
+from crm_tui.study.my_work import my_ratings
+from crm_tui.study.ratings import ORG_TARGET, rate_realism, rating_targets
+from crm_tui.tui.study.study_screen import StudyScreen
 
 
 class RealismScreen(StudyScreen):

@@ -15,10 +15,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ...bench.families import PERSONAS, get_family
-from ...errors import CrmTuiError
-from ...org.catalogue import get_object
-from ...study.attempts import (
+from crm_tui.bench.families import PERSONAS, get_family
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import get_object
+from crm_tui.study.attempts import (
     AttemptView,
     elapsed,
     expire_if_over_limit,
@@ -27,11 +27,10 @@ from ...study.attempts import (
     skip,
     submit,
 )
-from ...study.ratings import flag_item
-from ...study.timing import HEARTBEAT_S
-from .answer import AnswerEntry
-from .base import StudyScreen
-from .dialogs import (
+from crm_tui.study.ratings import flag_item
+from crm_tui.study.timing import HEARTBEAT_S
+from crm_tui.tui.study.answer import AnswerEntry
+from crm_tui.tui.study.dialogs import (
     DetailsDialog,
     FlagDialog,
     FlagInput,
@@ -39,6 +38,7 @@ from .dialogs import (
     SkipDialog,
     SubmitDialog,
 )
+from crm_tui.tui.study.study_screen import StudyScreen
 
 
 def clock_text(ms: int) -> str:

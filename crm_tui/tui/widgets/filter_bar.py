@@ -7,9 +7,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Input, Select
 
-from ...errors import CrmTuiError
-from ...org.backend import Filter, Operator, validate_filter
-from ...org.catalogue import SObject
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.backends.interface import Filter, Operator, validate_filter
+from crm_tui.org.schema.catalogue import SObject
 
 
 class FilterBar(Horizontal):

@@ -9,8 +9,8 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.widgets import Input
 
-from ...atomic import write_text_atomically
-from ...errors import CrmTuiError
+from crm_tui.atomic import write_text_atomically
+from crm_tui.errors import CrmTuiError
 
 KEPT_ENTRIES = 200
 

@@ -1,0 +1,252 @@
+"""The browser's view of an org, behind one interface (no Textual here).
+
+The local store implements it now; a Salesforce org (through simple-salesforce) will
+implement it later, the way Harlequin puts database adapters behind one abstract class.
+Everything a screen needs comes back as plain dataclasses, with lookups already turned
+into display names, so screens never touch SQL or SOQL.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import Field, FieldType, SObject, get_object
+
+Record = dict[str, Any]
+
+
+class Operator(StrEnum):
+    EQ = "="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    CONTAINS = "contains"
+    STARTS_WITH = "starts with"
+    IS_EMPTY = "is empty"
+    IS_NOT_EMPTY = "is not empty"
+
+    @property
+    def takes_value(self) -> bool:
+        return self not in (Operator.IS_EMPTY, Operator.IS_NOT_EMPTY)
+
+
+@dataclass(frozen=True)
+class Filter:
+    field: str
+    operator: Operator | str
+    value: Any = None
+
+    def describe(self) -> str:
+        op = Operator(self.operator)
+        return f"{self.field} {op}" + (f" {self.value!r}" if op.takes_value else "")
+
+
+@dataclass(frozen=True)
+class Sort:
+    field: str
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the next page starts: just after (sort value, Id). Opaque to screens."""
+
+    sort_value: Any
+    record_id: str
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    name: str
+    label: str
+    label_plural: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Page:
+    records: list[Record]
+    next_cursor: Cursor | None  # None: this was the last page
+    names: dict[str, str] = field(default_factory=dict)  # lookup Id -> display name
+
+    def display(self, fld: Field, record: Record) -> str:
+        return display_value(fld, record.get(fld.name), self.names)
+
+
+@dataclass(frozen=True)
+class FieldValue:
+    name: str
+    label: str
+    type: FieldType
+    value: Any
+    display: str
+    link: str | None = None  # the referenced record's Id, for lookups that are set
+
+
+@dataclass(frozen=True)
+class RecordView:
+    object_name: str
+    record_id: str
+    title: str
+    fields: list[FieldValue]
+
+
+@dataclass(frozen=True)
+class RelatedList:
+    name: str  # child relationship name, e.g. Cases
+    child_object: str
+    field: str  # the lookup on the child pointing at the parent
+    parent_id: str
+    count: int
+    count_is_capped: bool  # True: at least `count` (shown as "10,000+", as Salesforce does)
+    page: Page  # the first few children
+
+    @property
+    def label(self) -> str:
+        """The heading Salesforce gives a related list: the child's plural label."""
+        return get_object(self.child_object).label_plural
+
+    @property
+    def filter(self) -> Filter:
+        """The filter that lists exactly these children."""
+        return Filter(self.field, Operator.EQ, self.parent_id)
+
+    @property
+    def count_label(self) -> str:
+        return f"{self.count:,}" + ("+" if self.count_is_capped else "")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    object_name: str
+    record_id: str
+    title: str
+    snippet: str
+
+
+class Backend(ABC):
+    """An org seen by the browser. Implementations must be safe to call from a worker thread."""
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """A short name for the header (e.g. the org file's name)."""
+
+    @property
+    @abstractmethod
+    def fingerprint(self) -> str:
+        """Identifies the org's content (task sets are pinned to it)."""
+
+    @abstractmethod
+    def list_objects(self) -> list[ObjectInfo]: ...
+
+    def describe(self, object_name: str) -> SObject:
+        return object_of(object_name)
+
+    @abstractmethod
+    def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),
+             sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
+        """Records in (sort field, Id) order, starting after `after`."""
+
+    def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int:
+        """Records matching `filters`, cached: the browser only reads, so a count of an org
+        never goes stale while it is open."""
+        obj = self.describe(object_name)
+        key = (obj.name, tuple(filters))
+        cache = self.__dict__.setdefault("_count_cache", {})
+        if key not in cache:
+            cache[key] = self._count(obj, tuple(filters))
+        return cache[key]
+
+    @abstractmethod
+    def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:
+        """Count records matching `filters` (uncached)."""
+
+    @abstractmethod
+    def get_record(self, record_id: str) -> RecordView: ...
+
+    @abstractmethod
+    def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]: ...
+
+    @abstractmethod
+    def search(self, text: str, objects: list[str] | None = None,
+               limit: int = 50) -> list[SearchHit]: ...
+
+    def close(self) -> None:
+        """Release connections (default: nothing to release)."""
+
+
+# ----------------------------------------------------------------- shared validation
+def object_of(object_name: str) -> SObject:
+    try:
+        return get_object(object_name)
+    except KeyError as exc:
+        raise CrmTuiError(exc.args[0]) from None
+
+
+def field_of(obj: SObject, field_name: str) -> Field:
+    try:
+        return obj.field(field_name)
+    except KeyError as exc:
+        raise CrmTuiError(exc.args[0]) from None
+
+
+_TRUE = {"true", "yes", "1", "y"}
+_FALSE = {"false", "no", "0", "n"}
+
+
+def coerce_value(fld: Field, value: Any) -> Any:
+    """The filter value as the field stores it; a CrmTuiError naming the field if it can't be."""
+    if fld.type in (FieldType.NUMBER, FieldType.CURRENCY):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise CrmTuiError(f"{fld.label} ({fld.name}) needs a number, not {value!r}") from None
+    if fld.type is FieldType.BOOLEAN:
+        if isinstance(value, bool):
+            return int(value)
+        text = str(value).strip().lower()
+        if text in _TRUE | _FALSE:
+            return int(text in _TRUE)
+        raise CrmTuiError(f"{fld.label} ({fld.name}) needs true or false, not {value!r}")
+    if value is None:
+        raise CrmTuiError(f"{fld.label} ({fld.name}): the filter needs a value")
+    return str(value)
+
+
+def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, Any]:
+    """Field and operator checked against the catalogue, value coerced to the field's type."""
+    fld = field_of(obj, flt.field)
+    try:
+        op = Operator(flt.operator)
+    except ValueError:
+        known = ", ".join(o.value for o in Operator)
+        raise CrmTuiError(f"Unknown filter operator {flt.operator!r} (use one of: {known})") \
+            from None
+    if op in (Operator.CONTAINS, Operator.STARTS_WITH) and fld.sql_type != "TEXT":
+        raise CrmTuiError(f"{fld.label} ({fld.name}) is not text: '{op}' does not apply")
+    value = coerce_value(fld, flt.value) if op.takes_value else None
+    return fld, op, value
+
+
+def display_value(fld: Field, value: Any, names: dict[str, str] | None = None) -> str:
+    """How a stored value reads on screen; lookup Ids become names when known."""
+    if value is None:
+        return ""
+    if fld.type is FieldType.CURRENCY:
+        return f"{value:,.2f}"
+    if fld.type is FieldType.NUMBER:
+        return f"{value:,.0f}" if value == int(value) else f"{value:,}"
+    if fld.type is FieldType.BOOLEAN:
+        return "Yes" if value else "No"
+    if fld.type is FieldType.DATETIME and len(str(value)) >= 16:
+        return f"{str(value)[:10]} {str(value)[11:16]} UTC"  # stored in UTC, to the minute
+    if fld.is_lookup and names:
+        return names.get(value, value)
+    return str(value)

@@ -1,0 +1,346 @@
+"""A loopback Salesforce REST server over a local org, for the unmodified simple-salesforce.
+
+Built on the stdlib `http.server.ThreadingHTTPServer`: the surface is a dozen read-only
+routes around the SOQL engine, so a framework would add a dependency and no behaviour.
+`SalesforceApi` holds the routing and answers (no sockets), `OrgServer` serves it.
+
+Read path: SOAP and OAuth password login, query / queryAll with query locators
+(batch size from `Sforce-Query-Options: batchSize=N`), search, parameterizedSearch,
+global and per-object describe, record by Id, limits. Writes get a Salesforce error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import ssl
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import date
+from html import escape
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import parse_qs, urlsplit
+
+from crm_tui.org.schema.catalogue import get_object, has_object
+from crm_tui.org.schema.ids import is_valid_id, make_id, to18
+from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
+from crm_tui.org.soql.describe import describe_global, describe_object, describe_summary
+from crm_tui.org.store.orgstore import OrgStore
+
+DEFAULT_BATCH = 2000
+MIN_BATCH, MAX_BATCH = 200, 2000
+KEPT_LOCATORS = 200  # open query cursors kept; the oldest are forgotten first
+ORG_ID = "00DLc0000000001"
+USER_ID = make_id("005", 0, instance="Lc")[:15]
+
+_DATA = re.compile(r"^/services/data/v(?P<version>\d+\.\d)(?P<rest>/.*)?$")
+_LOCATOR = re.compile(r"^(?P<locator>[A-Za-z0-9]+)-(?P<offset>\d+)$")
+# The org's own record, outside the catalogue: clients read its Id to identify the org.
+_ORGANIZATION = re.compile(r"\s*SELECT\s+Id\s+FROM\s+Organization(\s+LIMIT\s+1)?\s*",
+                           re.IGNORECASE)
+
+
+@dataclass
+class Response:
+    status: int
+    body: Any  # JSON-able, or bytes with `content_type`
+    content_type: str = "application/json;charset=UTF-8"
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def payload(self) -> bytes:
+        if isinstance(self.body, bytes):
+            return self.body
+        return json.dumps(self.body).encode()
+
+
+def _error(status: int, code: str, message: str) -> Response:
+    return Response(status, [{"message": message, "errorCode": code}])
+
+
+NOT_FOUND = ("NOT_FOUND", "The requested resource does not exist")
+
+
+@dataclass
+class _Cursor:
+    records: list[dict[str, Any]]
+    batch: int
+    resource: str
+
+
+class SalesforceApi:
+    """Answers Salesforce REST requests from one org; thread-safe."""
+
+    def __init__(self, store: OrgStore, session_id: str | None = None,
+                 today: date | None = None):
+        self.store = store
+        self.session_id = session_id or secrets.token_urlsafe(24)
+        self.today = today or store_today(store)
+        self.lock = threading.Lock()  # one SQLite connection, one query at a time
+        self.cursors: OrderedDict[str, _Cursor] = OrderedDict()
+        self.cursor_count = 0
+
+    # ----------------------------------------------------------------- dispatch
+    def handle(self, method: str, url: str, headers: dict[str, str], body: bytes,
+               host: str) -> Response:
+        parts = urlsplit(url)
+        path = parts.path.rstrip("/") or "/"
+        params = parse_qs(parts.query)
+        if method == "POST" and re.fullmatch(r"/services/Soap/u/\d+\.\d(/.*)?", path):
+            return self.soap_login(body, host, path)
+        if method == "POST" and path == "/services/oauth2/token":
+            return self.oauth_login(host)
+        if path == "/services/data":
+            return Response(200, [{"label": "Local org", "url": "/services/data/v59.0",
+                                   "version": "59.0"}])
+        match = _DATA.match(path)
+        if not match:
+            return _error(404, *NOT_FOUND)
+        token = headers.get("authorization", "").partition(" ")[2]
+        if not secrets.compare_digest(token, self.session_id):
+            return _error(401, "INVALID_SESSION_ID", "Session expired or invalid")
+        if method != "GET":
+            return _error(403, "INSUFFICIENT_ACCESS_OR_READONLY",
+                          "This local org is read-only: only GET requests are answered.")
+        version, rest = match["version"], (match["rest"] or "/").strip("/").split("/")
+        return self.route(version, rest, params, headers)
+
+    def route(self, version: str, rest: list[str], params: dict[str, list[str]],
+              headers: dict[str, str]) -> Response:
+        resource = rest[0]
+        try:
+            if resource in ("query", "queryAll"):
+                if len(rest) == 2:
+                    return self.next_page(version, resource, rest[1])
+                return self.query(version, resource, params, headers)
+            if resource == "search" and len(rest) == 1:
+                return self.search(version, _param(params, "q"))
+            if resource == "parameterizedSearch" and len(rest) == 1:
+                return self.search(version, _sosl_from_params(params))
+            if resource == "sobjects":
+                return self.sobjects(version, rest[1:], params)
+            if resource == "limits" and len(rest) == 1:
+                return Response(200, {"DailyApiRequests": {"Max": 15000, "Remaining": 15000}})
+        except SalesforceError as error:
+            return Response(error.status, error.to_json())
+        return _error(404, *NOT_FOUND)
+
+    # ----------------------------------------------------------------- login
+    def soap_login(self, body: bytes, host: str, path: str) -> Response:
+        if b"username>" not in body:  # any user may log in to this local org
+            xml = ('<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
+                   '"http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf='
+                   '"urn:fault.partner.soap.sforce.com"><soapenv:Body><soapenv:Fault>'
+                   '<faultcode>INVALID_LOGIN</faultcode><detail><sf:LoginFault>'
+                   '<sf:exceptionCode>INVALID_LOGIN</sf:exceptionCode><sf:exceptionMessage>'
+                   'Invalid username, password, security token; or user locked out.'
+                   '</sf:exceptionMessage></sf:LoginFault></detail></soapenv:Fault>'
+                   '</soapenv:Body></soapenv:Envelope>')
+            return Response(500, xml.encode(), "text/xml;charset=UTF-8")
+        version = path.split("/")[4]
+        server_url = f"https://{host}/services/Soap/u/{version}/{ORG_ID}"
+        xml = ('<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
+               '"http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>'
+               '<loginResponse xmlns="urn:partner.soap.sforce.com"><result>'
+               f'<metadataServerUrl>https://{escape(host)}/services/Soap/m/{version}/{ORG_ID}'
+               '</metadataServerUrl><passwordExpired>false</passwordExpired>'
+               f'<sandbox>true</sandbox><serverUrl>{escape(server_url)}</serverUrl>'
+               f'<sessionId>{escape(self.session_id)}</sessionId><userId>{USER_ID}</userId>'
+               '</result></loginResponse></soapenv:Body></soapenv:Envelope>')
+        return Response(200, xml.encode(), "text/xml;charset=UTF-8")
+
+    def oauth_login(self, host: str) -> Response:
+        return Response(200, {"access_token": self.session_id,
+                              "instance_url": f"https://{host}", "token_type": "Bearer",
+                              "id": f"https://{host}/id/{ORG_ID}/{USER_ID}",
+                              "issued_at": "0", "signature": ""})
+
+    # ----------------------------------------------------------------- queries
+    def query(self, version: str, resource: str, params, headers) -> Response:
+        text = _param(params, "q")
+        if _ORGANIZATION.fullmatch(text):
+            org_id = to18(ORG_ID)
+            url = f"/services/data/v{version}/sobjects/Organization/{org_id}"
+            return Response(200, {"totalSize": 1, "done": True, "records": [
+                {"attributes": {"type": "Organization", "url": url}, "Id": org_id}]})
+        with self.lock:
+            result = execute_soql(self.store, text, today=self.today, api_version=version)
+        batch = _batch_size(headers.get("sforce-query-options", ""))
+        if result.total_size == 0 or len(result.records) <= batch:
+            return Response(200, result.to_json())
+        with self.lock:
+            self.cursor_count += 1
+            locator = make_id("01g", self.cursor_count)
+            self.cursors[locator] = _Cursor(result.records, batch, resource)
+            while len(self.cursors) > KEPT_LOCATORS:
+                self.cursors.popitem(last=False)
+        return Response(200, self.page(version, locator, 0))
+
+    def next_page(self, version: str, resource: str, locator_text: str) -> Response:
+        match = _LOCATOR.match(locator_text)
+        if not match or match["locator"] not in self.cursors:
+            return _error(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
+        return Response(200, self.page(version, match["locator"], int(match["offset"])))
+
+    def page(self, version: str, locator: str, offset: int) -> dict[str, Any]:
+        cursor = self.cursors[locator]
+        end = offset + cursor.batch
+        page = {"totalSize": len(cursor.records), "done": end >= len(cursor.records),
+                "records": cursor.records[offset:end]}
+        if not page["done"]:
+            page["nextRecordsUrl"] = (f"/services/data/v{version}/{cursor.resource}/"
+                                      f"{locator}-{end}")
+        return page
+
+    def search(self, version: str, text: str) -> Response:
+        with self.lock:
+            return Response(200, execute_sosl(self.store, text, today=self.today,
+                                              api_version=version))
+
+    # ----------------------------------------------------------------- sobjects
+    def sobjects(self, version: str, rest: list[str], params) -> Response:
+        if not rest or rest == [""]:
+            return Response(200, describe_global(version))
+        if not has_object(rest[0]) or len(rest) > 2:
+            return _error(404, *NOT_FOUND)
+        obj = get_object(rest[0])
+        if len(rest) == 1:
+            return Response(200, {"objectDescribe": describe_summary(obj, version),
+                                  "recentItems": []})
+        if rest[1] == "describe":
+            return Response(200, describe_object(obj, version))
+        if not is_valid_id(rest[1]):
+            return _error(404, *NOT_FOUND)
+        fields = params.get("fields", [", ".join(obj.field_names)])[0]
+        soql = f"SELECT {fields} FROM {obj.name} WHERE Id = '{to18(rest[1])}'"
+        with self.lock:
+            result = execute_soql(self.store, soql, today=self.today, api_version=version)
+        if not result.records:
+            return _error(404, *NOT_FOUND)
+        return Response(200, result.records[0])
+
+
+def _param(params: dict[str, list[str]], name: str) -> str:
+    values = params.get(name)
+    if not values:
+        raise SalesforceError("MALFORMED_QUERY", f"Missing the '{name}' parameter")
+    return values[0]
+
+
+def _batch_size(options: str) -> int:
+    match = re.search(r"batchSize\s*=\s*(\d+)", options)
+    if not match:
+        return DEFAULT_BATCH
+    return max(MIN_BATCH, min(MAX_BATCH, int(match[1])))
+
+
+def _sosl_from_params(params: dict[str, list[str]]) -> str:
+    """parameterizedSearch's GET parameters as the equivalent SOSL statement."""
+    term = _param(params, "q").replace("\\", "\\\\").replace("}", "\\}")
+    scope = params.get("in", ["ALL"])[0].upper()
+    sosl = f"FIND {{{term}}} IN {scope} FIELDS"
+    specs = []
+    for name in params.get("sobject", []):
+        fields = params.get(f"{name}.fields", ["Id"])[0]
+        limit = params.get(f"{name}.limit")
+        specs.append(f"{name}({fields}{f' LIMIT {int(limit[0])}' if limit else ''})")
+    if specs:
+        sosl += " RETURNING " + ", ".join(specs)
+    if "overallLimit" in params:
+        sosl += f" LIMIT {int(params['overallLimit'][0])}"
+    return sosl
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: one TLS handshake per client
+    disable_nagle_algorithm = True  # headers and body are separate writes
+    server: _HttpServer
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        host = self.headers.get("Host") or f"{self.server.server_address[0]}"
+        try:
+            response = self.server.api.handle(self.command, self.path, headers, body, host)
+        except SalesforceError as error:
+            response = Response(error.status, error.to_json())
+        except ValueError as error:  # e.g. a non-numeric limit in parameterizedSearch
+            response = _error(400, "MALFORMED_QUERY", str(error))
+        payload = response.payload()
+        self.send_response(response.status)
+        self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Sforce-Limit-Info", "api-usage=0/15000")
+        self.end_headers()
+        self.wfile.write(payload)
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+
+class _HttpServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, api: SalesforceApi, verbose: bool):
+        super().__init__(address, _Handler)
+        self.api = api
+        self.verbose = verbose
+
+
+class OrgServer:
+    """Serve an org on host:port (port 0 = any free port), in a background thread."""
+
+    def __init__(self, org_path: str | Path, host: str = "127.0.0.1", port: int = 0,
+                 tls: ssl.SSLContext | None = None, session_id: str | None = None,
+                 today: date | None = None, verbose: bool = False):
+        self.store = OrgStore.open(org_path)
+        self.api = SalesforceApi(self.store, session_id, today)
+        self.httpd = _HttpServer((host, port), self.api, verbose)
+        if tls is not None:
+            # The handshake then runs in the request's thread, not the accept loop.
+            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True,
+                                                do_handshake_on_connect=False)
+        self.scheme = "https" if tls else "http"
+        self.thread: threading.Thread | None = None
+
+    @property
+    def host(self) -> str:
+        return self.httpd.server_address[0]
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://{self.host}:{self.port}"
+
+    @property
+    def session_id(self) -> str:
+        return self.api.session_id
+
+    def start(self) -> OrgServer:
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self.httpd.serve_forever()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.store.close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

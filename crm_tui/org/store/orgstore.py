@@ -1,0 +1,230 @@
+"""The local store: one SQLite file per org, a table per catalogue object.
+
+Tables and columns carry the Salesforce API names. Every lookup and every field that
+tasks filter or sort by is indexed as (field, Id), so a sorted list view can page by
+keyset. An FTS5 table indexes names and long text for search. Latent variables of the
+generator live in `_latent`, never in an object table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.catalogue import OBJECTS, SObject, get_object
+
+SCHEMA_VERSION = 1
+ORG_KIND = "crm-tui-org"
+BATCH = 5000
+
+
+class OrgError(CrmTuiError):
+    """A problem with an org file, worded for the person who named it."""
+
+
+def q(identifier: str) -> str:
+    """Quote an identifier taken from the catalogue ("Order" and "Case" are SQL words)."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _object_ddl(obj: SObject) -> list[str]:
+    cols = ", ".join(
+        f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "")
+        for f in obj.fields
+    )
+    ddl = [f"CREATE TABLE {q(obj.name)} ({cols})"]
+    for f in obj.fields:
+        if f.indexed and f.name != "Id":
+            ddl.append(
+                f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} "
+                f"({q(f.name)}, {q('Id')})"
+            )
+    return ddl
+
+
+META_DDL = [
+    "CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT)",
+    # The generator's hidden variables: (object, record, variable) -> value (JSON text).
+    "CREATE TABLE _latent (object TEXT NOT NULL, record_id TEXT NOT NULL, "
+    "variable TEXT NOT NULL, value TEXT, PRIMARY KEY (object, record_id, variable))",
+    "CREATE VIRTUAL TABLE search_index USING fts5(object UNINDEXED, record_id UNINDEXED, "
+    "name, body, tokenize = 'unicode61 remove_diacritics 2')",
+]
+
+
+def connect(path: str | Path, readonly: bool = False) -> sqlite3.Connection:
+    """A connection usable from worker threads (callers serialise their own use)."""
+    if readonly:
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.execute("PRAGMA cache_size = -65536")  # 64 MiB: list views touch big indexes
+    conn.execute("PRAGMA mmap_size = 268435456")
+    return conn
+
+
+class OrgStore:
+    """An open org file. Create with `OrgStore.create`, open with `OrgStore.open`."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+
+    # ----------------------------------------------------------------- lifecycle
+    @classmethod
+    def create(cls, path: str | Path) -> OrgStore:
+        """A new, empty org at `path` (which must not exist), tuned for bulk writes."""
+        path = Path(path)
+        if path.exists():
+            raise OrgError(f"{path} already exists")
+        conn = connect(path)
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        with conn:
+            for stmt in META_DDL:
+                conn.execute(stmt)
+            for obj in OBJECTS:
+                for stmt in _object_ddl(obj):
+                    conn.execute(stmt)
+            conn.executemany("INSERT INTO _meta VALUES (?, ?)",
+                             [("kind", ORG_KIND), ("schema_version", str(SCHEMA_VERSION))])
+        return cls(conn, path)
+
+    @classmethod
+    def open(cls, path: str | Path, readonly: bool = True) -> OrgStore:
+        """Open an existing org, with a clear error if the file is missing or not an org."""
+        path = Path(path)
+        if path.is_dir():
+            raise OrgError(f"{path} is a folder, not a crm-tui org file")
+        if not path.is_file():
+            raise OrgError(f"No org at {path}: the file does not exist")
+        conn = None
+        try:
+            conn = connect(path, readonly=readonly)
+            kind = conn.execute("SELECT value FROM _meta WHERE key = 'kind'").fetchone()
+        except sqlite3.DatabaseError:
+            kind = None
+        if not kind or kind[0] != ORG_KIND:
+            if conn is not None:
+                conn.close()
+            raise OrgError(f"{path} is not a crm-tui org file")
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> OrgStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ----------------------------------------------------------------- writing
+    def insert(self, object_name: str, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Insert rows (dicts keyed by API name; missing fields are NULL). Returns count."""
+        obj = get_object(object_name)
+        names = obj.field_names
+        sql = (f"INSERT INTO {q(obj.name)} ({', '.join(map(q, names))}) "
+               f"VALUES ({', '.join('?' * len(names))})")
+        n = 0
+        batch: list[tuple] = []
+        for row in rows:
+            unknown = set(row) - set(names)
+            if unknown:
+                raise OrgError(f"{obj.name} has no field {sorted(unknown)[0]!r}")
+            batch.append(tuple(row.get(f) for f in names))
+            if len(batch) >= BATCH:
+                self.conn.executemany(sql, batch)
+                n += len(batch)
+                batch.clear()
+        if batch:
+            self.conn.executemany(sql, batch)
+            n += len(batch)
+        return n
+
+    def set_latent(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
+        """Store hidden variables as (object, record_id, variable, value-as-text)."""
+        self.conn.executemany("INSERT OR REPLACE INTO _latent VALUES (?, ?, ?, ?)", rows)
+
+    def latent(self, object_name: str, variable: str) -> dict[str, str]:
+        rows = self.conn.execute(
+            "SELECT record_id, value FROM _latent WHERE object = ? AND variable = ?",
+            (object_name, variable))
+        return {r[0]: r[1] for r in rows}
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO _meta VALUES (?, ?)", (key, value))
+
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM _meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def build_search_index(self) -> None:
+        """(Re)fill the FTS index from every object's searchable fields."""
+        self.conn.execute("DELETE FROM search_index")
+        for obj in OBJECTS:
+            name_cols = [f.name for f in obj.fields if f.searchable and f.name_field]
+            body_cols = [f.name for f in obj.fields if f.searchable and not f.name_field]
+            if not name_cols and not body_cols:
+                continue
+
+            def concat(cols: list[str]) -> str:
+                return " || ' ' || ".join(f"coalesce({q(c)}, '')" for c in cols) or "''"
+
+            self.conn.execute(
+                f"INSERT INTO search_index (object, record_id, name, body) "
+                f"SELECT ?, Id, {concat(name_cols)}, {concat(body_cols)} FROM {q(obj.name)}",
+                (obj.name,))
+
+    def finish(self) -> str:
+        """Index, hash and seal a freshly written org; returns its content hash."""
+        self.build_search_index()
+        digest = self.content_hash()
+        self.set_meta("content_hash", digest)
+        self.conn.commit()
+        self.conn.execute("PRAGMA journal_mode = DELETE")
+        self.conn.execute("ANALYZE")
+        self.conn.commit()
+        return digest
+
+    # ----------------------------------------------------------------- reading
+    def count(self, object_name: str) -> int:
+        obj = get_object(object_name)
+        return self.conn.execute(f"SELECT count(*) FROM {q(obj.name)}").fetchone()[0]
+
+    def counts(self) -> dict[str, int]:
+        return {obj.name: self.count(obj.name) for obj in OBJECTS}
+
+    def rows(self, object_name: str, where: str = "", params: tuple = ()) -> list[sqlite3.Row]:
+        """All rows of an object (for checks and task generation; `where` is trusted SQL)."""
+        obj = get_object(object_name)
+        sql = f"SELECT * FROM {q(obj.name)}" + (f" WHERE {where}" if where else "")
+        return self.conn.execute(sql, params).fetchall()
+
+    def content_hash(self) -> str:
+        """SHA-256 over every object table and the latent table, in a fixed order."""
+        h = hashlib.sha256()
+        for obj in OBJECTS:
+            h.update(f"\x00{obj.name}\x00".encode())
+            cur = self.conn.execute(
+                f"SELECT {', '.join(map(q, obj.field_names))} FROM {q(obj.name)} ORDER BY Id")
+            for row in cur:
+                h.update(repr(tuple(row)).encode())
+        h.update(b"\x00_latent\x00")
+        for row in self.conn.execute(
+                "SELECT * FROM _latent ORDER BY object, record_id, variable"):
+            h.update(repr(tuple(row)).encode())
+        return h.hexdigest()
+
+    @property
+    def fingerprint(self) -> str:
+        """Pins task sets and studies to this org's content: `local-<16 hex>`."""
+        digest = self.meta("content_hash") or self.content_hash()
+        return f"local-{digest[:16]}"

@@ -1,0 +1,73 @@
+"""Where the browser can be (locations) and the back/forward history between them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crm_tui.org.backends.interface import Filter, Sort
+
+
+@dataclass(frozen=True)
+class ObjectsLocation:
+    """The list of objects with their counts."""
+
+
+@dataclass(frozen=True)
+class ListLocation:
+    object_name: str
+    filters: tuple[Filter, ...] = ()
+    sort: Sort | None = None
+
+
+@dataclass(frozen=True)
+class RecordLocation:
+    record_id: str
+
+
+@dataclass(frozen=True)
+class SearchLocation:
+    text: str = ""
+
+
+Location = ObjectsLocation | ListLocation | RecordLocation | SearchLocation
+
+
+class History:
+    """A browser history: visiting a new place drops everything ahead of the current one."""
+
+    def __init__(self) -> None:
+        self._places: list[Location] = []
+        self._index = -1
+
+    @property
+    def current(self) -> Location | None:
+        return self._places[self._index] if self._places else None
+
+    @property
+    def can_go_back(self) -> bool:
+        return self._index > 0
+
+    @property
+    def can_go_forward(self) -> bool:
+        return self._index < len(self._places) - 1
+
+    def visit(self, place: Location) -> None:
+        del self._places[self._index + 1:]
+        self._places.append(place)
+        self._index += 1
+
+    def replace_current(self, place: Location) -> None:
+        """Remember the current place in its latest state (e.g. the search text typed)."""
+        self._places[self._index] = place
+
+    def back(self) -> Location | None:
+        if not self.can_go_back:
+            return None
+        self._index -= 1
+        return self.current
+
+    def forward(self) -> Location | None:
+        if not self.can_go_forward:
+            return None
+        self._index += 1
+        return self.current

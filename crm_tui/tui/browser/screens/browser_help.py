@@ -1,0 +1,61 @@
+"""F1: every key of the browser, screen by screen."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+
+GLOBAL_EXTRA = [
+    ("enter", "Open what the cursor is on: an object, a record, a link, a related list"),
+    ("ctrl+p", "Command palette: open an object, jump to a record Id"),
+    ("tab, shift+tab", "Move between panes"),
+    ("click a column header", "Sort a list view by that column (again: flip the order)"),
+    ("ctrl+q", "Quit"),
+]
+
+STUDY_EXTRA = [("f2", "Back to the study (the query you are solving, or home)")]
+
+
+class HelpScreen(ModalScreen):
+    """Lists the app's keys and those of every browser screen."""
+
+    BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
+
+    def compose(self) -> ComposeResult:
+        from crm_tui.tui.browser.browser_app import (
+            CrmApp,  # the app module imports this one
+        )
+
+        table = Table(show_header=False, box=None, padding=(0, 2), expand=True)
+        table.add_column("Key", style="bold", width=24)
+        table.add_column("Does")
+        study_keys = [] if type(self.app) is CrmApp else STUDY_EXTRA  # the study app's
+        sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA + study_keys)]
+        sections += [(screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
+                     for screen in BrowserScreen.__subclasses__()]
+        for title, rows in sections:
+            if not rows:
+                continue
+            table.add_row(Text(title, style="bold underline"), "")
+            for key, description in rows:
+                table.add_row(key, description)
+            table.add_row("", "")
+        with VerticalScroll(id="help-body"):
+            yield Static("[b]crm-tui keys[/b]  (Esc closes)\n")
+            yield Static(table)
+
+    def _describe(self, bindings) -> list[tuple[str, str]]:
+        """(keys as the footer shows them, description) for each entry of a BINDINGS list."""
+        out = []
+        for entry in bindings:
+            binding = entry if isinstance(entry, Binding) else Binding(*entry)
+            keys = ", ".join(self.app.get_key_display(b) for b in binding.make_bindings([binding]))
+            out.append((keys, binding.description))
+        return out

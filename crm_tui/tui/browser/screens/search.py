@@ -1,0 +1,93 @@
+"""Global search: words (the last one as a prefix) across objects, hits grouped by object."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from crm_tui.org.backends.interface import SearchHit
+from crm_tui.org.schema.catalogue import get_object
+from crm_tui.tui.browser.history import RecordLocation, SearchLocation
+from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+
+
+class SearchScreen(BrowserScreen):
+    HELP_TITLE = "Search"
+    BINDINGS = [
+        ("enter", "open", "Open record"),
+        ("down", "focus_results", "To the results"),
+    ]
+
+    def __init__(self, place: SearchLocation) -> None:
+        super().__init__()
+        self.text = place.text
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("Search", classes="screen-title")
+        yield Input(value=self.text, placeholder="Search names, subjects, e-mails, chats…",
+                    id="search-input")
+        yield Static("", id="search-status")
+        yield OptionList(id="results")
+
+    def on_mount(self) -> None:
+        self.title = "Search"
+        self.query_one(Input).focus()
+        if self.text:
+            self._search(self.text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.text = event.value
+        self._search(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_focus_results()
+
+    def _search(self, text: str) -> None:
+        limit = self.crm.settings.search_limit
+        self.load(lambda: (text, self.crm.backend.search(text, limit=limit)), self._show,
+                  group="search")
+
+    def _show(self, result: tuple[str, list[SearchHit]]) -> None:
+        text, hits = result
+        results = self.query_one(OptionList)
+        results.clear_options()
+        # Group by object in the order each object's best hit ranks.
+        order = {name: i for i, name in reversed(list(enumerate(h.object_name for h in hits)))}
+        ranked = sorted(hits, key=lambda h: order[h.object_name])
+        for object_name, group in groupby(ranked, key=lambda h: h.object_name):
+            group_hits = list(group)
+            label = get_object(object_name).label_plural
+            results.add_option(Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"),
+                                      disabled=True))
+            for hit in group_hits:
+                snippet = "" if hit.snippet in hit.title else "  " + hit.snippet
+                prompt = Text.assemble(("  " + hit.title, "bold"), (snippet, "dim"),
+                                       no_wrap=True, overflow="ellipsis")
+                results.add_option(Option(prompt, id=hit.record_id))
+        status = f"{len(hits)} results for {text!r}" if text.strip() else "Type to search"
+        self.query_one("#search-status", Static).update(status)
+
+    def action_focus_results(self) -> None:
+        results = self.query_one(OptionList)
+        if results.option_count:
+            results.focus()
+            if results.highlighted is None:
+                results.action_first()
+
+    def action_open(self) -> None:
+        results = self.query_one(OptionList)
+        if results.highlighted is not None:
+            self._open(results.get_option_at_index(results.highlighted).id)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._open(event.option.id)
+
+    def _open(self, record_id: str | None) -> None:
+        if record_id:
+            self.crm.history.replace_current(SearchLocation(self.text))
+            self.crm.navigate(RecordLocation(record_id))

@@ -1,0 +1,208 @@
+"""Results for coordinators: humans next to agents per task family, as a table and a bar
+chart, then every table of `crm-tui report` (agents, realism, audit) on its own tab.
+
+The report is built in a thread from the study file, so a large study never stalls the
+screen. In a study session only a coordinator profile sees it: annotators should not
+learn how others did while the study runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+from textual_plotext import PlotextPlot
+
+from crm_tui import paths
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Mode
+from crm_tui.study.report import ALL, Report
+from crm_tui.study.report_render import TableView, report_tables
+from crm_tui.study.studies import list_studies
+
+DASH = "—"
+TABS = (("side-by-side", "Side by side"), ("humans-agents", "Humans and agents"),
+        ("realism", "Realism"), ("audit", "Audit"))
+# The tab of each `crm-tui report` table; any other goes on "Humans and agents".
+TAB_OF_TABLE = {"Realism ratings": "realism", "Agreement on realism": "realism",
+                "Audit flags": "audit",
+                "Items where most humans disagree with the gold": "audit"}
+
+
+def load_report(study_path: Path, study_name: str | None = None) -> Report:
+    """The report of `study_name` (default: the newest study) in the file at `study_path`."""
+    if not study_path.exists():
+        raise CrmTuiError(f"No study file at {study_path}: create a study with "
+                          "`crm-tui study create`, then open the app with it.")
+    from crm_tui.study.report import (
+        build_report,  # numpy and the scorers: only when needed
+    )
+
+    with StudyStore.open(study_path) as store:
+        studies = list_studies(store)
+        if not studies:
+            raise CrmTuiError(f"{study_path} holds no study yet: create one with "
+                              "`crm-tui study create`.")
+        study = next((s for s in studies if s.name == study_name), studies[-1])
+        with store.transaction() as session:
+            return build_report(session, study)
+
+
+def has_results(report: Report) -> bool:
+    return bool(report.agents or report.realism.targets
+                or any(flag.flags for flag in report.flags)
+                or any(row.humans.answers for row in report.families))
+
+
+def _pct(value: float | None) -> str:
+    return DASH if value is None else f"{value * 100:.1f}"
+
+
+def side_by_side(report: Report) -> TableView:
+    """One row per family: the humans' accuracy, interval and time, then each agent."""
+    agents = [agent.label for agent in report.agents]
+    rows = []
+    for row in report.families:
+        humans = row.humans
+        interval = DASH if humans.interval is None else (
+            f"{humans.interval.low * 100:.1f}–{humans.interval.high * 100:.1f}")
+        median = DASH if humans.active_ms is None else f"{humans.active_ms.median / 1000:.0f}"
+        rows.append([row.family, str(row.items), str(humans.answers), _pct(humans.accuracy),
+                     interval, median]
+                    + [_pct(row.agents[a].rescored_success) if a in row.agents else DASH
+                       for a in agents])
+    return TableView("Success by task family (%; knowledge QA is F1; agents re-scored)",
+                     ["Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)"]
+                     + [f"{a} %" for a in agents], rows)
+
+
+def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
+    """Families (ALL last) and, per participant, the success in % (0 where none)."""
+    families = [row.family for row in report.families]
+    series = {"Humans": [(row.humans.accuracy or 0.0) * 100 for row in report.families]}
+    for agent in report.agents:
+        series[agent.label] = [
+            (row.agents[agent.label].rescored_success or 0.0) * 100
+            if agent.label in row.agents else 0.0 for row in report.families]
+    return families, series
+
+
+def data_table(view: TableView, **kwargs) -> DataTable:
+    table = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
+    table.add_columns(*view.columns)
+    table.add_rows(view.rows)
+    return table
+
+
+class ResultsScreen(Screen):
+    BINDINGS = [Binding("r", "reload", "Reload"),
+                Binding("escape", "app.pop_screen", "Close")]
+    DEFAULT_CSS = """
+    ResultsScreen #results-heading { padding: 0 1; color: $text-muted; height: auto; }
+    ResultsScreen #results-message { padding: 1 2; display: none; }
+    ResultsScreen TabbedContent { height: 1fr; }
+    ResultsScreen .results-title { text-style: bold; padding: 1 1 0 1; }
+    ResultsScreen #results-chart { height: 20; }
+    ResultsScreen DataTable { height: auto; max-height: 30; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Results", classes="screen-title")
+        yield Static(id="results-heading")
+        yield Static(id="results-message")
+        with TabbedContent(id="results-tabs"):
+            for key, title in TABS:
+                with TabPane(title, id=key):
+                    yield VerticalScroll(id=f"{key}-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Results"
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self._show_message(refusal)
+            return
+        self.query_one("#results-heading", Static).update("Building the report…")
+        context = getattr(self.app, "study", None)  # the study app's open study, if any
+        study_name = context.study.name if context is not None else None
+        study_path = self.app.study_path or paths.default_study_path()  # type: ignore
+        self._build(Path(study_path), study_name)
+
+    def _refusal(self) -> str | None:
+        """Why this person may not see results (None: they may)."""
+        context = getattr(self.app, "study", None)
+        if context is None:  # the app without a study session: whoever holds the file
+            return None
+        if context.annotator is None or context.annotator.mode != Mode.COORDINATOR:
+            return ("Results are for study coordinators. Choose a coordinator profile "
+                    "(or run `crm-tui report`).")
+        return None
+
+    @work(thread=True, exclusive=True, group="results")
+    def _build(self, study_path: Path, study_name: str | None) -> None:
+        worker = get_current_worker()
+        try:
+            outcome: Report | CrmTuiError = load_report(study_path, study_name)
+        except CrmTuiError as exc:
+            outcome = exc
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._deliver, outcome)
+
+    async def _deliver(self, outcome: Report | CrmTuiError) -> None:
+        if not self.is_attached:
+            return
+        if isinstance(outcome, CrmTuiError):
+            self._show_message(str(outcome))
+        elif not has_results(outcome):
+            self._show_message(
+                f"Study {outcome.study!r} has no results yet: nobody has answered, rated "
+                "or flagged anything, and no agent results are imported. Annotators answer "
+                "in the app; import agents with `crm-tui agents import FILE...`.")
+        else:
+            await self._show_report(outcome)
+
+    def _show_message(self, message: str) -> None:
+        self.query_one("#results-heading", Static).update("")
+        self.query_one("#results-message", Static).update(message)
+        self.query_one("#results-message").display = True
+        self.query_one(TabbedContent).display = False
+
+    async def _show_report(self, report: Report) -> None:
+        source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
+        self.query_one("#results-heading", Static).update(
+            f"Study {report.study} · {source} · {report.annotators} annotator(s) · "
+            f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)")
+        self.query_one("#results-message").display = False
+        self.query_one(TabbedContent).display = True
+        content: dict[str, list] = {key: [] for key, _ in TABS}
+        content["side-by-side"] = self._side_by_side(report)
+        for view in report_tables(report):
+            content[TAB_OF_TABLE.get(view.title, "humans-agents")] += [
+                Static(view.title, classes="results-title"), data_table(view)]
+        for key, widgets in content.items():
+            body = self.query_one(f"#{key}-body", VerticalScroll)
+            await body.remove_children()  # before mounting: a reload reuses the Ids
+            await body.mount_all(widgets)
+
+    def _side_by_side(self, report: Report) -> list:
+        view = side_by_side(report)
+        chart = PlotextPlot(id="results-chart")
+        families, series = chart_series(report)
+        plot = chart.plt
+        plot.multiple_bar(families, list(series.values()), labels=list(series), width=0.6)
+        plot.title(f"Success by family (%; {ALL} = mean of families)")
+        plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
+        plot.yticks([0, 25, 50, 75, 100])
+        return [Static(view.title, classes="results-title"),
+                data_table(view, id="results-families"), chart]

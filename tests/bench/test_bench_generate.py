@@ -1,0 +1,133 @@
+"""Task-set generation: counts, None share, uniqueness, determinism, golds that recompute."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+
+import pytest
+
+from crm_tui.bench import gold
+from crm_tui.bench.families import families
+from crm_tui.bench.generate import generate_taskset
+from crm_tui.bench.periods import Period
+from crm_tui.bench.scoring import score
+from crm_tui.bench.taskset import check_taskset_matches, load_taskset, write_taskset
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema.sftime import parse_datetime
+from crm_tui.org.store.orgstore import OrgStore
+from tests.helpers.bench_org import random_org
+
+PER_TASK = 20
+FALSE_PRESUPPOSITION = {"handle_time", "transfer_count", "top_issue_identification",
+                        "named_entity_disambiguation", "policy_violation_identification"}
+
+
+@pytest.fixture(scope="module")
+def org(tmp_path_factory):
+    store = random_org(tmp_path_factory.mktemp("bench") / "random.sqlite")
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def taskset(org):
+    return generate_taskset(org, per_task=PER_TASK, seed=5)
+
+
+def recompute(store: OrgStore, inst) -> str | None:
+    """The gold again, from the instance's hidden parameters only."""
+    p = inst.params
+    period = None
+    if "start" in p:
+        period = Period(parse_datetime(p["start"]), parse_datetime(p["end"]), p["period"],
+                        named=not p["period"].startswith("past"))
+    match inst.task:
+        case "handle_time":
+            return gold.handle_time(store, period, p["threshold"], p["extreme"])
+        case "transfer_count":
+            return gold.transfer_count(store, period, p["threshold"], p["extreme"])
+        case "case_routing":
+            return gold.case_routing(store, p["issue_id"], p["product_id"])
+        case "named_entity_disambiguation":
+            n, unit = p["ago"].split()
+            return gold.named_entity_disambiguation(store, p["contact_id"],
+                                                    date.fromisoformat(p["today"]), int(n),
+                                                    unit, p["nickname"])
+        case "policy_violation_identification":
+            return gold.policy_violation_identification(store, p["case_id"])
+        case "knowledge_qa":
+            return gold.knowledge_qa(store, p["article_id"], p["question"])
+        case "top_issue_identification":
+            return gold.top_issue_identification(store, p["product_id"], period)
+        case "monthly_trend_analysis":
+            return gold.monthly_trend_analysis(store, p["product_id"], period)
+        case "best_region_identification":
+            return gold.best_region_identification(store, period)
+
+
+def test_counts_none_share_and_blocks(taskset):
+    counts = Counter(inst.task for inst in taskset.instances)
+    assert counts == {name: PER_TASK for name in families()}
+    nones = Counter(inst.task for inst in taskset.instances if inst.answer is None)
+    assert nones == {name: round(PER_TASK * 0.3) for name in FALSE_PRESUPPOSITION}
+    for inst in taskset.instances:
+        assert inst.idx // PER_TASK == inst.family.block
+        assert (inst.answer is None) == ("none_reason" in inst.extra)
+    assert sorted(i.idx for i in taskset.instances) == list(range(9 * PER_TASK))
+
+
+def test_queries_and_parameters_are_unique(taskset):
+    queries = [inst.query for inst in taskset.instances]
+    assert len(set(queries)) == len(queries)
+    for inst in taskset.instances:
+        if inst.family.suffix:
+            assert inst.family.suffix.split()[-1] in inst.query
+        assert "{" not in inst.query and "{" not in inst.required
+
+
+def test_every_gold_recomputes_from_its_hidden_parameters(org, taskset):
+    for inst in taskset.instances:
+        assert recompute(org, inst) == inst.answer, inst.query
+
+
+def test_gold_scores_full_marks_against_itself(taskset):
+    for inst in taskset.instances:
+        assert score(inst.task, inst.answer, inst.answer) == 1.0
+
+
+def test_generation_is_deterministic_per_seed(org, taskset):
+    again = generate_taskset(org, per_task=PER_TASK, seed=5)
+    assert again.content_hash == taskset.content_hash
+    other = generate_taskset(org, per_task=PER_TASK, seed=6)
+    assert other.content_hash != taskset.content_hash
+
+
+def test_written_set_is_pinned_to_its_org(org, taskset, tmp_path):
+    path = tmp_path / "set.json"
+    write_taskset(taskset, path)
+    loaded = load_taskset(path)
+    assert loaded.fingerprint == org.fingerprint
+    assert loaded.content_hash == taskset.content_hash
+    check_taskset_matches(loaded, org)
+    other = random_org(tmp_path / "other.sqlite", seed=4)
+    with pytest.raises(CrmTuiError, match="generated from org"):
+        check_taskset_matches(loaded, other)
+
+
+def test_an_org_too_small_is_refused_with_the_families_named(tmp_path):
+    store = random_org(tmp_path / "tiny.sqlite", cases=30)
+    with pytest.raises(CrmTuiError, match="cannot fill"):
+        generate_taskset(store, per_task=130)
+    short = generate_taskset(store, per_task=130, allow_short=True)
+    assert 0 < len(short) < 9 * 130
+
+
+def test_default_org_gives_crmarenas_shape(default_org_path):
+    with OrgStore.open(default_org_path) as store:
+        taskset = generate_taskset(store)
+    assert len(taskset) == 1170
+    assert Counter(i.task for i in taskset.instances) == {name: 130 for name in families()}
+    nones = Counter(i.task for i in taskset.instances if i.answer is None)
+    assert nones == {name: 39 for name in FALSE_PRESUPPOSITION}
+    assert len({i.query for i in taskset.instances}) == 1170

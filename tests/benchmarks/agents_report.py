@@ -1,0 +1,133 @@
+"""Agent import and report timings at CRMArena's full size.
+
+Ten trials of one agent over all 1,170 CRMArena instances (ten result files, 11,700
+answers) are parsed, re-scored and imported; then a report is built for a study over the
+whole task set with 3 answers per item (3,510 attempts), realism ratings from 10 people
+over 17 targets, and the default 1,000-sample alpha bootstrap.
+
+Run: python -m tests.benchmarks.agents_report  (prints a Markdown table for the README).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlmodel import select
+
+from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.agents_store import import_agent_results
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import (
+    Annotator,
+    Assignment,
+    Attempt,
+    RealismRating,
+    StudyItem,
+)
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.report import build_report
+from crm_tui.study.report_render import to_csv, to_markdown
+from crm_tui.study.studies import create_study, with_overrides
+from tests.helpers.paths import CRMARENA_TASKS as TASKS
+
+TRIALS = 10
+RATERS = 10
+
+
+def write_trial_files(folder: Path, instances, rng: random.Random) -> list[Path]:
+    paths = []
+    for trial in range(1, TRIALS + 1):
+        records = []
+        for inst in instances:
+            answer = inst.answer if rng.random() < 0.5 else "None"
+            records.append({"task_id": inst.idx, "task_type": inst.task,
+                            "gt_answer": inst.answer, "reward": int(answer == inst.answer),
+                            "agent_info": {"end_reason": {"source": "agent",
+                                                          "message": "Submit action",
+                                                          "content": answer}},
+                            "traj": []})
+        path = folder / f"trial{trial}" / "results_gpt-4o_react_all.json"
+        path.parent.mkdir()
+        path.write_text(json.dumps(records))
+        paths.append(path)
+    return paths
+
+
+def fill_study(store: StudyStore, study_id: int, rng: random.Random) -> None:
+    """Rows straight into the tables: the report reads them, how they got there is not timed."""
+    now = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+    with store.transaction() as session:
+        people = [Annotator(name=f"p{n}", role="Agent", crm_years=3, created_at=now)
+                  for n in range(RATERS)]
+        session.add_all(people)
+        session.flush()
+        item_ids = session.exec(select(StudyItem.id).where(StudyItem.study_id == study_id)).all()
+        for position, item_id in enumerate(item_ids):
+            for person in rng.sample(people, 3):
+                assignment = Assignment(study_id=study_id, annotator_id=person.id,
+                                        item_id=item_id, position=position)
+                session.add(assignment)
+                session.flush()
+                score = float(rng.random() < 0.6)
+                session.add(Attempt(assignment_id=assignment.id, study_id=study_id,
+                                    annotator_id=person.id, item_id=item_id,
+                                    status="submitted", started_at=now,
+                                    active_ms=rng.randint(30_000, 600_000),
+                                    answer_raw="x", answer_normalised="x", score=score))
+        for person in people:
+            for target in ["org", "User", "Account", "Contact", "Case", "Knowledge__kav",
+                           "ProductCategory", "Product2", "ProductCategoryProduct",
+                           "Pricebook2", "PricebookEntry", "Order", "OrderItem",
+                           "EmailMessage", "LiveChatTranscript", "Issue__c", "CaseHistory__c"]:
+                session.add(RealismRating(study_id=study_id, annotator_id=person.id,
+                                          target=target, level=rng.choice([2, 3, 4, 4, 5, 5]),
+                                          record_ids_json="[]", rated_at=now))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        print(measure(Path(folder)))
+
+
+def measure(folder: Path) -> str:
+    rng = random.Random(0)
+    taskset = load_taskset(TASKS)
+    files = write_trial_files(folder, taskset.instances, rng)
+    rows = []
+    with StudyStore.open(folder / "study.sqlite") as store:
+        started = time.perf_counter()
+        parsed = [read_agent_results(path) for path in files]
+        parse_s = time.perf_counter() - started
+        started = time.perf_counter()
+        import_agent_results(store, parsed, taskset)
+        import_s = time.perf_counter() - started
+        rows.append(f"| parse {TRIALS} result files ({TRIALS * len(taskset):,} records) "
+                    f"| {parse_s:.2f} s |")
+        rows.append(f"| re-score and import them (one transaction) | {import_s:.2f} s |")
+        preset, preset_path = load_preset("paper-expert-study")
+        preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
+        study = create_study(store, "bench", preset, preset_path=preset_path,
+                             instances=[i.to_row() for i in taskset.instances],
+                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        fill_study(store, study.id, rng)
+        started = time.perf_counter()
+        with store.transaction() as session:
+            report = build_report(session, study)
+        build_s = time.perf_counter() - started
+        started = time.perf_counter()
+        to_markdown(report), to_csv(report)
+        render_s = time.perf_counter() - started
+    rows.append(f"| build the report (3,510 attempts, {TRIALS} trials, alpha bootstrap) "
+                f"| {build_s:.2f} s |")
+    rows.append(f"| render it as Markdown and CSV | {render_s * 1000:.0f} ms |")
+    return "| step | time |\n|---|---:|\n" + "\n".join(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""How long the results screen and the SOQL console take to show their answer in the app.
+
+Results: a study over all 1,170 CRMArena instances with 3 answers each, 10 realism raters
+and ten agent trials (the data of agents_report.py), opened in the app at 120x40: time
+until the tables and chart are on screen, and how much of it ran on the UI loop (mounting
+the widgets; the report itself is built in a thread).
+SOQL: Enter to rows on screen, on an org generated at scale 1 (seed 1).
+
+Run: python -m tests.benchmarks.bench_app_screens  (prints a Markdown table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.org.backends.local import LocalBackend
+from crm_tui.org.generate.build_file import generate
+from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.agents_store import import_agent_results
+from crm_tui.study.db import StudyStore
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.tui.browser.browser_app import CrmApp
+from crm_tui.tui.browser.screens.soql_console import SoqlConsole
+from crm_tui.tui.study.results import ResultsScreen
+from crm_tui.tui.widgets.history_input import HistoryInput
+from tests.benchmarks.agents_report import TASKS, fill_study, write_trial_files
+
+QUERIES = [
+    "SELECT Id, Subject, Status, Account.Name FROM Case ORDER BY CreatedDate DESC LIMIT 200",
+    "SELECT Status, COUNT(Id) n FROM Case GROUP BY Status",
+    "SELECT Name, (SELECT Id FROM Cases) FROM Account LIMIT 100",
+    "SELECT Id, CaseNumber, Owner.Name FROM Case",
+]
+
+
+def build_study(folder: Path) -> Path:
+    rng = random.Random(0)
+    taskset = load_taskset(TASKS)
+    path = folder / "study.sqlite"
+    with StudyStore.open(path) as store:
+        files = write_trial_files(folder, taskset.instances, rng)
+        import_agent_results(store, [read_agent_results(p) for p in files], taskset)
+        preset, preset_path = load_preset("paper-expert-study")
+        preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
+        study = create_study(store, "bench", preset, preset_path=preset_path,
+                             instances=[i.to_row() for i in taskset.instances],
+                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        fill_study(store, study.id, rng)
+    return path
+
+
+async def idle(pilot) -> None:
+    while any(w.is_running for w in pilot.app.workers):
+        await asyncio.sleep(0.005)
+    await pilot.pause()
+
+
+async def time_results(org: Path, study: Path) -> tuple[float, float]:
+    on_loop = 0.0
+    original = ResultsScreen._show_report
+
+    async def timed_show(self, report):
+        nonlocal on_loop
+        started = time.perf_counter()
+        await original(self, report)
+        on_loop = time.perf_counter() - started
+
+    ResultsScreen._show_report = timed_show
+    app = CrmApp(LocalBackend(org), study_path=study)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await idle(pilot)
+        started = time.perf_counter()
+        app.push_screen(ResultsScreen())
+        await idle(pilot)
+        total = time.perf_counter() - started
+    ResultsScreen._show_report = original
+    return total, on_loop
+
+
+async def time_queries(org: Path) -> list[tuple[str, int, float]]:
+    out = []
+    app = CrmApp(LocalBackend(org))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await idle(pilot)
+        app.push_screen(SoqlConsole())
+        await idle(pilot)
+        box = app.screen.query_one(HistoryInput)
+        for query in QUERIES:
+            box.value = query
+            started = time.perf_counter()
+            await pilot.press("enter")
+            await idle(pilot)
+            rows = app.screen.query_one("#soql-records").row_count
+            out.append((query, rows, time.perf_counter() - started))
+    return out
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        os.environ["CRM_TUI_HOME"] = name  # the console's history stays out of the user's folder
+        org = folder / "org.sqlite"
+        generate(org, seed=1, scale=1)
+        study = build_study(folder)
+        total, on_loop = asyncio.run(time_results(org, study))
+        queries = asyncio.run(time_queries(org))
+    print("| step | time |\n|---|---:|")
+    print(f"| results screen, full CRMArena study: open to shown | {total:.2f} s |")
+    print(f"| of which on the UI loop (mounting tables and chart) | {on_loop * 1000:.0f} ms |")
+    for query, rows, seconds in queries:
+        print(f"| SOQL console, Enter to {rows:,} rows: `{query}` | {seconds * 1000:.0f} ms |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""Where the tests find their files: the checkout, its test data and the shared CRMArena files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+AGENTS = DATA / "agents"
+SHARED = ROOT.parent / "shared"
+CRMARENA_DIR = SHARED / "crmarena"
+CRMARENA_TASKS = CRMARENA_DIR / "tasks_natural.json"
+
+needs_crmarena = pytest.mark.skipif(
+    not CRMARENA_TASKS.exists(),
+    reason=f"CRMArena's task file is not at {CRMARENA_TASKS} (a bare clone without ../shared)")

@@ -1,0 +1,46 @@
+"""Start the loopback server over TLS and build unmodified simple-salesforce clients for it."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+import requests.adapters
+from simple_salesforce import Salesforce
+
+from crm_tui.org.server.loopback_tls import make_loopback_certificates
+from crm_tui.org.server.rest import OrgServer
+
+API_VERSION = "59.0"
+
+
+@contextmanager
+def serve_tls(org_path: Path, cert_dir: Path, **kw):
+    certs = make_loopback_certificates(cert_dir)
+    with OrgServer(org_path, tls=certs.server_context(), **kw) as server:
+        yield server, certs.ca_pem
+
+
+def trusted_session(ca_pem: Path) -> requests.Session:
+    session = requests.Session()
+    session.verify = str(ca_pem)
+    session.trust_env = False  # REQUESTS_CA_BUNDLE would otherwise override `verify`
+    return session
+
+
+def client(server: OrgServer, ca_pem: Path) -> Salesforce:
+    return Salesforce(instance_url=server.url, session_id=server.session_id,
+                      session=trusted_session(ca_pem), version=API_VERSION)
+
+
+class LoginRedirect(requests.adapters.HTTPAdapter):
+    """Sends https://login.salesforce.com/... to the loopback server (login is hard-coded)."""
+
+    def __init__(self, port: int, **kw):
+        self.port = port
+        super().__init__(**kw)
+
+    def send(self, request, **kw):
+        request.url = request.url.replace("login.salesforce.com", f"127.0.0.1:{self.port}", 1)
+        return super().send(request, **kw)

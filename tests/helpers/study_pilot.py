@@ -1,0 +1,61 @@
+"""Helpers for driving the study screens with Pilot."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from crm_tui.bench.families import get_family
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.db import StudyStore
+from crm_tui.study.models import Event
+from tests.helpers.pilot import settle
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*[c if c != " " else "space" for c in text])
+
+
+async def create_profile_via_form(pilot, name: str, role: str, years: str) -> None:
+    await settle(pilot)
+    pilot.app.screen.query_one("#profile-name").focus()
+    for field_text in (name, role, years):
+        await type_text(pilot, field_text)
+        await pilot.press("enter")  # next field; in the last one, creates the profile
+    await settle(pilot)
+
+
+def event_kinds(store: StudyStore, attempt_id: int | None = None) -> list[str]:
+    with store.transaction() as session:
+        query = select(Event.kind).order_by(Event.id)
+        if attempt_id is not None:
+            query = query.where(Event.attempt_id == attempt_id)
+        return list(session.exec(query))
+
+
+# Five families whose answer is a record Id, so either answer can come from the browser.
+FAMILIES = ("case_routing", "named_entity_disambiguation", "policy_violation_identification",
+            "top_issue_identification", "handle_time")
+
+
+def crafted_instances(org: OrgStore) -> list[dict]:
+    """One instance per family; gold = the second record of the family's answer object,
+    a wrong answer of the same object = the first (the test reads both)."""
+    rows = []
+    for idx, task in enumerate(FAMILIES):
+        family = get_family(task)
+        gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
+        rows.append({
+            "idx": idx, "task": task, "answer": gold, "reward_metric": family.metric,
+            "query": f"Crafted {family.abbrev} query {idx}: which "
+                     f"{family.answer_object} is it? {family.suffix}",
+            "metadata": {"required": f"- Today's date: 2023-0{idx + 1}-15",
+                         "optional": "## Domain details\nPolicies apply as written."},
+            "crm_tui": {"persona": family.persona, "answer_type": family.answer_type,
+                        "answer_object": family.answer_object, "org": org.fingerprint},
+        })
+    return rows
+
+
+def first_two_ids(org_path, object_name: str) -> list[str]:
+    with OrgStore.open(org_path) as org:
+        return [r["Id"] for r in org.rows(object_name, "1 ORDER BY Id LIMIT 2")]

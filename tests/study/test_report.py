@@ -1,0 +1,231 @@
+"""The report on a real study file: three annotators, two imported agents, realism, flags.
+
+Expected numbers are worked out by hand in the comments from the answers below and the
+crafted agent files listed in tests/data/agents/README.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import krippendorff
+import numpy as np
+import pytest
+
+from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.cli import main
+from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.agents_store import import_agent_results
+from crm_tui.study.attempts import open_next, skip, submit
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.ratings import flag_item, rate_realism
+from crm_tui.study.report import build_report
+from crm_tui.study.report_render import report_tables, to_csv, to_json, to_markdown
+from crm_tui.study.studies import create_study, with_overrides
+from tests.helpers.paths import AGENTS, CRMARENA_TASKS, DATA
+
+AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
+    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"]
+EXPECTED_MD = DATA / "report_expected.md"
+
+KQA_GOLD = "advanced sole technology and waterproof materials"
+WRONG_ID = "005Ws000009zzzzIAA"
+# Study items: 0 (KQA), 390 and 391 (NCR), 651 and 653 (HTU; 653's gold is None).
+ITEMS = (0, 390, 391, 651, 653)
+ANSWERS = {  # annotator -> idx -> answer (absent: skipped); seconds of active time each
+    "Ana": ({0: KQA_GOLD, 390: "005Ws000001xadBIAQ", 391: "005Ws000001xZvdIAE",
+             651: "005Ws000001xa6vIAA", 653: "None"}, 60),
+    "Ben": ({0: "waterproof materials", 390: "005Ws000001xadBIAQ", 391: WRONG_ID,
+             651: "005Ws000001xa6vIAA", 653: "005Ws000001xSR9IAM"}, 120),
+    "Cat": ({390: WRONG_ID, 391: WRONG_ID, 651: "005Ws000001xa6vIAA", 653: "null"}, 30),
+}
+RATINGS = {"org": {"Ana": 4, "Ben": 5, "Cat": 3}, "Case": {"Ana": 4, "Ben": 4, "Cat": 0},
+           "Contact": {"Ana": 2, "Ben": 3, "Cat": 4}}
+
+
+@pytest.fixture(scope="module")
+def study_file(tmp_path_factory):
+    taskset = load_taskset(CRMARENA_TASKS)
+    path = tmp_path_factory.mktemp("report") / "study.sqlite"
+    clock = FakeClock()
+    with StudyStore.open(path, clock=clock) as store:
+        preset, preset_path = load_preset("paper-expert-study")
+        preset = with_overrides(preset, items=len(ITEMS), distinct_families=False,
+                                annotators_per_item=3)
+        study = create_study(store, "pilot", preset, preset_path=preset_path,
+                             instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
+                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        item_ids = {}
+        for name, (answers, seconds) in ANSWERS.items():
+            person = create_profile(store, name, "Customer Service Agent", 3)
+            while (view := open_next(store, study.id, person.id)) is not None:
+                item_ids[view.item.idx] = view.item.item_id
+                clock.advance(seconds=seconds)
+                if view.item.idx in answers:
+                    submit(store, view.attempt_id, answers[view.item.idx])
+                else:
+                    skip(store, view.attempt_id)
+            for target, levels in RATINGS.items():
+                rate_realism(store, study.id, person.id, target, levels[name])
+            if name in ("Ana", "Ben"):
+                flag_item(store, study.id, person.id, item_ids[391], "wrong_gold")
+            else:
+                flag_item(store, study.id, person.id, item_ids[390], "ambiguous_query")
+        import_agent_results(store, [read_agent_results(p) for p in AGENT_FILES], taskset)
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(study_file):
+    with StudyStore.open(study_file) as store, store.transaction() as session:
+        from crm_tui.study.studies import list_studies
+        (study,) = list_studies(store)
+        return build_report(session, study)
+
+
+def family(report, name):
+    return next(row for row in report.families if row.family == name)
+
+
+def test_human_accuracy_time_and_agreement_by_hand(report):
+    kqa, ncr, htu, overall = (family(report, f) for f in ("KQA", "NCR", "HTU", "ALL"))
+    # KQA: Ana F1 1, Ben F1("waterproof materials") = 2·1·(2/6)/(1+2/6) = 0.5; Cat skipped
+    assert (kqa.items, kqa.humans.answers, kqa.humans.accuracy) == (1, 2, pytest.approx(0.75))
+    # NCR: 390 right, right, wrong; 391 right, wrong, wrong -> 3/6
+    assert (ncr.items, ncr.humans.answers, ncr.humans.accuracy) == (2, 6, 0.5)
+    # HTU: 651 all right; 653 None, an Id, null -> 5/6
+    assert htu.humans.accuracy == pytest.approx(5 / 6)
+    assert overall.humans.accuracy == pytest.approx((0.75 + 0.5 + 5 / 6) / 3)
+    # Wilson for 3 of 6
+    assert (ncr.humans.interval.low, ncr.humans.interval.high) == (
+        pytest.approx(0.18761, abs=1e-4), pytest.approx(0.81239, abs=1e-4))
+    # active seconds 30, 30, 60, 60, 120, 120: median 60, quartiles 37.5 and 105
+    spread = ncr.humans.active_ms
+    assert (spread.median, spread.q1, spread.q3) == (60_000, 37_500, 105_000)
+    # agreement: 390 pairs 1,0,0; 391 pairs 0,0,1 -> 1/3; KQA one pair F1 0.5;
+    # HTU 651 -> 1, 653 ("None" = "null", Id differs) -> 1/3, mean 2/3
+    assert ncr.humans.agreement == pytest.approx(1 / 3)
+    assert kqa.humans.agreement == pytest.approx(0.5)
+    assert htu.humans.agreement == pytest.approx(2 / 3)
+    assert overall.humans.agreement == pytest.approx((0.5 + 1 / 3 + 1 / 3 + 1 + 1 / 3) / 5)
+
+
+def test_agent_success_rescore_and_pass_hat_k_by_hand(report):
+    assert [(a.label, a.trials) for a in report.agents] == [
+        ("claude-3.5-sonnet Function Calling", 1), ("gpt-4o ReAct", 3)]
+    gpt = {row.family: row.agents["gpt-4o ReAct"] for row in report.families}
+    # NCR over 3 trials: ours 1,1 | 1,0 | 1,1 = 5/6; CRMArena 1,0 | 1,0 | 1,1 = 4/6
+    assert (gpt["NCR"].rescored_success, gpt["NCR"].crmarena_success) == (
+        pytest.approx(5 / 6), pytest.approx(4 / 6))
+    # NCR pass^k: task 390 c=3, 391 c=2 of n=3 -> k=1 (1+2/3)/2, k=2 (1+1/3)/2, k=3 (1+0)/2
+    assert gpt["NCR"].pass_hat_k == {1: pytest.approx(5 / 6), 2: pytest.approx(2 / 3),
+                                     3: pytest.approx(0.5)}
+    # HTU: ours 1,0 | 1,1 | 0,1 = 4/6, CRMArena the same
+    assert gpt["HTU"].rescored_success == pytest.approx(4 / 6)
+    assert gpt["KQA"].pass_hat_k == {}    # fuzzy match: left out of pass^k, as in the paper
+    assert gpt["KQA"].rescored_success == pytest.approx(2 / 3)
+    # ALL: mean of families; pass^k over 390, 391, 651, 653 with c = 3, 2, 2, 2
+    assert gpt["ALL"].rescored_success == pytest.approx((2 / 3 + 5 / 6 + 4 / 6) / 3)
+    assert gpt["ALL"].crmarena_success == pytest.approx(2 / 3)
+    assert gpt["ALL"].pass_hat_k == {1: pytest.approx(0.75), 2: pytest.approx(0.5),
+                                     3: pytest.approx(0.25)}
+    claude = family(report, "NCR").agents["claude-3.5-sonnet Function Calling"]
+    assert (claude.rescored_success, claude.pass_hat_k) == (0.5, {1: 0.5})
+
+
+def test_paper_rows_appear_for_crmarenas_own_task_set(report):
+    assert report.crmarena_task_set
+    assert len(report.paper) == 25
+    o1_fc = next(r for r in report.paper if r.model == "o1" and r.framework == "tool_call")
+    assert o1_fc.success["ALL"] == 64.3
+
+
+def test_paper_table_all_is_the_mean_of_its_families(report):
+    for row in report.paper:
+        families = [v for k, v in row.success.items() if k != "ALL"]
+        assert sum(families) / 9 == pytest.approx(row.success["ALL"], abs=0.1), row.label
+
+
+def test_realism_distribution_share_and_alpha(report):
+    realism = report.realism
+    targets = {t.target: t for t in realism.targets}
+    assert [t.target for t in realism.targets] == ["org", "Contact", "Case"]  # preset order
+    assert targets["org"].counts == {1: 0, 2: 0, 3: 1, 4: 1, 5: 1}
+    assert targets["org"].realistic_share == pytest.approx(2 / 3)
+    assert (targets["Case"].dont_know, targets["Case"].realistic_share) == (1, 1.0)
+    # the same alpha straight from the package, raters x units with "don't know" missing
+    nan = np.nan
+    expected = krippendorff.alpha([[4, 2, 4], [5, 3, 4], [3, 4, nan]],
+                                  level_of_measurement="ordinal", value_domain=[1, 2, 3, 4, 5])
+    assert realism.alpha.alpha == pytest.approx(expected)
+    assert realism.alpha.units == 3 and realism.annotators == 3
+    assert realism.alpha.interval.low <= realism.alpha.interval.high
+
+
+def test_audit_flags_and_items_most_humans_got_wrong(report):
+    counts = {f.category: (f.flags, f.items) for f in report.flags}
+    assert counts["wrong_gold"] == (2, 1) and counts["ambiguous_query"] == (1, 1)
+    assert counts["other"] == (0, 0)
+    # only 391 has a majority of wrong answers (2 of 3), both with the same Id
+    (disputed,) = report.disputed
+    assert (disputed.idx, disputed.answers, disputed.common_answer, disputed.flags) == (
+        391, 3, WRONG_ID, 2)
+    assert disputed.wrong_share == pytest.approx(2 / 3)
+
+
+def test_markdown_report_matches_the_expected_file(report):
+    assert to_markdown(report) == EXPECTED_MD.read_text(encoding="utf-8")
+
+
+def test_display_tables_have_one_cell_per_column(report):
+    for view in report_tables(report):
+        assert all(len(row) == len(view.columns) for row in view.rows), view.title
+
+
+def test_csv_and_json_are_machine_readable(report):
+    records = list(csv.DictReader(io.StringIO(to_csv(report))))
+    value = {(r["section"], r["family"], r["subject"], r["measure"]): r["value"]
+             for r in records}
+    assert float(value["performance", "NCR", "gpt-4o ReAct", "pass^2"]) == pytest.approx(2 / 3)
+    assert float(value["performance", "NCR", "humans", "accuracy"]) == 0.5
+    assert float(value["paper", "ALL", "gpt-4o Function Calling [paper]", "success"]) == 0.544
+    data = json.loads(to_json(report))
+    assert data["study"] == "pilot" and data["disputed"][0]["idx"] == 391
+
+
+def test_cli_report_writes_every_format(study_file, tmp_path, capsys, monkeypatch):
+    for fmt in ("csv", "json", "md", "table"):
+        out = tmp_path / f"report.{fmt}"
+        main(["report", "--db", str(study_file), "--format", fmt, "--out", str(out)])
+        assert out.read_text(encoding="utf-8").strip()
+    assert (tmp_path / "report.md").read_text() == EXPECTED_MD.read_text()
+    assert "Humans" in (tmp_path / "report.table").read_text()
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "200")
+    main(["report", "--db", str(study_file)])
+    printed = capsys.readouterr().out
+    assert "gpt-4o ReAct (re-scored)" in printed and "005Ws000009zzzzIAA" in printed
+
+
+def test_cli_agents_import_then_reimport(tmp_path, capsys):
+    db = tmp_path / "study.sqlite"
+    argv = ["agents", "import", *map(str, AGENT_FILES[:2]), "--task-set", str(CRMARENA_TASKS),
+            "--db", str(db)]
+    main(argv)
+    assert "imported 9 answers in 2 runs" in capsys.readouterr().out
+    main(argv)
+    out = capsys.readouterr().out
+    assert "imported 0 answers in 0 runs" in out and "already imported" in out
+
+
+def test_cli_report_needs_a_study_name_when_there_are_several(tmp_path, capsys):
+    db = tmp_path / "empty.sqlite"
+    StudyStore.open(db).close()  # a study file with no study yet (report never makes one)
+    with pytest.raises(SystemExit):
+        main(["report", "--db", str(db)])
+    assert "has 0 studies" in capsys.readouterr().err

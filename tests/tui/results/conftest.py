@@ -1,0 +1,72 @@
+"""Fixtures of the results-screen and SOQL-console tests: a study on CRMArena's own
+instances answered by two people and three imported agent runs, and apps on the small org.
+
+Hand-computed numbers for this study (used by the tests):
+- NCR (390, 391): Ana right twice, Ben right once -> 3/4 = 75.0 %, Wilson 30.1-95.4;
+  active times 60, 60, 120, 120 s -> median 90. HTU (651): both right -> 100.0 %.
+  ALL = (75 + 100) / 2 = 87.5.
+- gpt-4o ReAct, 3 trials (tests/data/agents/README.md): NCR 1,1 | 1,0 | 1,1 -> 83.3;
+  HTU 651: no answer, right, right -> 66.7; ALL 75.0. Claude (function calling): NCR
+  390 wrong, 391 right -> 50.0; no HTU answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crm_tui.bench.taskset import load_taskset
+from crm_tui.org.backends.local import LocalBackend
+from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.agents_store import import_agent_results
+from crm_tui.study.attempts import open_next, submit
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
+from crm_tui.study.ratings import flag_item, rate_realism
+from crm_tui.study.studies import list_studies
+from crm_tui.tui.browser.browser_app import CrmApp
+from tests.helpers.paths import CRMARENA_TASKS
+from tests.helpers.results_study import (
+    AGENT_FILES,
+    ANSWERS,
+    RATINGS,
+    new_study,
+)
+
+
+@pytest.fixture(scope="session")
+def results_study(tmp_path_factory) -> Path:
+    taskset = load_taskset(CRMARENA_TASKS)
+    path = tmp_path_factory.mktemp("results") / "study.sqlite"
+    clock = FakeClock()
+    new_study(path, clock, taskset)
+    with StudyStore.open(path, clock=clock) as store:
+        (study,) = list_studies(store)
+        for name, (answers, seconds) in ANSWERS.items():
+            person = create_profile(store, name, "Customer Service Agent", 3)
+            while (view := open_next(store, study.id, person.id)) is not None:
+                clock.advance(seconds=seconds)
+                submit(store, view.attempt_id, answers[view.item.idx])
+                if name == "Ben" and view.item.idx == 391:
+                    flag_item(store, study.id, person.id, view.item.item_id, "wrong_gold")
+            for target, levels in RATINGS.items():
+                rate_realism(store, study.id, person.id, target, levels[name])
+        import_agent_results(store, [read_agent_results(p) for p in AGENT_FILES], taskset)
+    return path
+
+
+@pytest.fixture(scope="session")
+def empty_study(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("empty") / "study.sqlite"
+    new_study(path, FakeClock(), load_taskset(CRMARENA_TASKS))
+    return path
+
+
+
+@pytest.fixture
+def make_app(small_org_path):
+    def make(study_path: Path | None = None) -> CrmApp:
+        return CrmApp(LocalBackend(small_org_path), study_path=study_path)
+    return make

@@ -1,0 +1,105 @@
+"""Reaching the SOQL console and the results: keys, command palette, F1 help, and the
+coordinator-only rule inside a study session."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from textual.widgets import DataTable, OptionList, Static
+
+from crm_tui.bench.taskset import load_taskset
+from crm_tui.org.backends.local import LocalBackend
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
+from crm_tui.tui.browser.screens.browser_help import HelpScreen
+from crm_tui.tui.browser.screens.soql_console import SoqlConsole
+from crm_tui.tui.study.home import HomeScreen
+from crm_tui.tui.study.profile import ProfileScreen
+from crm_tui.tui.study.results import ResultsScreen
+from crm_tui.tui.study.study_app import StudyApp
+from tests.helpers.paths import CRMARENA_TASKS
+from tests.helpers.pilot import settle
+from tests.helpers.results_study import new_study
+
+
+def help_text(screen: HelpScreen) -> str:
+    console = Console(width=120, file=io.StringIO())
+    with console.capture() as capture:
+        for static in screen.query(Static):
+            console.print(static.content)
+    return capture.get()
+
+
+async def until(pilot, condition, rounds: int = 200) -> None:
+    """Pause until `condition()` holds: the study app loads its screens on its own thread."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never got there: {pilot.app.screen_stack} {[n.message for n in pilot.app._notifications]}")
+
+
+async def test_f8_and_f9_open_the_screens_and_escape_closes_them(make_app, results_study):
+    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f8")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, SoqlConsole)
+        await pilot.press("escape")
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ResultsScreen)
+        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
+        await pilot.press("r")  # built again from the file, into the same widgets' places
+        await settle(pilot)
+        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
+        await pilot.press("escape")
+        assert not isinstance(pilot.app.screen, (SoqlConsole, ResultsScreen))
+
+
+async def test_command_palette_opens_the_soql_console(make_app):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"SOQL console")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, SoqlConsole)
+
+
+async def test_f1_help_lists_both_screens(make_app):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        shown = help_text(pilot.app.screen)
+        lines = [" ".join(line.split()) for line in shown.splitlines()]
+        assert "f8 SOQL console" in lines and "f9 Results (coordinators)" in lines
+
+
+async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_path):
+    study_path = tmp_path / "study.sqlite"
+    clock = FakeClock()
+    with OrgStore.open(small_org_path) as org:  # the study app opens studies of its org
+        new_study(study_path, clock, load_taskset(CRMARENA_TASKS), org.fingerprint)
+    with StudyStore.open(study_path, clock) as store:
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")  # listed first
+        create_profile(store, "Ana", "Customer Service Agent", 3)
+
+    async def results_as(*keys: str) -> str:
+        app = StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
+                        and app.screen.query_one(OptionList).option_count == 2)
+            await pilot.press(*keys, "enter")
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            await pilot.press("f9")
+            await settle(pilot)
+            assert isinstance(app.screen, ResultsScreen)
+            return str(app.screen.query_one("#results-message", Static).render())
+
+    assert "Results are for study coordinators" in await results_as("down")  # Ana
+    assert "has no results yet" in await results_as()  # Abe: the report, empty so far

@@ -1,0 +1,91 @@
+"""The results screen on a real study file: the numbers worked out by hand in conftest.py."""
+
+from __future__ import annotations
+
+import math
+
+from textual.widgets import DataTable, Static, TabbedContent
+from textual_plotext import PlotextPlot
+
+from crm_tui.tui.study.results import ResultsScreen
+from tests.helpers.pilot import settle
+from tests.helpers.results_study import cells, column_labels
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def shown(interval: tuple[float, float]) -> str:
+    return f"{interval[0] * 100:.1f}–{interval[1] * 100:.1f}"
+
+
+async def open_results(pilot) -> ResultsScreen:
+    await settle(pilot)
+    pilot.app.push_screen(ResultsScreen())
+    await settle(pilot)
+    return pilot.app.screen
+
+
+async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results_study):
+    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot)
+        table = screen.query_one("#results-families", DataTable)
+        assert column_labels(table) == [
+            "Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)",
+            "claude-3.5-sonnet Function Calling %", "gpt-4o ReAct %"]
+        ncr, htu, overall = wilson(3, 4), wilson(2, 2), wilson(0.875 * 6, 6)
+        assert cells(table) == [
+            ["NCR", "2", "4", "75.0", shown(ncr), "90", "50.0", "83.3"],
+            ["HTU", "1", "2", "100.0", shown(htu), "90", "—", "66.7"],
+            ["ALL", "3", "6", "87.5", shown(overall), "90", "50.0", "75.0"],
+        ]
+        heading = str(screen.query_one("#results-heading", Static).render())
+        assert "Study pilot" in heading and "2 annotator(s) · 2 agent(s)" in heading
+
+
+async def test_chart_has_a_bar_series_per_participant(make_app, results_study):
+    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot)
+        chart = screen.query_one(PlotextPlot)
+        drawn = chart.plt.build()
+        for label in ("Humans", "gpt-4o ReAct", "claude-3.5-sonnet Function Calling"):
+            assert label in drawn
+        assert "NCR" in drawn and "HTU" in drawn and "ALL" in drawn
+
+
+async def test_realism_and_audit_tabs(make_app, results_study):
+    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot)
+        screen.query_one(TabbedContent).active = "realism"
+        await settle(pilot)
+        realism = screen.query_one("#realism-body").query(DataTable).first()
+        rows = {row[0]: row for row in cells(realism)}
+        # org: Ana 4, Ben 3; Case: Ana 5, Ben 2 -> one each; Realistic or better 50 %
+        assert rows["org"][3:6] == ["1", "1", "0"] and rows["org"][-1] == "50.0"
+        assert rows["Case"][2] == "1" and rows["Case"][5] == "1"
+        screen.query_one(TabbedContent).active = "audit"
+        await settle(pilot)
+        flags = {row[0]: row[1:] for row in cells(
+            screen.query_one("#audit-body").query(DataTable).first())}
+        assert flags["Wrong gold answer"] == ["1", "1"]
+        assert sum(int(flag[0]) for flag in flags.values()) == 1
+
+
+async def test_empty_study_gets_a_helpful_message(make_app, empty_study):
+    async with make_app(empty_study).run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot)
+        message = str(screen.query_one("#results-message", Static).render())
+        assert "no results yet" in message and "crm-tui agents import" in message
+        assert not screen.query_one(TabbedContent).display
+
+
+async def test_missing_study_file_is_named(make_app, tmp_path):
+    missing = tmp_path / "nowhere.sqlite"
+    async with make_app(missing).run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot)
+        assert str(missing) in str(screen.query_one("#results-message", Static).render())
+        assert not missing.exists()  # looking did not create it

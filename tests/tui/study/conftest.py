@@ -1,0 +1,48 @@
+"""Fixtures of the study-screen tests: a paper-preset study on the small generated org,
+crafted from real records of that org, and the app on it with a FakeClock."""
+
+from __future__ import annotations
+
+import pytest
+
+from crm_tui.org.backends.local import LocalBackend
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.clock import FakeClock
+from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study
+from crm_tui.tui.study.study_app import StudyApp
+from tests.helpers.study_pilot import crafted_instances
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def study_path(tmp_path, small_org_path, clock):
+    """A study file holding the paper preset on crafted instances of the small org."""
+    path = tmp_path / "study.sqlite"
+    preset, preset_path = load_preset("paper-expert-study")
+    with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
+        create_study(store, "pilot", preset, instances=crafted_instances(org),
+                     task_set_hash="sha256:crafted", org_fingerprint=org.fingerprint,
+                     preset_path=preset_path)
+    return path
+
+
+@pytest.fixture
+def make_app(small_org_path, study_path, clock):
+    def make() -> StudyApp:
+        return StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+    return make
+
+
+@pytest.fixture
+def dana(study_path, clock) -> None:
+    """One annotator profile, Dana, to pick on the first screen."""
+    with StudyStore.open(study_path, clock) as store:
+        create_profile(store, "Dana", "Customer Service Associate", 6)
+
