@@ -31,8 +31,9 @@ def check_output_path(path: str | Path, *, force: bool, what: str = "the output"
         if folder.exists():
             writable = os.access(folder, os.W_OK)
             if not writable:
-                raise CrmTuiError(f"Cannot write {what} to {path}: the folder {folder} is "
-                                  "not writable")
+                raise CrmTuiError(
+                    f"Cannot write {what} to {path}: the folder {folder} is not writable"
+                )
             break
 
 

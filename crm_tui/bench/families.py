@@ -60,16 +60,20 @@ def _parse_family(data: dict, source: Path) -> Family:
     def choice(key: str, allowed) -> str:
         value = _require(data, key, str, source)
         if value not in allowed:
-            raise CrmTuiError(f"{source}: key {key!r} must be one of {sorted(allowed)}, "
-                              f"not {value!r}")
+            raise CrmTuiError(
+                f"{source}: key {key!r} must be one of {sorted(allowed)}, not {value!r}"
+            )
         return value
 
     answer_type = choice("answer_type", ANSWER_TYPES)
     answer_object = data.get("answer_object")
     if (answer_type == "record_id") != bool(answer_object) or (
-            answer_object and not has_object(answer_object)):
-        raise CrmTuiError(f"{source}: key 'answer_object' must name a catalogue object "
-                          "exactly when answer_type is 'record_id'")
+        answer_object and not has_object(answer_object)
+    ):
+        raise CrmTuiError(
+            f"{source}: key 'answer_object' must name a catalogue object "
+            "exactly when answer_type is 'record_id'"
+        )
     templates = _require(data, "templates", list, source)
     if not templates or not all(isinstance(t, str) and t.strip() for t in templates):
         raise CrmTuiError(f"{source}: key 'templates' must be a non-empty list of strings")
@@ -118,8 +122,7 @@ def get_family(name: str) -> Family:
     try:
         return families()[name]
     except KeyError:
-        raise CrmTuiError(f"Unknown task {name!r}; known tasks: "
-                          f"{', '.join(families())}") from None
+        raise CrmTuiError(f"Unknown task {name!r}; known tasks: {', '.join(families())}") from None
 
 
 @cache

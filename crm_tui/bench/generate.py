@@ -97,38 +97,55 @@ class OrgFacts:
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
         conn = store.conn
-        cases = [CaseFact(r[0], parse_date(r[1]), r[2], r[3], r[4], r[5] or "", r[6] or "")
-                 for r in conn.execute(
-                     'SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, '
-                     'c.Subject, c.Description FROM "Case" c '
-                     "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
-                     "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id")]
-        nicknames = {pid: names for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
-                     if (names := latent.loads(text))}
+        cases = [
+            CaseFact(r[0], parse_date(r[1]), r[2], r[3], r[4], r[5] or "", r[6] or "")
+            for r in conn.execute(
+                "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
+                'c.Subject, c.Description FROM "Case" c '
+                "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
+                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id"
+            )
+        ]
+        nicknames = {
+            pid: names
+            for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
+            if (names := latent.loads(text))
+        }
         contact_of = {}
         for contact, account in conn.execute(
-                "SELECT Id, AccountId FROM Contact WHERE AccountId IS NOT NULL ORDER BY Id"):
+            "SELECT Id, AccountId FROM Contact WHERE AccountId IS NOT NULL ORDER BY Id"
+        ):
             contact_of.setdefault(account, contact)
         purchases, order_days = [], {}
         for account, day, product in conn.execute(
-                'SELECT o.AccountId, o.EffectiveDate, oi.Product2Id FROM "Order" o '
-                "JOIN OrderItem oi ON oi.OrderId = o.Id WHERE o.Status = 'Activated' "
-                "ORDER BY oi.Id"):
+            'SELECT o.AccountId, o.EffectiveDate, oi.Product2Id FROM "Order" o '
+            "JOIN OrderItem oi ON oi.OrderId = o.Id WHERE o.Status = 'Activated' "
+            "ORDER BY oi.Id"
+        ):
             order_days.setdefault(account, set()).add(parse_date(day))
             if product in nicknames and account in contact_of:
                 purchases.append((contact_of[account], account, parse_date(day), product))
-        violations = {case: latent.loads(text).get("article") for case, text in
-                      sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())}
-        qa_pairs = [(article, pair["question"])
-                    for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
-                    for pair in latent.loads(text) or []]
+        violations = {
+            case: latent.loads(text).get("article")
+            for case, text in sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())
+        }
+        qa_pairs = [
+            (article, pair["question"])
+            for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
+            for pair in latent.loads(text) or []
+        ]
         names = dict(conn.execute("SELECT Id, Name FROM Product2"))
-        assignments = [tuple(r) for r in conn.execute(
-            "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
-            "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
-            (gold.OWNER_ASSIGNMENT,))]
-        return cls(cases, names, nicknames, purchases, order_days, violations, qa_pairs,
-                   assignments)
+        assignments = [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
+                "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
+                (gold.OWNER_ASSIGNMENT,),
+            )
+        ]
+        return cls(
+            cases, names, nicknames, purchases, order_days, violations, qa_pairs, assignments
+        )
 
 
 # ----------------------------------------------------------------- periods
@@ -141,14 +158,16 @@ def _named_around(rng: random.Random, day: date) -> tuple[Period, date]:
         period = named_period(f"Q{(day.month - 1) // 3 + 1}", day.year)
     else:
         first = {12: "Winter", 1: "Winter", 2: "Winter"}.get(day.month) or next(
-            name for name, m in SEASONS.items() if m <= day.month < m + 3)
+            name for name, m in SEASONS.items() if m <= day.month < m + 3
+        )
         period = named_period(first, day.year - 1 if day.month < 3 else day.year)
     today = period.end.date() + timedelta(days=rng.randint(0, 240))
     return period, today
 
 
-def _relative_around(rng: random.Random, day: date,
-                     units: dict[str, tuple[int, int]]) -> tuple[Period, date] | None:
+def _relative_around(
+    rng: random.Random, day: date, units: dict[str, tuple[int, int]]
+) -> tuple[Period, date] | None:
     """A "past N units" period containing `day`, with its "today"."""
     unit = rng.choice(sorted(units))
     n = rng.randint(*units[unit])
@@ -161,19 +180,29 @@ def _relative_around(rng: random.Random, day: date,
 
 
 def _period_around(rng: random.Random, day: date) -> tuple[Period, date] | None:
-    return _named_around(rng, day) if rng.random() < 0.5 else _relative_around(
-        rng, day, RELATIVE_UNITS)
+    return (
+        _named_around(rng, day)
+        if rng.random() < 0.5
+        else _relative_around(rng, day, RELATIVE_UNITS)
+    )
 
 
 def _period_params(period: Period, today: date) -> dict[str, str]:
-    return {"today": today.isoformat(), "period": period.label,
-            "start": period.sf_start, "end": period.sf_end}
+    return {
+        "today": today.isoformat(),
+        "period": period.label,
+        "start": period.sf_start,
+        "end": period.sf_end,
+    }
 
 
 def _period_fill(rng: random.Random, period: Period, today: date) -> dict[str, str]:
     phrase = rng.choice(period_phrases(period))
-    return {"period": phrase, "period_capitalised": phrase[0].upper() + phrase[1:],
-            "today": today.isoformat()}
+    return {
+        "period": phrase,
+        "period_capitalised": phrase[0].upper() + phrase[1:],
+        "today": today.isoformat(),
+    }
 
 
 # ----------------------------------------------------------------- drafts per family
@@ -193,8 +222,9 @@ class Drafter:
         method: Callable[[random.Random, bool], Draft | None] = getattr(self, name)
         return method(rng, want_none)
 
-    def _agent_ranking(self, rng: random.Random, want_none: bool,
-                       rule: Callable[..., str | None], family: Family) -> Draft | None:
+    def _agent_ranking(
+        self, rng: random.Random, want_none: bool, rule: Callable[..., str | None], family: Family
+    ) -> Draft | None:
         """HTU and TCU: None instances get a threshold no agent exceeded in the period
         (a window of a few weeks when a longer one is too busy for that, as in big orgs)."""
         day = rng.choice(self.facts.cases).created
@@ -221,25 +251,25 @@ class Drafter:
             return None
         fill = _period_fill(rng, period, today) | {
             "threshold": rng.choice(family.words["threshold"][str(threshold)]),
-            "extreme": rng.choice(family.words["extreme"][extreme])}
+            "extreme": rng.choice(family.words["extreme"][extreme]),
+        }
         params = _period_params(period, today) | {"threshold": threshold, "extreme": extreme}
         return Draft(answer, params, fill, reason)
 
     def handle_time(self, rng: random.Random, want_none: bool) -> Draft | None:
-        return self._agent_ranking(rng, want_none, gold.handle_time,
-                                   self.families["handle_time"])
+        return self._agent_ranking(rng, want_none, gold.handle_time, self.families["handle_time"])
 
     def transfer_count(self, rng: random.Random, want_none: bool) -> Draft | None:
-        return self._agent_ranking(rng, want_none, gold.transfer_count,
-                                   self.families["transfer_count"])
+        return self._agent_ranking(
+            rng, want_none, gold.transfer_count, self.families["transfer_count"]
+        )
 
     def case_routing(self, rng: random.Random, want_none: bool) -> Draft | None:
         case = rng.choice(self.product_cases)
         if not (case.issue and case.subject and case.description):
             return None
         answer = gold.case_routing(self.store, case.issue, case.product)
-        params = {"template_case_id": case.id, "issue_id": case.issue,
-                  "product_id": case.product}
+        params = {"template_case_id": case.id, "issue_id": case.issue, "product_id": case.product}
         return Draft(answer, params, {"subject": case.subject, "description": case.description})
 
     def top_issue_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
@@ -255,7 +285,9 @@ class Drafter:
         if (answer is None) != want_none:
             return None
         fill = _period_fill(rng, period, today) | {
-            "product_id": case.product, "product_name": self.facts.product_names[case.product]}
+            "product_id": case.product,
+            "product_name": self.facts.product_names[case.product],
+        }
         params = _period_params(period, today) | {"product_id": case.product}
         reason = f"the product has no case in {period.label}" if want_none else None
         return Draft(answer, params, fill, reason)
@@ -268,7 +300,9 @@ class Drafter:
         period, today = sampled
         answer = gold.monthly_trend_analysis(self.store, case.product, period)
         fill = _period_fill(rng, period, today) | {
-            "product_id": case.product, "product_name": self.facts.product_names[case.product]}
+            "product_id": case.product,
+            "product_name": self.facts.product_names[case.product],
+        }
         return Draft(answer, _period_params(period, today) | {"product_id": case.product}, fill)
 
     def best_region_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
@@ -297,14 +331,27 @@ class Drafter:
         if answer != (None if want_none else product):
             return None
         words = self.families["named_entity_disambiguation"].words["ago"][offset]
-        params = {"contact_id": contact, "today": today.isoformat(), "ago": offset,
-                  "nickname": nickname, "product_id": product}
+        params = {
+            "contact_id": contact,
+            "today": today.isoformat(),
+            "ago": offset,
+            "nickname": nickname,
+            "product_id": product,
+        }
         reason = f"the customer placed no order on {day.isoformat()}" if want_none else None
-        return Draft(answer, params, {"nickname": nickname, "ago": rng.choice(words),
-                                      "contact_id": contact, "today": today.isoformat()}, reason)
+        return Draft(
+            answer,
+            params,
+            {
+                "nickname": nickname,
+                "ago": rng.choice(words),
+                "contact_id": contact,
+                "today": today.isoformat(),
+            },
+            reason,
+        )
 
-    def policy_violation_identification(self, rng: random.Random,
-                                        want_none: bool) -> Draft | None:
+    def policy_violation_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
         pool = self.compliant if want_none else self.violating
         if not pool:
             return None
@@ -318,8 +365,7 @@ class Drafter:
             return None
         article, question = rng.choice(self.facts.qa_pairs)
         answer = gold.knowledge_qa(self.store, article, question)
-        return Draft(answer, {"article_id": article, "question": question},
-                     {"question": question})
+        return Draft(answer, {"article_id": article, "question": question}, {"question": question})
 
 
 # ----------------------------------------------------------------- assembly
@@ -333,8 +379,14 @@ def _render(family: Family, draft: Draft, rng: random.Random) -> tuple[int, str,
     return template, query, family.required.format(**draft.fill)
 
 
-def _collect(drafter: Drafter, family: Family, rng: random.Random, count: int,
-             want_none: bool, seen: set[str]) -> list[tuple[Draft, int, str, str]]:
+def _collect(
+    drafter: Drafter,
+    family: Family,
+    rng: random.Random,
+    count: int,
+    want_none: bool,
+    seen: set[str],
+) -> list[tuple[Draft, int, str, str]]:
     out = []
     for _ in range(count * ATTEMPTS_PER_INSTANCE):
         if len(out) == count:
@@ -348,8 +400,10 @@ def _collect(drafter: Drafter, family: Family, rng: random.Random, count: int,
         template, query, required = _render(family, draft, rng)
         # The period's bounds already pin "today" down; a named period asked again with
         # another today would be the same question.
-        key = json.dumps({k: v for k, v in draft.params.items()
-                          if k != "today" or "start" not in draft.params}, sort_keys=True)
+        key = json.dumps(
+            {k: v for k, v in draft.params.items() if k != "today" or "start" not in draft.params},
+            sort_keys=True,
+        )
         if query in seen or key in seen:
             continue
         seen.update((query, key))
@@ -357,8 +411,9 @@ def _collect(drafter: Drafter, family: Family, rng: random.Random, count: int,
     return out
 
 
-def generate_taskset(store: OrgStore, per_task: int = 130, seed: int = 1,
-                     allow_short: bool = False) -> TaskSet:
+def generate_taskset(
+    store: OrgStore, per_task: int = 130, seed: int = 1, allow_short: bool = False
+) -> TaskSet:
     """Generate `per_task` instances of every family from `store` (deterministic per seed).
 
     Raises CrmTuiError naming each family the org cannot fill, unless `allow_short`.
@@ -371,23 +426,41 @@ def generate_taskset(store: OrgStore, per_task: int = 130, seed: int = 1,
         rng = random.Random(f"{seed}:{family.name}")
         n_none = round(per_task * NONE_SHARE) if family.false_presupposition else 0
         seen: set[str] = set()
-        made = (_collect(drafter, family, rng, per_task - n_none, False, seen)
-                + _collect(drafter, family, rng, n_none, True, seen))
+        made = _collect(drafter, family, rng, per_task - n_none, False, seen) + _collect(
+            drafter, family, rng, n_none, True, seen
+        )
         found_none = sum(1 for d, *_ in made if d.answer is None)
         if len(made) < per_task:
-            shortfalls.append(f"{family.name}: {len(made) - found_none} of {per_task - n_none} "
-                              f"answerable and {found_none} of {n_none} None instances")
+            shortfalls.append(
+                f"{family.name}: {len(made) - found_none} of {per_task - n_none} "
+                f"answerable and {found_none} of {n_none} None instances"
+            )
         rng.shuffle(made)
         for offset, (draft, template, query, required) in enumerate(made):
-            extra = {"persona": family.persona, "answer_type": family.answer_type,
-                     "template": template, "params": draft.params}
+            extra = {
+                "persona": family.persona,
+                "answer_type": family.answer_type,
+                "template": template,
+                "params": draft.params,
+            }
             if family.answer_object:
                 extra["answer_object"] = family.answer_object
             if draft.none_reason:
                 extra["none_reason"] = draft.none_reason
-            instances.append(Instance(family.block * per_task + offset, family.name, query,
-                                      draft.answer, required, optional, family.metric, extra))
+            instances.append(
+                Instance(
+                    family.block * per_task + offset,
+                    family.name,
+                    query,
+                    draft.answer,
+                    required,
+                    optional,
+                    family.metric,
+                    extra,
+                )
+            )
     if shortfalls and not allow_short:
-        raise CrmTuiError(f"The org {store.path} cannot fill the task set: "
-                          + "; ".join(shortfalls))
+        raise CrmTuiError(
+            f"The org {store.path} cannot fill the task set: " + "; ".join(shortfalls)
+        )
     return sealed(instances, store.fingerprint)

@@ -46,8 +46,10 @@ def _check_boundaries(timestamps: Iterable[str], period: Period, what: str) -> N
 
 
 # Whole seconds between two stored DateTimes ("...T15:15:00.000+0000", always UTC).
-SECONDS_SQL = ("CAST(round((julianday(substr({closed}, 1, 19)) - "
-               "julianday(substr({created}, 1, 19))) * 86400) AS INTEGER)")
+SECONDS_SQL = (
+    "CAST(round((julianday(substr({closed}, 1, 19)) - "
+    "julianday(substr({created}, 1, 19))) * 86400) AS INTEGER)"
+)
 
 
 def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, Fraction]:
@@ -64,7 +66,8 @@ def owner_assignments(store: OrgStore, period: Period) -> list[tuple[str, str, s
     rows = store.conn.execute(
         "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
         "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
-        (OWNER_ASSIGNMENT, period.sf_start, period.sf_end)).fetchall()
+        (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
+    ).fetchall()
     _check_boundaries((r[3] for r in rows), period, "case-history row")
     return [tuple(r) for r in rows]
 
@@ -100,10 +103,14 @@ def handle_time(store: OrgStore, period: Period, threshold: int, extreme: str) -
         f'SELECT Id, OwnerId, CreatedDate, {duration} FROM "Case" '
         "WHERE CreatedDate >= ? AND CreatedDate <= ? AND Status = 'Closed' "
         "AND ClosedDate IS NOT NULL",
-        (period.sf_start, period.sf_end)).fetchall()
+        (period.sf_start, period.sf_end),
+    ).fetchall()
     _check_boundaries((r[2] for r in rows), period, "case")
-    means = _mean_by((owner, seconds) for case, owner, created, seconds in rows
-                     if case in single and owner in qualified and created < period.sf_end)
+    means = _mean_by(
+        (owner, seconds)
+        for case, owner, created, seconds in rows
+        if case in single and owner in qualified and created < period.sf_end
+    )
     if not means:
         return None
     return unique_extreme(means, extreme, "average handle time")
@@ -133,9 +140,13 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
     """
-    issue_counts = dict(store.conn.execute(
-        "SELECT OwnerId, count(*) FROM \"Case\" WHERE IssueId__c = ? AND Status = 'Closed' "
-        "AND OwnerId IS NOT NULL GROUP BY OwnerId", (issue_id,)).fetchall())
+    issue_counts = dict(
+        store.conn.execute(
+            "SELECT OwnerId, count(*) FROM \"Case\" WHERE IssueId__c = ? AND Status = 'Closed' "
+            "AND OwnerId IS NOT NULL GROUP BY OwnerId",
+            (issue_id,),
+        ).fetchall()
+    )
     if not issue_counts:
         raise Undecidable(f"no closed case of issue {issue_id}")
     top = max(issue_counts.values())
@@ -143,10 +154,14 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     if len(tied) == 1:
         return tied[0]
     marks = ", ".join("?" * len(tied))
-    product_counts = dict.fromkeys(tied, 0) | dict(store.conn.execute(
-        f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi ON c.OrderItemId__c = oi.Id '
-        f"WHERE oi.Product2Id = ? AND c.Status = 'Closed' AND c.OwnerId IN ({marks}) "
-        f"GROUP BY c.OwnerId", (product_id, *tied)).fetchall())
+    product_counts = dict.fromkeys(tied, 0) | dict(
+        store.conn.execute(
+            f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi ON c.OrderItemId__c = oi.Id '
+            f"WHERE oi.Product2Id = ? AND c.Status = 'Closed' AND c.OwnerId IN ({marks}) "
+            f"GROUP BY c.OwnerId",
+            (product_id, *tied),
+        ).fetchall()
+    )
     top = max(product_counts.values())
     tied = sorted(a for a, n in product_counts.items() if n == top)
     if len(tied) == 1:
@@ -154,9 +169,13 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     marks = ", ".join("?" * len(tied))
     workloads = []
     for condition in ("Status != 'Closed'", "Status = 'Open'"):
-        counts = dict.fromkeys(tied, 0) | dict(store.conn.execute(
-            f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} AND OwnerId IN ({marks}) '
-            f"GROUP BY OwnerId", tied).fetchall())
+        counts = dict.fromkeys(tied, 0) | dict(
+            store.conn.execute(
+                f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} AND OwnerId IN ({marks}) '
+                f"GROUP BY OwnerId",
+                tied,
+            ).fetchall()
+        )
         workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
     if workloads[0] != workloads[1]:
         raise Undecidable("the two readings of the workload rule disagree")
@@ -169,12 +188,14 @@ def search_products(store: OrgStore, text: str) -> set[str]:
     word of `text` in the product's indexed name or description."""
     rows = store.conn.execute(
         "SELECT record_id FROM search_index WHERE search_index MATCH ? AND object = 'Product2'",
-        (fts_query(text, "ALL"),))
+        (fts_query(text, "ALL"),),
+    )
     return {r[0] for r in rows}
 
 
-def named_entity_disambiguation(store: OrgStore, contact_id: str, today: date, ago: int,
-                                unit: str, nickname: str) -> str | None:
+def named_entity_disambiguation(
+    store: OrgStore, contact_id: str, today: date, ago: int, unit: str, nickname: str
+) -> str | None:
     """NED: the product the contact bought `ago` `unit`s before today, named by `nickname`.
 
     Purchase day = today - offset (calendar arithmetic). Candidates = products found by a
@@ -182,15 +203,20 @@ def named_entity_disambiguation(store: OrgStore, contact_id: str, today: date, a
     the contact's account with EffectiveDate = purchase day; None if there is none;
     Undecidable if several candidates match that day.
     """
-    account = store.conn.execute("SELECT AccountId FROM Contact WHERE Id = ?",
-                                 (contact_id,)).fetchone()
+    account = store.conn.execute(
+        "SELECT AccountId FROM Contact WHERE Id = ?", (contact_id,)
+    ).fetchone()
     if not account or not account[0]:
         raise Undecidable(f"contact {contact_id} has no account")
     day = format_date(offset_before(today, ago, unit))
-    bought = {r[0] for r in store.conn.execute(
-        'SELECT oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
-        "WHERE o.AccountId = ? AND o.EffectiveDate = ? AND o.Status = 'Activated'",
-        (account[0], day))}
+    bought = {
+        r[0]
+        for r in store.conn.execute(
+            'SELECT oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
+            "WHERE o.AccountId = ? AND o.EffectiveDate = ? AND o.Status = 'Activated'",
+            (account[0], day),
+        )
+    }
     matches = sorted(bought & search_products(store, nickname))
     if len(matches) > 1:
         raise Undecidable(f"{len(matches)} products bought on {day} match {nickname!r}")
@@ -203,7 +229,8 @@ def _product_cases(store: OrgStore, product_id: str, period: Period) -> list[tup
         'SELECT c.IssueId__c, c.CreatedDate FROM "Case" c '
         "JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
         "WHERE oi.Product2Id = ? AND c.CreatedDate >= ? AND c.CreatedDate <= ?",
-        (product_id, period.sf_start, period.sf_end)).fetchall()
+        (product_id, period.sf_start, period.sf_end),
+    ).fetchall()
     _check_boundaries((r[1] for r in rows), period, "case")
     return [tuple(r) for r in rows]
 
@@ -225,9 +252,11 @@ def monthly_trend_analysis(store: OrgStore, product_id: str, period: Period) -> 
     Cases with start <= CreatedDate < end, any status, bucketed by the month name of the
     UTC CreatedDate (same-named months of different years pooled, 14.5).
     """
-    months = Counter(MONTHS[int(created[5:7]) - 1]
-                     for _, created in _product_cases(store, product_id, period)
-                     if created < period.sf_end)
+    months = Counter(
+        MONTHS[int(created[5:7]) - 1]
+        for _, created in _product_cases(store, product_id, period)
+        if created < period.sf_end
+    )
     return unique_extreme(months, "max", "case count per month")
 
 
@@ -243,10 +272,12 @@ def best_region_identification(store: OrgStore, period: Period) -> str:
         "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
         "AND c.ClosedDate IS NOT NULL AND c.CreatedDate >= ? AND c.CreatedDate <= ? "
         "AND coalesce(a.ShippingState, '') != ''",
-        (period.sf_start, period.sf_end)).fetchall()
+        (period.sf_start, period.sf_end),
+    ).fetchall()
     _check_boundaries((r[1] for r in rows), period, "case")
-    means = _mean_by((state, seconds) for state, created, seconds in rows
-                     if created < period.sf_end)
+    means = _mean_by(
+        (state, seconds) for state, created, seconds in rows if created < period.sf_end
+    )
     return unique_extreme(means, "min", "average closure time per state")
 
 
@@ -259,7 +290,8 @@ def policy_violation_identification(store: OrgStore, case_id: str) -> str | None
     """
     value = store.conn.execute(
         "SELECT value FROM _latent WHERE object = ? AND variable = ? AND record_id = ?",
-        (*latent.CASE_POLICY_VIOLATION, case_id)).fetchone()
+        (*latent.CASE_POLICY_VIOLATION, case_id),
+    ).fetchone()
     if value is None:
         raise Undecidable(f"case {case_id} has no hidden policy-violation record")
     return latent.loads(value[0]).get("article")
@@ -276,8 +308,9 @@ def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
     if len(answers) != 1:
         raise Undecidable(f"article {article_id} has {len(answers)} answers to {question!r}")
     answer = answers.pop()
-    body = store.conn.execute("SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Id = ?",
-                              (article_id,)).fetchone()
+    body = store.conn.execute(
+        "SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Id = ?", (article_id,)
+    ).fetchone()
     if not body or answer.casefold() not in (body[0] or "").casefold():
         raise Undecidable(f"the answer to {question!r} is not in article {article_id}")
     return answer

@@ -21,8 +21,23 @@ MONTHS = tuple(calendar.month_name[1:])
 QUARTERS = {"Q1": 1, "Q2": 4, "Q3": 7, "Q4": 10}  # first month
 SEASONS = {"Spring": 3, "Summer": 6, "Fall": 9, "Winter": 12}  # first month
 UNIT_MONTHS = {"months": 1, "quarters": 3, "years": 12}
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                "nine", "ten", "eleven", "twelve", "thirteen", "fourteen")
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+)
 
 
 @dataclass(frozen=True)
@@ -98,5 +113,6 @@ def period_phrases(period: Period) -> list[str]:
     if unit == "year":
         return ["in the past year", "over the last year", "during the past twelve months"]
     words = [f"{number_word(n)} {unit}", f"{n} {unit}"]
-    return [f"{lead} {w}" for lead in ("in the past", "over the last", "during the past")
-            for w in words]
+    return [
+        f"{lead} {w}" for lead in ("in the past", "over the last", "during the past") for w in words
+    ]

@@ -57,9 +57,14 @@ class Instance:
         return self.extra.get("params", {})
 
     def to_row(self) -> dict[str, Any]:
-        row = {"idx": self.idx, "task": self.task, "query": self.query, "answer": self.answer,
-               "metadata": {"required": self.required, "optional": self.optional},
-               "reward_metric": self.reward_metric}
+        row = {
+            "idx": self.idx,
+            "task": self.task,
+            "query": self.query,
+            "answer": self.answer,
+            "metadata": {"required": self.required, "optional": self.optional},
+            "reward_metric": self.reward_metric,
+        }
         if self.extra:
             row[OURS] = self.extra
         return row
@@ -98,8 +103,9 @@ class TaskSet:
 
 # ----------------------------------------------------------------- validation
 def _row_error(path: Path, index: int, field_name: str, message: str) -> CrmTuiError:
-    return CrmTuiError(f"{path}: row {index}: field {field_name!r}: {message}; "
-                       "nothing was imported")
+    return CrmTuiError(
+        f"{path}: row {index}: field {field_name!r}: {message}; nothing was imported"
+    )
 
 
 def validate_row(row: Any, index: int, path: Path) -> Instance:
@@ -114,8 +120,12 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
     task_key = "task" if "task" in row else "type"
     task = row.get(task_key)
     if task not in families():
-        raise _row_error(path, index, task_key,
-                         f"{task!r} is not one of the nine tasks ({', '.join(families())})")
+        raise _row_error(
+            path,
+            index,
+            task_key,
+            f"{task!r} is not one of the nine tasks ({', '.join(families())})",
+        )
     family = families()[task]
     idx = row.get("idx")
     if not isinstance(idx, int) or isinstance(idx, bool) or idx < 0:
@@ -127,27 +137,44 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         raise _row_error(path, index, "answer", "is missing")
     answer = row["answer"]
     if isinstance(answer, list):
-        raise _row_error(path, index, "answer", "is a list (CRMArena-Pro's format); CRMArena "
-                         "answers are a single string or null")
+        raise _row_error(
+            path,
+            index,
+            "answer",
+            "is a list (CRMArena-Pro's format); CRMArena answers are a single string or null",
+        )
     if answer is None and not family.false_presupposition:
         raise _row_error(path, index, "answer", f"is null, but {task} always has an answer")
     if answer is not None and (not isinstance(answer, str) or not answer.strip()):
         raise _row_error(path, index, "answer", "must be a non-empty string or null")
     metadata = row.get("metadata")
     if not isinstance(metadata, dict):
-        raise _row_error(path, index, "metadata", "must be an object with 'required' and "
-                         "'optional'")
+        raise _row_error(
+            path, index, "metadata", "must be an object with 'required' and 'optional'"
+        )
     for part in ("required", "optional"):
         if not isinstance(metadata.get(part), str):
             raise _row_error(path, index, f"metadata.{part}", "must be a string")
     if row.get("reward_metric") != family.metric:
-        raise _row_error(path, index, "reward_metric",
-                         f"must be {family.metric!r} for {task}, not {row.get('reward_metric')!r}")
+        raise _row_error(
+            path,
+            index,
+            "reward_metric",
+            f"must be {family.metric!r} for {task}, not {row.get('reward_metric')!r}",
+        )
     extra = row.get(OURS, {})
     if not isinstance(extra, dict):
         raise _row_error(path, index, OURS, "must be an object")
-    return Instance(idx, task, query, answer, metadata["required"], metadata["optional"],
-                    family.metric, dict(extra))
+    return Instance(
+        idx,
+        task,
+        query,
+        answer,
+        metadata["required"],
+        metadata["optional"],
+        family.metric,
+        dict(extra),
+    )
 
 
 def _parse_rows(text: str, path: Path) -> list[Any]:
@@ -156,16 +183,18 @@ def _parse_rows(text: str, path: Path) -> list[Any]:
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise CrmTuiError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg}); "
-                              "nothing was imported") from None
+            raise CrmTuiError(
+                f"{path}: not valid JSON (line {exc.lineno}: {exc.msg}); nothing was imported"
+            ) from None
     rows = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
                 rows.append(json.loads(line))
             except json.JSONDecodeError as exc:
-                raise CrmTuiError(f"{path}: line {lineno} is not valid JSON ({exc.msg}); "
-                                  "nothing was imported") from None
+                raise CrmTuiError(
+                    f"{path}: line {lineno} is not valid JSON ({exc.msg}); nothing was imported"
+                ) from None
     return rows
 
 
@@ -177,8 +206,9 @@ def load_taskset(path: str | Path) -> TaskSet:
     except OSError as exc:
         raise CrmTuiError(f"Cannot read task set {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise CrmTuiError(f"{path}: not a task set (not UTF-8 text); nothing was imported") \
-            from None
+        raise CrmTuiError(
+            f"{path}: not a task set (not UTF-8 text); nothing was imported"
+        ) from None
     rows = _parse_rows(text, path)
     if not rows:
         raise CrmTuiError(f"{path}: no task instances in the file")
@@ -190,21 +220,34 @@ def load_taskset(path: str | Path) -> TaskSet:
         seen[inst.idx] = i
     fingerprints = {inst.extra.get("org", CRMARENA) for inst in instances}
     if len(fingerprints) > 1:
-        raise CrmTuiError(f"{path}: rows come from different orgs ({', '.join(sorted(fingerprints))})")
+        raise CrmTuiError(
+            f"{path}: rows come from different orgs ({', '.join(sorted(fingerprints))})"
+        )
     taskset = TaskSet(instances, fingerprints.pop(), path)
     stored = {inst.extra.get(HASH_KEY) for inst in instances} - {None}
     if stored and stored != {taskset.content_hash}:
-        raise CrmTuiError(f"{path}: the rows do not match the task set's recorded content hash "
-                          "(the file was edited); regenerate or re-import it")
+        raise CrmTuiError(
+            f"{path}: the rows do not match the task set's recorded content hash "
+            "(the file was edited); regenerate or re-import it"
+        )
     return taskset
 
 
 def imported(taskset: TaskSet) -> TaskSet:
     """A sealed copy with persona and answer type; CRMArena's rows get the org "crmarena"."""
-    instances = [Instance(inst.idx, inst.task, inst.query, inst.answer, inst.required,
-                          inst.optional, inst.reward_metric,
-                          {"persona": inst.persona, "answer_type": inst.answer_type} | inst.extra)
-                 for inst in sorted(taskset.instances, key=lambda i: i.idx)]
+    instances = [
+        Instance(
+            inst.idx,
+            inst.task,
+            inst.query,
+            inst.answer,
+            inst.required,
+            inst.optional,
+            inst.reward_metric,
+            {"persona": inst.persona, "answer_type": inst.answer_type} | inst.extra,
+        )
+        for inst in sorted(taskset.instances, key=lambda i: i.idx)
+    ]
     sealed_set = sealed(instances, taskset.fingerprint or CRMARENA)
     sealed_set.source = taskset.source
     return sealed_set
@@ -227,8 +270,10 @@ def sealed(instances: Iterable[Instance], fingerprint: str) -> TaskSet:
 def write_taskset(taskset: TaskSet, path: str | Path) -> None:
     """Write a JSON array (or JSONL for a `.jsonl` path), atomically."""
     path = Path(path)
-    rows = [json.dumps(inst.to_row(), ensure_ascii=False)
-            for inst in sorted(taskset.instances, key=lambda i: i.idx)]
+    rows = [
+        json.dumps(inst.to_row(), ensure_ascii=False)
+        for inst in sorted(taskset.instances, key=lambda i: i.idx)
+    ]
     text = "\n".join(rows) + "\n" if path.suffix == ".jsonl" else "[\n" + ",\n".join(rows) + "\n]\n"
     write_text_atomically(path, text)
 
@@ -240,9 +285,11 @@ def check_taskset_matches(taskset: TaskSet, store: OrgStore) -> None:
         raise CrmTuiError(
             f"{taskset.name} is CRMArena's own task set: its Ids point into CRMArena's "
             f"Salesforce org, not into {store.path}. Generate a task set for this org with "
-            f"`crm-tui tasks generate --org {store.path} --out FILE`.")
+            f"`crm-tui tasks generate --org {store.path} --out FILE`."
+        )
     if taskset.fingerprint != store.fingerprint:
         raise CrmTuiError(
             f"{taskset.name} was generated from org {taskset.fingerprint}, but {store.path} "
             f"is org {store.fingerprint}; its gold answers would be wrong here. Use the org it "
-            f"was made from, or run `crm-tui tasks generate --org {store.path} --out FILE`.")
+            f"was made from, or run `crm-tui tasks generate --org {store.path} --out FILE`."
+        )

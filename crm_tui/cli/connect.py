@@ -15,18 +15,26 @@ if TYPE_CHECKING:
 def salesforce_options(command: Callable) -> Callable:
     """--salesforce, --env-file and --domain, for commands that open an org."""
     command = click.option(
-        "--domain", default=None,
+        "--domain",
+        default=None,
         help="Login domain: login (default), test for a sandbox, or a My Domain such as "
-             "acme.my (env SALESFORCE_DOMAIN).")(command)
+        "acme.my (env SALESFORCE_DOMAIN).",
+    )(command)
     command = click.option(
-        "--env-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+        "--env-file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        default=None,
         help="A .env file with the SALESFORCE_* credentials (default: ./.env if present; "
-             "the environment wins).")(command)
+        "the environment wins).",
+    )(command)
     return click.option(
-        "--salesforce", is_flag=True, default=False,
+        "--salesforce",
+        is_flag=True,
+        default=False,
         help="Open a live Salesforce org (read-only) instead of a local org file, with "
-             "credentials from SALESFORCE_USERNAME/PASSWORD/SECURITY_TOKEN or "
-             "SALESFORCE_INSTANCE_URL/SESSION_ID.")(command)
+        "credentials from SALESFORCE_USERNAME/PASSWORD/SECURITY_TOKEN or "
+        "SALESFORCE_INSTANCE_URL/SESSION_ID.",
+    )(command)
 
 
 def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBackend:
@@ -40,8 +48,9 @@ def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBack
     return backend
 
 
-def run_on_salesforce(env_file: Path | None, domain: str | None, study_path: Path,
-                      study_name: str | None = None) -> None:
+def run_on_salesforce(
+    env_file: Path | None, domain: str | None, study_path: Path, study_name: str | None = None
+) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
     from crm_tui.tui.browser.browser_app import create_app
 

@@ -15,29 +15,48 @@ from crm_tui.cli.tasks import tasks
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file to open (default: the local default org; env CRM_TUI_ORG).")
-@click.option("--study", "study_name", default=None,
-              help="Study to work on (default: the latest made for the org on show).")
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file to open (default: the local default org; env CRM_TUI_ORG).",
+)
+@click.option(
+    "--study",
+    "study_name",
+    default=None,
+    help="Study to work on (default: the latest made for the org on show).",
+)
 @salesforce_options
 @click.version_option(package_name="crm-tui")
 @click.pass_context
-def cli(ctx: click.Context, org_path: Path | None, study_name: str | None, salesforce: bool,
-        env_file: Path | None, domain: str | None) -> None:
+def cli(
+    ctx: click.Context,
+    org_path: Path | None,
+    study_name: str | None,
+    salesforce: bool,
+    env_file: Path | None,
+    domain: str | None,
+) -> None:
     """crm-tui: solve CRMArena tasks, rate realism and audit queries in a terminal."""
     if ctx.invoked_subcommand is not None:
         return
     if salesforce:
-        run_on_salesforce(env_file, domain, study_path=paths.default_study_path(),
-                          study_name=study_name)
+        run_on_salesforce(
+            env_file, domain, study_path=paths.default_study_path(), study_name=study_name
+        )
         return
     from crm_tui.cli.org import ensure_first_run
     from crm_tui.tui.browser.browser_app import create_app
 
     if org_path is None:
         ensure_first_run()
-    create_app(org_path=org_path or paths.default_org_path(),
-               study_path=paths.default_study_path(), study_name=study_name).run()
+    create_app(
+        org_path=org_path or paths.default_org_path(),
+        study_path=paths.default_study_path(),
+        study_name=study_name,
+    ).run()
 
 
 @cli.command()

@@ -7,5 +7,9 @@ from pathlib import Path
 import click
 
 study_db_option = click.option(
-    "--db", "db_path", type=click.Path(path_type=Path), default=None,
-    help="Study file (default: the local study file; env CRM_TUI_STUDY).")
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Study file (default: the local study file; env CRM_TUI_STUDY).",
+)

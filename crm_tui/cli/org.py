@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crm_tui import paths
+from crm_tui.cli.serve_command import serve
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import OrgStore
 
@@ -22,25 +23,40 @@ def org() -> None:
 
 @org.command()
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
-@click.option("--scale", type=click.FloatRange(min=0.01, max=1000), default=1.0,
-              show_default=True, help="Size relative to CRMArena's org.")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Org file to write (default: the local default org).")
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.01, max=1000),
+    default=1.0,
+    show_default=True,
+    help="Size relative to CRMArena's org.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file to write (default: the local default org).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
     """Generate a synthetic org (deterministic for a seed)."""
     from crm_tui.org.generate.build_file import generate as run_generator
 
     out = out or paths.default_org_path()
-    result = _with_progress(lambda progress: run_generator(
-        out, seed=seed, scale=scale, force=force, progress=progress))
+    result = _with_progress(
+        lambda progress: run_generator(out, seed=seed, scale=scale, force=force, progress=progress)
+    )
     click.echo(f"wrote {out} ({result.total_rows:,} records, {result.seconds:.1f} s)")
     click.echo(f"content hash {result.content_hash}")
 
 
 @org.command()
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file (default: the local default org).")
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file (default: the local default org).",
+)
 def check(org_path: Path | None) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
@@ -55,8 +71,13 @@ def check(org_path: Path | None) -> None:
 
 
 @org.command()
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file (default: the local default org).")
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file (default: the local default org).",
+)
 def stats(org_path: Path | None) -> None:
     """Print the number of records per object."""
     print_stats(org_path or paths.default_org_path())
@@ -78,15 +99,26 @@ def print_stats(path: Path) -> None:
 
 def ensure_first_run() -> None:
     """Make the default org, task set and practice study if missing, with a progress bar."""
-    if all(p.exists() for p in (paths.default_org_path(), paths.default_taskset_path(),
-                                paths.default_study_path())):
+    if all(
+        p.exists()
+        for p in (
+            paths.default_org_path(),
+            paths.default_taskset_path(),
+            paths.default_study_path(),
+        )
+    ):
         return
     from crm_tui.study.first_run import ensure_defaults
 
     console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
-    made = _with_progress(lambda progress: ensure_defaults(
-        paths.default_org_path(), paths.default_taskset_path(), paths.default_study_path(),
-        progress=progress))
+    made = _with_progress(
+        lambda progress: ensure_defaults(
+            paths.default_org_path(),
+            paths.default_taskset_path(),
+            paths.default_study_path(),
+            progress=progress,
+        )
+    )
     for what in made:
         console.print(f"  made {what}")
 
@@ -102,7 +134,5 @@ def _with_progress(job):
 
         return job(progress)
 
-
-from crm_tui.cli.serve_command import serve  # the command lives in its own module
 
 org.add_command(serve)

@@ -22,18 +22,31 @@ def agents() -> None:
 
 
 @agents.command("import")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option("--model", default=None, help="Model name (default: from the file name).")
-@click.option("--strategy", default=None,
-              help="act, react, tool_call, ... (default: from the file name).")
+@click.option(
+    "--strategy", default=None, help="act, react, tool_call, ... (default: from the file name)."
+)
 @click.option("--task-category", default=None, help="Task category (default: from the file name).")
-@click.option("--task-set", "--tasks", "taskset_path", type=click.Path(path_type=Path),
-              default=None,
-              help="The task set the agent answered (default: the local task set).")
+@click.option(
+    "--task-set",
+    "--tasks",
+    "taskset_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The task set the agent answered (default: the local task set).",
+)
 @study_db_option
-def import_(files: tuple[Path, ...], model: str | None, strategy: str | None,
-            task_category: str | None, taskset_path: Path | None, db_path: Path | None) -> None:
+def import_(
+    files: tuple[Path, ...],
+    model: str | None,
+    strategy: str | None,
+    task_category: str | None,
+    taskset_path: Path | None,
+    db_path: Path | None,
+) -> None:
     """Import CRMArena run_tasks.py result files (results_{model}_{strategy}_{task}.json)
     or JSONL files of {"idx", "agent", "trial", "answer"}; re-score every answer."""
     from crm_tui.bench.taskset import load_taskset
@@ -42,28 +55,39 @@ def import_(files: tuple[Path, ...], model: str | None, strategy: str | None,
     from crm_tui.study.db import StudyStore
 
     taskset = load_taskset(taskset_path or paths.default_taskset_path())
-    parsed = [read_agent_results(path, model=model, strategy=strategy,
-                                 task_category=task_category) for path in files]
+    parsed = [
+        read_agent_results(path, model=model, strategy=strategy, task_category=task_category)
+        for path in files
+    ]
     check_agent_results(parsed, taskset)  # before the study file is opened (or made)
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         summary = import_agent_results(store, parsed, taskset)
-    click.echo(f"imported {summary.answers} answers in {summary.runs} runs "
-               f"(task set {taskset.content_hash[:12]})")
+    click.echo(
+        f"imported {summary.answers} answers in {summary.runs} runs "
+        f"(task set {taskset.content_hash[:12]})"
+    )
     for name in summary.skipped_files:
         click.echo(f"already imported, nothing added: {name}")
 
 
 @click.command()
-@click.option("--study", "study_name", default=None,
-              help="Study name (default: the only study in the file).")
-@click.option("--format", "output_format", type=click.Choice(FORMATS), default="table",
-              show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of the terminal.")
+@click.option(
+    "--study", "study_name", default=None, help="Study name (default: the only study in the file)."
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(FORMATS), default="table", show_default=True
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of the terminal.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @study_db_option
-def report(study_name: str | None, output_format: str, out: Path | None, force: bool,
-           db_path: Path | None) -> None:
+def report(
+    study_name: str | None, output_format: str, out: Path | None, force: bool, db_path: Path | None
+) -> None:
     """Humans next to agents per task family, realism ratings and audit flags."""
     from crm_tui.study.report import build_report
     from crm_tui.study.report_render import print_report, to_csv, to_json, to_markdown
@@ -100,8 +124,7 @@ def _pick_study(store, name: str | None):
     studies = list_studies(store)
     if len(studies) != 1:
         names = ", ".join(s.name for s in studies) or "none yet"
-        raise CrmTuiError(f"{store.path} has {len(studies)} studies ({names}); "
-                          "pick one with --study")
+        raise CrmTuiError(
+            f"{store.path} has {len(studies)} studies ({names}); pick one with --study"
+        )
     return studies[0]
-
-

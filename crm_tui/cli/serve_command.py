@@ -10,16 +10,37 @@ from crm_tui import paths
 
 
 @click.command()
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file (default: the local default org).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (keep loopback unless you mean otherwise).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8443, show_default=True,
-              help="Port (0 = any free port).")
-@click.option("--tls", is_flag=True,
-              help="Serve https with a fresh test CA (simple-salesforce always uses https).")
-@click.option("--today", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="Date that TODAY, LAST_N_DAYS:n, ... count from (default: the org's).")
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file (default: the local default org).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (keep loopback unless you mean otherwise).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8443,
+    show_default=True,
+    help="Port (0 = any free port).",
+)
+@click.option(
+    "--tls",
+    is_flag=True,
+    help="Serve https with a fresh test CA (simple-salesforce always uses https).",
+)
+@click.option(
+    "--today",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Date that TODAY, LAST_N_DAYS:n, ... count from (default: the org's).",
+)
 @click.option("--verbose", is_flag=True, help="Log every request.")
 def serve(org_path: Path | None, host: str, port: int, tls: bool, today, verbose: bool) -> None:
     """Answer simple-salesforce (and so CRMArena's harness) from a local org, read-only."""
@@ -32,15 +53,24 @@ def serve(org_path: Path | None, host: str, port: int, tls: bool, today, verbose
 
         certs = make_loopback_certificates(paths.data_home() / "loopback-tls")
         context = certs.server_context()
-    server = OrgServer(path, host=host, port=port, tls=context,
-                       today=today.date() if today else None, verbose=verbose)
+    server = OrgServer(
+        path,
+        host=host,
+        port=port,
+        tls=context,
+        today=today.date() if today else None,
+        verbose=verbose,
+    )
     click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
     click.echo(f"session id : {server.session_id}")
     if tls:
-        click.echo(f"trust CA   : {certs.ca_pem}  (session.verify = this file; "
-                   "session.trust_env = False)")
-    click.echo(f"client     : Salesforce(instance_url='{server.url}', "
-               f"session_id='{server.session_id}', session=session, version='59.0')")
+        click.echo(
+            f"trust CA   : {certs.ca_pem}  (session.verify = this file; session.trust_env = False)"
+        )
+    click.echo(
+        f"client     : Salesforce(instance_url='{server.url}', "
+        f"session_id='{server.session_id}', session=session, version='59.0')"
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -35,25 +35,59 @@ def study() -> None:
 
 @study.command()
 @click.argument("name")
-@click.option("--preset", default=None,
-              help="Preset name in annotations/ or a .toml path, e.g. paper-expert-study.")
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file the tasks belong to (default: the local default org).")
-@click.option("--tasks", "tasks_path", type=click.Path(path_type=Path), default=None,
-              help="Task set generated from that org (default: the local task set).")
-@click.option("--items", type=int, default=None,
-              help="Queries per annotator (default: the preset's, or 5).")
+@click.option(
+    "--preset",
+    default=None,
+    help="Preset name in annotations/ or a .toml path, e.g. paper-expert-study.",
+)
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file the tasks belong to (default: the local default org).",
+)
+@click.option(
+    "--tasks",
+    "tasks_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Task set generated from that org (default: the local task set).",
+)
+@click.option(
+    "--items", type=int, default=None, help="Queries per annotator (default: the preset's, or 5)."
+)
 @click.option("--annotators-per-item", type=int, default=None, help="Overlap per item.")
 @click.option("--seed", type=int, default=None, help="Seed of every annotator's order.")
-@click.option("--time-limit", "time_limit_minutes", type=float, default=None,
-              help="Minutes of active time per query.")
-@click.option("--training/--no-training", "training_feedback", default=None,
-              help="Show whether each answer was right after submitting.")
-@click.option("--distinct-families/--any-family", "distinct_families", default=None,
-              help="Give each annotator queries from different task families.")
+@click.option(
+    "--time-limit",
+    "time_limit_minutes",
+    type=float,
+    default=None,
+    help="Minutes of active time per query.",
+)
+@click.option(
+    "--training/--no-training",
+    "training_feedback",
+    default=None,
+    help="Show whether each answer was right after submitting.",
+)
+@click.option(
+    "--distinct-families/--any-family",
+    "distinct_families",
+    default=None,
+    help="Give each annotator queries from different task families.",
+)
 @study_db_option
-def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Path | None,
-           items: int | None, db_path: Path | None, **settings) -> None:
+def create(
+    name: str,
+    preset: str | None,
+    org_path: Path | None,
+    tasks_path: Path | None,
+    items: int | None,
+    db_path: Path | None,
+    **settings,
+) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
     if preset:
         chosen, preset_path = load_preset(preset)
@@ -70,15 +104,25 @@ def create(name: str, preset: str | None, org_path: Path | None, tasks_path: Pat
             check_taskset_matches(taskset, org)
             fingerprint = org.fingerprint
     with StudyStore.open(db_path or paths.default_study_path()) as store:
-        created = create_study(store, name, chosen, preset_path=preset_path,
-                               instances=[inst.to_row() for inst in taskset.instances],
-                               task_set_hash=taskset.content_hash, org_fingerprint=fingerprint)
+        created = create_study(
+            store,
+            name,
+            chosen,
+            preset_path=preset_path,
+            instances=[inst.to_row() for inst in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=fingerprint,
+        )
     if fingerprint == CRMARENA:
-        click.echo("Its queries point into CRMArena's Salesforce org: solve them there with "
-                   "`crm-tui --salesforce` (credentials of that org).")
-    click.echo(f"created study {created.name!r} in {store.path}: {len(taskset)} items, "
-               f"{created.items_per_annotator} per annotator, "
-               f"{created.annotators_per_item} annotator(s) per item, seed {created.seed}")
+        click.echo(
+            "Its queries point into CRMArena's Salesforce org: solve them there with "
+            "`crm-tui --salesforce` (credentials of that org)."
+        )
+    click.echo(
+        f"created study {created.name!r} in {store.path}: {len(taskset)} items, "
+        f"{created.items_per_annotator} per annotator, "
+        f"{created.annotators_per_item} annotator(s) per item, seed {created.seed}"
+    )
 
 
 @study.command()
@@ -98,10 +142,14 @@ def status(study_name: str | None, db_path: Path | None) -> None:
 def _print_summary(summary: StudySummary) -> None:
     s = summary.study
     attempts = ", ".join(f"{n} {status}" for status, n in summary.attempts.items())
-    click.echo(f"{s.name} ({s.preset or 'custom'})  org {s.org_fingerprint}  "
-               f"task set {s.task_set_hash[:12]}")
-    click.echo(f"  {summary.items} items in {summary.families} families; "
-               f"{s.items_per_annotator} per annotator, {s.annotators_per_item} per item")
+    click.echo(
+        f"{s.name} ({s.preset or 'custom'})  org {s.org_fingerprint}  "
+        f"task set {s.task_set_hash[:12]}"
+    )
+    click.echo(
+        f"  {summary.items} items in {summary.families} families; "
+        f"{s.items_per_annotator} per annotator, {s.annotators_per_item} per item"
+    )
     click.echo(f"  attempts: {attempts}; {summary.ratings} ratings, {summary.flags} flags")
     if not summary.annotators:
         click.echo("  nobody has started yet")
@@ -119,17 +167,24 @@ def _print_summary(summary: StudySummary) -> None:
 @study.command()
 @click.argument("name")
 @click.option("--role", required=True, help="Job title, e.g. 'Customer Service Manager'.")
-@click.option("--years", "crm_years", type=float, default=0.0, show_default=True,
-              help="Years using a CRM.")
-@click.option("--mode", type=click.Choice([m.value for m in Mode]), default=Mode.ANNOTATOR.value,
-              show_default=True,
-              help="What the profile may see: annotators never see gold answers; auditors "
-                   "and coordinators do (audit mode, results).")
+@click.option(
+    "--years", "crm_years", type=float, default=0.0, show_default=True, help="Years using a CRM."
+)
+@click.option(
+    "--mode",
+    type=click.Choice([m.value for m in Mode]),
+    default=Mode.ANNOTATOR.value,
+    show_default=True,
+    help="What the profile may see: annotators never see gold answers; auditors "
+    "and coordinators do (audit mode, results).",
+)
 @study_db_option
 def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | None) -> None:
     """Add profile NAME. The app creates annotators; auditors and coordinators, who see gold
     answers, are made here by whoever runs the study."""
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         made = create_profile(store, name, role, crm_years, mode)
-    click.echo(f"added {made.mode} profile {made.name!r} ({made.role}, "
-               f"{made.crm_years:g} years using a CRM) to {store.path}")
+    click.echo(
+        f"added {made.mode} profile {made.name!r} ({made.role}, "
+        f"{made.crm_years:g} years using a CRM) to {store.path}"
+    )

@@ -21,18 +21,34 @@ def tasks() -> None:
 
 
 @tasks.command()
-@click.option("--org", "org_path", type=click.Path(path_type=Path), default=None,
-              help="Org file (default: the local default org).")
-@click.option("--per-task", type=click.IntRange(min=1), default=130, show_default=True,
-              help="Instances per task family.")
+@click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file (default: the local default org).",
+)
+@click.option(
+    "--per-task",
+    type=click.IntRange(min=1),
+    default=130,
+    show_default=True,
+    help="Instances per task family.",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
-@click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="Task set to write (JSON array; JSONL if it ends in .jsonl).")
-@click.option("--allow-short", is_flag=True,
-              help="Write what the org allows when a family cannot be filled.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Task set to write (JSON array; JSONL if it ends in .jsonl).",
+)
+@click.option(
+    "--allow-short", is_flag=True, help="Write what the org allows when a family cannot be filled."
+)
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
-             allow_short: bool, force: bool) -> None:
+def generate(
+    org_path: Path | None, per_task: int, seed: int, out: Path, allow_short: bool, force: bool
+) -> None:
     """Generate the nine task families with gold answers from an org (deterministic)."""
     from crm_tui.bench.generate import generate_taskset
     from crm_tui.bench.taskset import write_taskset
@@ -43,14 +59,20 @@ def generate(org_path: Path | None, per_task: int, seed: int, out: Path,
     with OrgStore.open(org_path or paths.default_org_path()) as store:
         taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
     write_taskset(taskset, out)
-    click.echo(f"wrote {out} ({len(taskset):,} instances for org {taskset.fingerprint}, "
-               f"{time.perf_counter() - started:.1f} s)")
+    click.echo(
+        f"wrote {out} ({len(taskset):,} instances for org {taskset.fingerprint}, "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
 
 
 @tasks.command(name="import")
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Write the validated set in crm-tui's form (default: validate only).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the validated set in crm-tui's form (default: validate only).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def import_(file: Path, out: Path | None, force: bool) -> None:
     """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL)."""
@@ -61,8 +83,10 @@ def import_(file: Path, out: Path | None, force: bool) -> None:
     taskset = imported(load_taskset(file))
     if out is not None:
         write_taskset(taskset, out)
-    click.echo(f"{file}: {len(taskset):,} valid instances in {len(taskset.by_task())} "
-               f"families (org {taskset.fingerprint})" + (f"; wrote {out}" if out else ""))
+    click.echo(
+        f"{file}: {len(taskset):,} valid instances in {len(taskset.by_task())} "
+        f"families (org {taskset.fingerprint})" + (f"; wrote {out}" if out else "")
+    )
 
 
 @tasks.command()
@@ -74,15 +98,29 @@ def stats(file: Path) -> None:
     taskset = load_taskset(file)
     table = Table(title=f"{file}  ({taskset.fingerprint})")
     for column in ("Task", "Abbrev", "Persona", "Instances", "None", "None %", "Distinct"):
-        table.add_column(column, justify="left" if column in ("Task", "Abbrev", "Persona")
-                         else "right")
+        table.add_column(
+            column, justify="left" if column in ("Task", "Abbrev", "Persona") else "right"
+        )
     for task, instances in taskset.by_task().items():
         family = instances[0].family
         nones = sum(1 for i in instances if i.answer is None)
-        table.add_row(task, family.abbrev, family.persona_label, f"{len(instances):,}",
-                      f"{nones:,}", f"{100 * nones / len(instances):.0f}",
-                      f"{len({i.answer for i in instances}):,}")
+        table.add_row(
+            task,
+            family.abbrev,
+            family.persona_label,
+            f"{len(instances):,}",
+            f"{nones:,}",
+            f"{100 * nones / len(instances):.0f}",
+            f"{len({i.answer for i in instances}):,}",
+        )
     nones = sum(1 for i in taskset.instances if i.answer is None)
-    table.add_row("[b]total[/b]", "", "", f"[b]{len(taskset):,}[/b]", f"{nones:,}",
-                  f"{100 * nones / len(taskset):.0f}", "")
+    table.add_row(
+        "[b]total[/b]",
+        "",
+        "",
+        f"[b]{len(taskset):,}[/b]",
+        f"{nones:,}",
+        f"{100 * nones / len(taskset):.0f}",
+        "",
+    )
     console.print(table)

@@ -26,8 +26,7 @@ _RESULT_NAME = re.compile(
 )
 _SUBMIT_TAG = re.compile(r"<(submit|respond)>(.*?)</\1>", re.DOTALL)
 # Llama "prompt mode" function calling writes the call as text.
-_PROMPT_MODE_CALL = re.compile(
-    r"Action:\s*(submit|respond)\s*Action Input:\s*(\{.*\})", re.DOTALL)
+_PROMPT_MODE_CALL = re.compile(r"Action:\s*(submit|respond)\s*Action Input:\s*(\{.*\})", re.DOTALL)
 _ANSWER_TOOLS = ("submit", "respond")
 
 
@@ -36,9 +35,9 @@ class AgentAnswerRecord:
     """One agent's final answer to one task instance."""
 
     task_idx: int
-    answer: str | None          # None: the agent gave no answer (error, max turns, ...)
+    answer: str | None  # None: the agent gave no answer (error, max turns, ...)
     crmarena_reward: float | None  # CRMArena's own reward (F1 for fuzzy match); None if absent
-    gold: str | None = None     # gt_answer as the result file recorded it, if it did
+    gold: str | None = None  # gt_answer as the result file recorded it, if it did
     has_gold: bool = False
     task_type: str | None = None
     end_reason: str = ""
@@ -50,7 +49,7 @@ class AgentRunRecords:
 
     model: str
     strategy: str
-    trial: int | None           # None: the next free trial, decided at import
+    trial: int | None  # None: the next free trial, decided at import
     answers: tuple[AgentAnswerRecord, ...]
 
 
@@ -62,8 +61,13 @@ class AgentResultFile:
     runs: tuple[AgentRunRecords, ...]
 
 
-def read_agent_results(path: Path, *, model: str | None = None, strategy: str | None = None,
-                       task_category: str | None = None) -> AgentResultFile:
+def read_agent_results(
+    path: Path,
+    *,
+    model: str | None = None,
+    strategy: str | None = None,
+    task_category: str | None = None,
+) -> AgentResultFile:
     """Parse a result file; options override what the file name says."""
     path = Path(path)
     try:
@@ -84,7 +88,8 @@ def read_agent_results(path: Path, *, model: str | None = None, strategy: str | 
     if not model or not strategy:
         raise CrmTuiError(
             f"{path}: cannot tell the model and strategy from the file name "
-            "(expected results_{model}_{strategy}_{task}.json); pass --model and --strategy")
+            "(expected results_{model}_{strategy}_{task}.json); pass --model and --strategy"
+        )
     answers = _crmarena_answers(path, text)
     run = AgentRunRecords(model=model, strategy=strategy, trial=None, answers=answers)
     return AgentResultFile(path, content_hash, task_category or named.get("task"), (run,))
@@ -136,9 +141,15 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         answer, end_reason = None, str(info.get("content") or "error")
     else:
         answer, end_reason = _final_answer(info.get("end_reason"), traj, where)
-    return AgentAnswerRecord(task_idx=task_idx, answer=answer, crmarena_reward=reward,
-                             gold=gold, has_gold=has_gold, task_type=record.get("task_type"),
-                             end_reason=end_reason)
+    return AgentAnswerRecord(
+        task_idx=task_idx,
+        answer=answer,
+        crmarena_reward=reward,
+        gold=gold,
+        has_gold=has_gold,
+        task_type=record.get("task_type"),
+        end_reason=end_reason,
+    )
 
 
 def _task_idx(value: Any, where: str) -> int:
@@ -168,7 +179,8 @@ def _final_answer(end_reason: Any, traj: list, where: str) -> tuple[str | None, 
     # content is the answer only when the agent ended by answering; otherwise it is an
     # error text or a tool output.
     answered = end_reason.get("source") == "agent" and any(
-        tool in message.lower() for tool in _ANSWER_TOOLS)
+        tool in message.lower() for tool in _ANSWER_TOOLS
+    )
     if answered and end_reason.get("content") is not None:
         return _answer_text(end_reason["content"], f"{where}: end_reason.content"), message
     return _last_answer_in_trajectory(traj, where), message
@@ -222,8 +234,9 @@ def _answer_text(value: Any, where: str) -> str:
     raise CrmTuiError(f"{where}: expected a text answer, got {type(value).__name__}")
 
 
-def _jsonl_runs(path: Path, text: str, *, model: str | None,
-                strategy: str | None) -> tuple[AgentRunRecords, ...]:
+def _jsonl_runs(
+    path: Path, text: str, *, model: str | None, strategy: str | None
+) -> tuple[AgentRunRecords, ...]:
     """One object per line: {"idx", "agent", "trial", "answer"}, optionally "strategy" and
     "reward"; `model` and `strategy` options override the lines."""
     grouped: dict[tuple[str, str, int], dict[int, AgentAnswerRecord]] = {}
@@ -254,11 +267,15 @@ def _jsonl_runs(path: Path, text: str, *, model: str | None,
             reward = _crmarena_reward(reward, f"{where}: reward")
         answers = grouped.setdefault((agent.strip(), str(run_strategy), trial), {})
         if task_idx in answers:
-            raise CrmTuiError(f"{where}: task {task_idx} already answered by {agent} "
-                              f"in trial {trial}")
-        answers[task_idx] = AgentAnswerRecord(task_idx=task_idx, answer=answer,
-                                              crmarena_reward=reward)
+            raise CrmTuiError(
+                f"{where}: task {task_idx} already answered by {agent} in trial {trial}"
+            )
+        answers[task_idx] = AgentAnswerRecord(
+            task_idx=task_idx, answer=answer, crmarena_reward=reward
+        )
     if not grouped:
         raise CrmTuiError(f"{path}: no answers found")
-    return tuple(AgentRunRecords(model=m, strategy=s, trial=t, answers=tuple(a.values()))
-                 for (m, s, t), a in grouped.items())
+    return tuple(
+        AgentRunRecords(model=m, strategy=s, trial=t, answers=tuple(a.values()))
+        for (m, s, t), a in grouped.items()
+    )

@@ -28,14 +28,15 @@ from crm_tui.study.db import StudyStore
 
 class AgentRun(SQLModel, table=True):
     __tablename__ = "agent_run"
-    __table_args__ = (UniqueConstraint("source_hash", "task_set_hash", "model", "strategy",
-                                       "trial"),)
+    __table_args__ = (
+        UniqueConstraint("source_hash", "task_set_hash", "model", "strategy", "trial"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     model: str
-    strategy: str       # run_tasks.py's agent_strategy: act, react, tool_call, ...
+    strategy: str  # run_tasks.py's agent_strategy: act, react, tool_call, ...
     trial: int
     task_set_hash: str = Field(index=True)
-    source_name: str    # the file's name, for people; the hash identifies it
+    source_name: str  # the file's name, for people; the hash identifies it
     source_hash: str
     task_category: str | None = None
     imported_at: datetime
@@ -48,9 +49,9 @@ class AgentAnswer(SQLModel, table=True):
     run_id: int = Field(foreign_key="agent_run.id", index=True)
     idx: int
     task: str
-    answer: str | None              # None: no answer (error, max turns, ...)
-    crmarena_reward: float | None   # the reward in the source file (F1 for knowledge QA)
-    score: float                    # our scorer, the same as for human answers
+    answer: str | None  # None: no answer (error, max turns, ...)
+    crmarena_reward: float | None  # the reward in the source file (F1 for knowledge QA)
+    score: float  # our scorer, the same as for human answers
     end_reason: str = ""
 
 
@@ -61,8 +62,9 @@ class ImportSummary:
     skipped_files: tuple[str, ...]  # already imported
 
 
-def import_agent_results(store: StudyStore, files: Sequence[AgentResultFile],
-                         taskset: TaskSet) -> ImportSummary:
+def import_agent_results(
+    store: StudyStore, files: Sequence[AgentResultFile], taskset: TaskSet
+) -> ImportSummary:
     """Check every answer against the task set, then write all files in one transaction."""
     check_agent_results(files, taskset)
     instances = {inst.idx: inst for inst in taskset.instances}
@@ -76,17 +78,26 @@ def import_agent_results(store: StudyStore, files: Sequence[AgentResultFile],
                 continue
             for run in result_file.runs:
                 trial = _trial_for(session, run, task_set_hash, result_file)
-                row = AgentRun(model=run.model, strategy=run.strategy, trial=trial,
-                               task_set_hash=task_set_hash, source_name=result_file.path.name,
-                               source_hash=result_file.content_hash,
-                               task_category=result_file.task_category,
-                               imported_at=store.now()[0])
+                row = AgentRun(
+                    model=run.model,
+                    strategy=run.strategy,
+                    trial=trial,
+                    task_set_hash=task_set_hash,
+                    source_name=result_file.path.name,
+                    source_hash=result_file.content_hash,
+                    task_category=result_file.task_category,
+                    imported_at=store.now()[0],
+                )
                 session.add(row)
                 session.flush()
                 # a bulk insert of plain rows: building ORM objects costs 10x more
-                session.execute(insert(AgentAnswer), [
-                    _answer_row(row.id, answer, instances[answer.task_idx])
-                    for answer in run.answers])
+                session.execute(
+                    insert(AgentAnswer),
+                    [
+                        _answer_row(row.id, answer, instances[answer.task_idx])
+                        for answer in run.answers
+                    ],
+                )
                 runs += 1
                 answers += len(run.answers)
     return ImportSummary(runs=runs, answers=answers, skipped_files=tuple(skipped))
@@ -98,8 +109,12 @@ def check_agent_results(files: Sequence[AgentResultFile], taskset: TaskSet) -> N
     for result_file in files:
         for run in result_file.runs:
             for position, answer in enumerate(run.answers):
-                _check_against_taskset(answer, instances, f"{result_file.path}: "
-                                       f"{_where(result_file, run, position)}", taskset)
+                _check_against_taskset(
+                    answer,
+                    instances,
+                    f"{result_file.path}: {_where(result_file, run, position)}",
+                    taskset,
+                )
 
 
 def _where(result_file: AgentResultFile, run: AgentRunRecords, position: int) -> str:
@@ -109,29 +124,42 @@ def _where(result_file: AgentResultFile, run: AgentRunRecords, position: int) ->
     return f"record {position}"
 
 
-def _check_against_taskset(answer: AgentAnswerRecord, instances: dict[int, Instance],
-                           where: str, taskset: TaskSet) -> None:
+def _check_against_taskset(
+    answer: AgentAnswerRecord, instances: dict[int, Instance], where: str, taskset: TaskSet
+) -> None:
     instance = instances.get(answer.task_idx)
     if instance is None:
-        raise CrmTuiError(f"{where}: task {answer.task_idx} is not in {taskset.name}; "
-                          "pass the task set the agent answered with --task-set")
+        raise CrmTuiError(
+            f"{where}: task {answer.task_idx} is not in {taskset.name}; "
+            "pass the task set the agent answered with --task-set"
+        )
     if answer.task_type is not None and answer.task_type != instance.task:
-        raise CrmTuiError(f"{where}: task {answer.task_idx} is {answer.task_type!r} in the "
-                          f"file but {instance.task!r} in {taskset.name}")
+        raise CrmTuiError(
+            f"{where}: task {answer.task_idx} is {answer.task_type!r} in the "
+            f"file but {instance.task!r} in {taskset.name}"
+        )
     if answer.has_gold and (answer.gold or "").strip() != (instance.answer or "").strip():
-        raise CrmTuiError(f"{where}: the file's gold answer for task {answer.task_idx} "
-                          f"({answer.gold!r}) differs from {taskset.name} "
-                          f"({instance.answer!r}); was the run made on another task set?")
+        raise CrmTuiError(
+            f"{where}: the file's gold answer for task {answer.task_idx} "
+            f"({answer.gold!r}) differs from {taskset.name} "
+            f"({instance.answer!r}); was the run made on another task set?"
+        )
 
 
 def _already_imported(session: Session, content_hash: str, task_set_hash: str) -> bool:
-    return session.exec(select(AgentRun.id).where(
-        AgentRun.source_hash == content_hash,
-        AgentRun.task_set_hash == task_set_hash)).first() is not None
+    return (
+        session.exec(
+            select(AgentRun.id).where(
+                AgentRun.source_hash == content_hash, AgentRun.task_set_hash == task_set_hash
+            )
+        ).first()
+        is not None
+    )
 
 
-def _trial_for(session: Session, run: AgentRunRecords, task_set_hash: str,
-               result_file: AgentResultFile) -> int:
+def _trial_for(
+    session: Session, run: AgentRunRecords, task_set_hash: str, result_file: AgentResultFile
+) -> int:
     """The run's own trial if it names one, else the first trial of this model and strategy
     with none of the run's tasks answered yet: re-running the same tasks is a new trial,
     another family's file completes an earlier one."""
@@ -140,8 +168,10 @@ def _trial_for(session: Session, run: AgentRunRecords, task_set_hash: str,
     if run.trial is not None:
         clash = sorted(tasks & answered.get(run.trial, set()))
         if clash:
-            raise CrmTuiError(f"{result_file.path}: {run.model} ({run.strategy}) trial "
-                              f"{run.trial} already has an answer for task {clash[0]}")
+            raise CrmTuiError(
+                f"{result_file.path}: {run.model} ({run.strategy}) trial "
+                f"{run.trial} already has an answer for task {clash[0]}"
+            )
         return run.trial
     trial = 1
     while tasks & answered.get(trial, set()):
@@ -149,13 +179,18 @@ def _trial_for(session: Session, run: AgentRunRecords, task_set_hash: str,
     return trial
 
 
-def _answered_tasks_by_trial(session: Session, run: AgentRunRecords,
-                             task_set_hash: str) -> dict[int, set[int]]:
+def _answered_tasks_by_trial(
+    session: Session, run: AgentRunRecords, task_set_hash: str
+) -> dict[int, set[int]]:
     rows = session.exec(
         select(AgentRun.trial, AgentAnswer.idx)
         .join(AgentAnswer, AgentAnswer.run_id == AgentRun.id)
-        .where(AgentRun.model == run.model, AgentRun.strategy == run.strategy,
-               AgentRun.task_set_hash == task_set_hash))
+        .where(
+            AgentRun.model == run.model,
+            AgentRun.strategy == run.strategy,
+            AgentRun.task_set_hash == task_set_hash,
+        )
+    )
     answered: dict[int, set[int]] = {}
     for trial, idx in rows:
         answered.setdefault(trial, set()).add(idx)
@@ -163,15 +198,24 @@ def _answered_tasks_by_trial(session: Session, run: AgentRunRecords,
 
 
 def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> dict:
-    return {"run_id": run_id, "idx": answer.task_idx, "task": instance.task,
-            "answer": answer.answer, "crmarena_reward": answer.crmarena_reward,
-            "score": float(score(instance.task, answer.answer, instance.answer)),
-            "end_reason": answer.end_reason}
+    return {
+        "run_id": run_id,
+        "idx": answer.task_idx,
+        "task": instance.task,
+        "answer": answer.answer,
+        "crmarena_reward": answer.crmarena_reward,
+        "score": float(score(instance.task, answer.answer, instance.answer)),
+        "end_reason": answer.end_reason,
+    }
 
 
 def agent_answers(session: Session, task_set_hash: str) -> list[tuple[AgentRun, AgentAnswer]]:
     """Every imported agent answer for a task set, with its run."""
-    return list(session.exec(
-        select(AgentRun, AgentAnswer).join(AgentAnswer, AgentAnswer.run_id == AgentRun.id)
-        .where(AgentRun.task_set_hash == task_set_hash)
-        .order_by(AgentRun.model, AgentRun.strategy, AgentRun.trial, AgentAnswer.idx)))
+    return list(
+        session.exec(
+            select(AgentRun, AgentAnswer)
+            .join(AgentAnswer, AgentAnswer.run_id == AgentRun.id)
+            .where(AgentRun.task_set_hash == task_set_hash)
+            .order_by(AgentRun.model, AgentRun.strategy, AgentRun.trial, AgentAnswer.idx)
+        )
+    )

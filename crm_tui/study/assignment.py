@@ -27,8 +27,9 @@ class Candidate:
     times_assigned: int
 
 
-def choose_items(candidates: Sequence[Candidate], count: int, seed_key: str,
-                 distinct_families: bool) -> list[int]:
+def choose_items(
+    candidates: Sequence[Candidate], count: int, seed_key: str, distinct_families: bool
+) -> list[int]:
     """Item ids for one annotator's queue, in the order they will be served."""
     shuffled = sorted(candidates, key=lambda c: c.item_id)
     random.Random(seed_key).shuffle(shuffled)
@@ -46,23 +47,39 @@ def choose_items(candidates: Sequence[Candidate], count: int, seed_key: str,
 
 def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[Assignment]:
     """The annotator's assignments in this study, drawn now if they have none yet."""
-    mine = list(session.exec(
-        select(Assignment).where(Assignment.study_id == study.id,
-                                 Assignment.annotator_id == annotator.id)
-        .order_by(Assignment.position)))
+    mine = list(
+        session.exec(
+            select(Assignment)
+            .where(Assignment.study_id == study.id, Assignment.annotator_id == annotator.id)
+            .order_by(Assignment.position)
+        )
+    )
     if mine:
         return mine
-    counts = dict(session.exec(
-        select(Assignment.item_id, func.count()).where(Assignment.study_id == study.id)
-        .group_by(Assignment.item_id)).all())
-    candidates = [Candidate(item_id, family, counts.get(item_id, 0))
-                  for item_id, family in session.exec(
-                      select(StudyItem.id, StudyItem.task).where(StudyItem.study_id == study.id))
-                  if counts.get(item_id, 0) < study.annotators_per_item]
-    chosen = choose_items(candidates, study.items_per_annotator,
-                          f"{study.seed}/{annotator.name}", study.distinct_families)
-    mine = [Assignment(study_id=study.id, annotator_id=annotator.id, item_id=item_id,
-                       position=position) for position, item_id in enumerate(chosen)]
+    counts = dict(
+        session.exec(
+            select(Assignment.item_id, func.count())
+            .where(Assignment.study_id == study.id)
+            .group_by(Assignment.item_id)
+        ).all()
+    )
+    candidates = [
+        Candidate(item_id, family, counts.get(item_id, 0))
+        for item_id, family in session.exec(
+            select(StudyItem.id, StudyItem.task).where(StudyItem.study_id == study.id)
+        )
+        if counts.get(item_id, 0) < study.annotators_per_item
+    ]
+    chosen = choose_items(
+        candidates,
+        study.items_per_annotator,
+        f"{study.seed}/{annotator.name}",
+        study.distinct_families,
+    )
+    mine = [
+        Assignment(study_id=study.id, annotator_id=annotator.id, item_id=item_id, position=position)
+        for position, item_id in enumerate(chosen)
+    ]
     session.add_all(mine)
     session.flush()
     return mine

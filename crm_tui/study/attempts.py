@@ -32,8 +32,7 @@ from crm_tui.study.studies import get_study
 from crm_tui.study.timing import derive
 
 # Written only through the calls below, which also change the attempt's status.
-_RESERVED = {EventKind.OPENED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED,
-             EventKind.EXPIRED}
+_RESERVED = {EventKind.OPENED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED, EventKind.EXPIRED}
 
 
 @dataclass(frozen=True)
@@ -54,11 +53,17 @@ class ItemView:
     def of(cls, item: StudyItem) -> ItemView:
         metadata = json.loads(item.metadata_json)
         extra = json.loads(item.extra_json) if item.extra_json else {}
-        return cls(item_id=item.id, idx=item.idx, task=item.task, query=item.query,
-                   required_context=metadata["required"],
-                   optional_context=metadata.get("optional", ""),
-                   reward_metric=item.reward_metric, persona=extra.get("persona"),
-                   answer_type=extra.get("answer_type"))
+        return cls(
+            item_id=item.id,
+            idx=item.idx,
+            task=item.task,
+            query=item.query,
+            required_context=metadata["required"],
+            optional_context=metadata.get("optional", ""),
+            reward_metric=item.reward_metric,
+            persona=extra.get("persona"),
+            answer_type=extra.get("answer_type"),
+        )
 
 
 @dataclass(frozen=True)
@@ -123,14 +128,32 @@ def _limit_ms(study: Study) -> int | None:
     return study.time_limit_s * 1000 if study.time_limit_s else None
 
 
-def _append(session: Session, store: StudyStore, attempt: Attempt, kind: str,
-            payload: dict[str, Any] | None = None) -> None:
-    append_event(session, store, study_id=attempt.study_id, annotator_id=attempt.annotator_id,
-                 attempt_id=attempt.id, kind=kind, payload=payload)
+def _append(
+    session: Session,
+    store: StudyStore,
+    attempt: Attempt,
+    kind: str,
+    payload: dict[str, Any] | None = None,
+) -> None:
+    append_event(
+        session,
+        store,
+        study_id=attempt.study_id,
+        annotator_id=attempt.annotator_id,
+        attempt_id=attempt.id,
+        kind=kind,
+        payload=payload,
+    )
 
 
-def _finish(session: Session, store: StudyStore, attempt: Attempt, kind: EventKind,
-            status: AttemptStatus, payload: dict[str, Any] | None = None) -> None:
+def _finish(
+    session: Session,
+    store: StudyStore,
+    attempt: Attempt,
+    kind: EventKind,
+    status: AttemptStatus,
+    payload: dict[str, Any] | None = None,
+) -> None:
     """Write the closing event and the times it implies onto the attempt."""
     _append(session, store, attempt, kind, payload)
     timing = derive(attempt_events(session, attempt.id))
@@ -140,16 +163,16 @@ def _finish(session: Session, store: StudyStore, attempt: Attempt, kind: EventKi
     session.add(attempt)
 
 
-def _expire_if_over(session: Session, store: StudyStore, study: Study,
-                    attempt: Attempt) -> bool:
+def _expire_if_over(session: Session, store: StudyStore, study: Study, attempt: Attempt) -> bool:
     limit = _limit_ms(study)
     if limit is None:
         return False
     timing = derive(attempt_events(session, attempt.id))
     if timing.live_active_ms(store.clock.monotonic_ms(), store.app_session) < limit:
         return False
-    _finish(session, store, attempt, EventKind.EXPIRED, AttemptStatus.EXPIRED,
-            {"time_limit_ms": limit})
+    _finish(
+        session, store, attempt, EventKind.EXPIRED, AttemptStatus.EXPIRED, {"time_limit_ms": limit}
+    )
     return True
 
 
@@ -162,36 +185,56 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
         profile = get_profile(session, annotator_id)
         if profile.mode != Mode.ANNOTATOR:
             # They can see gold answers: their answers would not be a human baseline.
-            raise CrmTuiError(f"{profile.name} is a {profile.mode} profile, which sees gold "
-                              "answers; queries are solved by annotator profiles only")
+            raise CrmTuiError(
+                f"{profile.name} is a {profile.mode} profile, which sees gold "
+                "answers; queries are solved by annotator profiles only"
+            )
         queue = ensure_queue(session, study, profile)
-        attempts = {a.assignment_id: a for a in session.exec(
-            select(Attempt).where(Attempt.study_id == study_id,
-                                  Attempt.annotator_id == annotator_id))}
+        attempts = {
+            a.assignment_id: a
+            for a in session.exec(
+                select(Attempt).where(
+                    Attempt.study_id == study_id, Attempt.annotator_id == annotator_id
+                )
+            )
+        }
         for position, assignment in enumerate(queue, start=1):
             attempt = attempts.get(assignment.id)
             resumed = attempt is not None
             if attempt is None:
-                attempt = Attempt(assignment_id=assignment.id, study_id=study_id,
-                                  annotator_id=annotator_id, item_id=assignment.item_id,
-                                  started_at=store.now()[0], app_version=__version__)
+                attempt = Attempt(
+                    assignment_id=assignment.id,
+                    study_id=study_id,
+                    annotator_id=annotator_id,
+                    item_id=assignment.item_id,
+                    started_at=store.now()[0],
+                    app_version=__version__,
+                )
                 session.add(attempt)
                 session.flush()
-            elif (attempt.status != AttemptStatus.IN_PROGRESS
-                  or _expire_if_over(session, store, study, attempt)):
+            elif attempt.status != AttemptStatus.IN_PROGRESS or _expire_if_over(
+                session, store, study, attempt
+            ):
                 continue
             _append(session, store, attempt, EventKind.OPENED, {"resumed": resumed})
             timing = derive(attempt_events(session, attempt.id))
             return AttemptView(
-                attempt_id=attempt.id, item=ItemView.of(session.get(StudyItem, attempt.item_id)),
-                position=position, queue_length=len(queue), resumed=resumed,
-                active_ms=timing.active_ms, wall_ms=timing.wall_ms,
-                time_limit_ms=_limit_ms(study), draft_answer=attempt.draft_answer)
+                attempt_id=attempt.id,
+                item=ItemView.of(session.get(StudyItem, attempt.item_id)),
+                position=position,
+                queue_length=len(queue),
+                resumed=resumed,
+                active_ms=timing.active_ms,
+                wall_ms=timing.wall_ms,
+                time_limit_ms=_limit_ms(study),
+                draft_answer=attempt.draft_answer,
+            )
     return None
 
 
-def record_event(store: StudyStore, attempt_id: int, kind: str,
-                 payload: dict[str, Any] | None = None) -> None:
+def record_event(
+    store: StudyStore, attempt_id: int, kind: str, payload: dict[str, Any] | None = None
+) -> None:
     """Pause, resume, focus lost/regained, heartbeat, record viewed, search run, ..."""
     if event_kind(kind) in _RESERVED:
         raise CrmTuiError(f"event {kind!r} is written by its own call, not record_event")
@@ -218,8 +261,12 @@ def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:
         active = timing.live_active_ms(store.clock.monotonic_ms(), store.app_session)
         wall = round((store.now()[0] - timing.opened_at).total_seconds() * 1000)
         running = timing.running and timing.last_app_session == store.app_session
-    return Elapsed(active_ms=active, wall_ms=wall, running=running,
-                   remaining_ms=None if limit is None else max(0, limit - active))
+    return Elapsed(
+        active_ms=active,
+        wall_ms=wall,
+        running=running,
+        remaining_ms=None if limit is None else max(0, limit - active),
+    )
 
 
 def expire_if_over_limit(store: StudyStore, attempt_id: int) -> bool:
@@ -229,8 +276,14 @@ def expire_if_over_limit(store: StudyStore, attempt_id: int) -> bool:
         return _expire_if_over(session, store, get_study(session, attempt.study_id), attempt)
 
 
-def submit(store: StudyStore, attempt_id: int, answer: str | None, *,
-           confidence: int | None = None, note: str | None = None) -> SubmitResult:
+def submit(
+    store: StudyStore,
+    attempt_id: int,
+    answer: str | None,
+    *,
+    confidence: int | None = None,
+    note: str | None = None,
+) -> SubmitResult:
     """Store the answer (None = the explicit "None" answer), its normal form and score.
     Past the time limit the answer is kept but the attempt counts as expired."""
     if confidence is not None and not 1 <= confidence <= 5:
@@ -240,8 +293,14 @@ def submit(store: StudyStore, attempt_id: int, answer: str | None, *,
         attempt = _in_progress(session, attempt_id)
         study = get_study(session, attempt.study_id)
         item = session.get(StudyItem, attempt.item_id)
-        _finish(session, store, attempt, EventKind.ANSWER_SUBMITTED, AttemptStatus.SUBMITTED,
-                {"answer": raw, "confidence": confidence})
+        _finish(
+            session,
+            store,
+            attempt,
+            EventKind.ANSWER_SUBMITTED,
+            AttemptStatus.SUBMITTED,
+            {"answer": raw, "confidence": confidence},
+        )
         limit = _limit_ms(study)
         if limit is not None and attempt.active_ms > limit:
             attempt.status = AttemptStatus.EXPIRED
@@ -250,10 +309,14 @@ def submit(store: StudyStore, attempt_id: int, answer: str | None, *,
         attempt.confidence, attempt.note = confidence, note
         session.add(attempt)
     show = study.training_feedback
-    return SubmitResult(attempt_id=attempt.id, status=AttemptStatus(attempt.status),
-                        wall_ms=attempt.wall_ms, active_ms=attempt.active_ms,
-                        correct=attempt.score >= 1.0 if show else None,
-                        score=attempt.score if show else None)
+    return SubmitResult(
+        attempt_id=attempt.id,
+        status=AttemptStatus(attempt.status),
+        wall_ms=attempt.wall_ms,
+        active_ms=attempt.active_ms,
+        correct=attempt.score >= 1.0 if show else None,
+        score=attempt.score if show else None,
+    )
 
 
 def skip(store: StudyStore, attempt_id: int, note: str | None = None) -> None:

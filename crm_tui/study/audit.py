@@ -49,18 +49,38 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
         require_mode(session, actor_id, Mode.AUDITOR, Mode.COORDINATOR)
         names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
         answers: dict[int, list[AnswerRecord]] = {}
-        for a in session.exec(select(Attempt).where(Attempt.study_id == study_id)
-                              .order_by(Attempt.id)):
-            answers.setdefault(a.item_id, []).append(AnswerRecord(
-                names[a.annotator_id], a.status, a.answer_raw, a.answer_normalised, a.score,
-                a.active_ms, a.confidence))
+        for a in session.exec(
+            select(Attempt).where(Attempt.study_id == study_id).order_by(Attempt.id)
+        ):
+            answers.setdefault(a.item_id, []).append(
+                AnswerRecord(
+                    names[a.annotator_id],
+                    a.status,
+                    a.answer_raw,
+                    a.answer_normalised,
+                    a.score,
+                    a.active_ms,
+                    a.confidence,
+                )
+            )
         flags: dict[int, list[FlagRecord]] = {}
-        for f in session.exec(select(AuditFlag).where(AuditFlag.study_id == study_id)
-                              .order_by(AuditFlag.id)):
-            flags.setdefault(f.item_id, []).append(FlagRecord(
-                names[f.annotator_id], f.category, f.comment, f.suggested_answer))
-        return [AuditItem(item.id, item.idx, item.task, item.query,
-                          json.loads(item.gold_json), answers.get(item.id, []),
-                          flags.get(item.id, []))
-                for item in session.exec(select(StudyItem).where(
-                    StudyItem.study_id == study_id).order_by(StudyItem.idx))]
+        for f in session.exec(
+            select(AuditFlag).where(AuditFlag.study_id == study_id).order_by(AuditFlag.id)
+        ):
+            flags.setdefault(f.item_id, []).append(
+                FlagRecord(names[f.annotator_id], f.category, f.comment, f.suggested_answer)
+            )
+        return [
+            AuditItem(
+                item.id,
+                item.idx,
+                item.task,
+                item.query,
+                json.loads(item.gold_json),
+                answers.get(item.id, []),
+                flags.get(item.id, []),
+            )
+            for item in session.exec(
+                select(StudyItem).where(StudyItem.study_id == study_id).order_by(StudyItem.idx)
+            )
+        ]

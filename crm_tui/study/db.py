@@ -35,8 +35,12 @@ def _engine(path: Path) -> Engine:
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" hook issues BEGIN
-        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_S * 1000}", "journal_mode = WAL",
-                       "synchronous = FULL", "foreign_keys = ON"):
+        for pragma in (
+            f"busy_timeout = {BUSY_TIMEOUT_S * 1000}",
+            "journal_mode = WAL",
+            "synchronous = FULL",
+            "foreign_keys = ON",
+        ):
             dbapi_connection.execute(f"PRAGMA {pragma}")
 
     @event.listens_for(engine, "begin")
@@ -54,15 +58,20 @@ def _refuse_foreign_database(path: Path) -> None:
     except sqlite3.Error as exc:
         raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
     try:
-        names = {row[0] for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        names = {
+            row[0]
+            for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
     except sqlite3.DatabaseError as exc:
         raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
     finally:
         conn.close()
     if names and "schema_version" not in names:
-        raise CrmTuiError(f"{path} is not a crm-tui study file (it holds other tables, "
-                          f"such as {min(names)!r})")
+        raise CrmTuiError(
+            f"{path} is not a crm-tui study file (it holds other tables, such as {min(names)!r})"
+        )
 
 
 class StudyStore:
@@ -76,8 +85,9 @@ class StudyStore:
         self._pid = os.getpid()
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock | None = None,
-             target_version: int = LATEST_VERSION) -> StudyStore:
+    def open(
+        cls, path: str | Path, clock: Clock | None = None, target_version: int = LATEST_VERSION
+    ) -> StudyStore:
         """Open (creating if missing) and migrate the study file at `path`."""
         path = Path(path)
         if path.is_dir():
@@ -89,8 +99,9 @@ class StudyStore:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise CrmTuiError(f"Cannot create the study file {path}: "
-                                  f"{exc.strerror or exc}") from None
+                raise CrmTuiError(
+                    f"Cannot create the study file {path}: {exc.strerror or exc}"
+                ) from None
         clock = clock or SystemClock()
         engine = _engine(path)
         try:
@@ -111,8 +122,9 @@ class StudyStore:
         if path.is_dir():
             raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
         if not path.is_file():
-            raise CrmTuiError(f"No study file at {path}: create a study with "
-                              "`crm-tui study create`")
+            raise CrmTuiError(
+                f"No study file at {path}: create a study with `crm-tui study create`"
+            )
         return cls.open(path, clock)
 
     @contextmanager

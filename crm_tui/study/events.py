@@ -22,35 +22,62 @@ def event_kind(kind: str) -> EventKind:
         raise CrmTuiError(f"unknown event kind {kind!r} (one of: {known})") from None
 
 
-def append_event(session: Session, store: StudyStore, *, study_id: int, annotator_id: int,
-                 kind: str, attempt_id: int | None = None,
-                 payload: dict[str, Any] | None = None) -> Event:
+def append_event(
+    session: Session,
+    store: StudyStore,
+    *,
+    study_id: int,
+    annotator_id: int,
+    kind: str,
+    attempt_id: int | None = None,
+    payload: dict[str, Any] | None = None,
+) -> Event:
     wall, monotonic_ms = store.now()
-    event = Event(study_id=study_id, annotator_id=annotator_id, attempt_id=attempt_id,
-                  kind=event_kind(kind), wall=wall, monotonic_ms=monotonic_ms,
-                  payload_json=json.dumps(payload, sort_keys=True) if payload else None,
-                  app_session=store.app_session)
+    event = Event(
+        study_id=study_id,
+        annotator_id=annotator_id,
+        attempt_id=attempt_id,
+        kind=event_kind(kind),
+        wall=wall,
+        monotonic_ms=monotonic_ms,
+        payload_json=json.dumps(payload, sort_keys=True) if payload else None,
+        app_session=store.app_session,
+    )
     session.add(event)
     session.flush()
     return event
 
 
 def attempt_events(session: Session, attempt_id: int) -> list[Event]:
-    return list(session.exec(select(Event).where(Event.attempt_id == attempt_id)
-                             .order_by(Event.id)))
+    return list(
+        session.exec(select(Event).where(Event.attempt_id == attempt_id).order_by(Event.id))
+    )
 
 
-_STUDY_LEVEL = {EventKind.EXPLORE_STARTED, EventKind.EXPLORE_FINISHED, EventKind.RECORD_VIEWED,
-                EventKind.SEARCH_RUN, EventKind.FILTER_SET, EventKind.HEARTBEAT,
-                EventKind.FOCUS_LOST, EventKind.FOCUS_REGAINED}
+_STUDY_LEVEL = {
+    EventKind.EXPLORE_STARTED,
+    EventKind.EXPLORE_FINISHED,
+    EventKind.RECORD_VIEWED,
+    EventKind.SEARCH_RUN,
+    EventKind.FILTER_SET,
+    EventKind.HEARTBEAT,
+    EventKind.FOCUS_LOST,
+    EventKind.FOCUS_REGAINED,
+}
 
 
-def record_study_event(store: StudyStore, study_id: int, annotator_id: int, kind: str,
-                       payload: dict[str, Any] | None = None) -> None:
+def record_study_event(
+    store: StudyStore,
+    study_id: int,
+    annotator_id: int,
+    kind: str,
+    payload: dict[str, Any] | None = None,
+) -> None:
     """An event outside any attempt: exploring the org, browsing while rating."""
     if event_kind(kind) not in _STUDY_LEVEL:
         raise CrmTuiError(f"event {kind!r} belongs to an attempt or has its own call")
     with store.transaction() as session:
         get_study(session, study_id), get_profile(session, annotator_id)
-        append_event(session, store, study_id=study_id, annotator_id=annotator_id,
-                     kind=kind, payload=payload)
+        append_event(
+            session, store, study_id=study_id, annotator_id=annotator_id, kind=kind, payload=payload
+        )

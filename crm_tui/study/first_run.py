@@ -25,14 +25,14 @@ DEFAULT_PRESET = "paper-expert-study"
 Progress = Callable[[float, str], None]
 
 
-def ensure_defaults(org_path: Path, taskset_path: Path, study_path: Path,
-                    progress: Progress | None = None) -> list[str]:
+def ensure_defaults(
+    org_path: Path, taskset_path: Path, study_path: Path, progress: Progress | None = None
+) -> list[str]:
     """Make whichever of org, task set and study is missing; returns what was made."""
     report = progress or (lambda fraction, label: None)
     made: list[str] = []
     if not org_path.exists():
-        generate_org(org_path, seed=1, scale=1.0,
-                     progress=lambda f, label: report(0.8 * f, label))
+        generate_org(org_path, seed=1, scale=1.0, progress=lambda f, label: report(0.8 * f, label))
         made.append(f"org {org_path}")
     with OrgStore.open(org_path) as org:
         if not taskset_path.exists():
@@ -48,9 +48,15 @@ def ensure_defaults(org_path: Path, taskset_path: Path, study_path: Path,
         if not any(s.org_fingerprint == fingerprint for s in list_studies(store)):
             report(0.95, "creating the practice study")
             preset, preset_path = load_preset(DEFAULT_PRESET)
-            create_study(store, _free_name(store), preset, preset_path=preset_path,
-                         instances=[inst.to_row() for inst in taskset.instances],
-                         task_set_hash=taskset.content_hash, org_fingerprint=fingerprint)
+            create_study(
+                store,
+                _free_name(store),
+                preset,
+                preset_path=preset_path,
+                instances=[inst.to_row() for inst in taskset.instances],
+                task_set_hash=taskset.content_hash,
+                org_fingerprint=fingerprint,
+            )
             made.append(f"study {DEFAULT_STUDY!r} in {study_path}")
     report(1.0, "ready")
     return made
@@ -62,4 +68,3 @@ def _free_name(store: StudyStore) -> str:
     while name in taken:
         name, n = f"{DEFAULT_STUDY} {n}", n + 1
     return name
-

@@ -130,8 +130,9 @@ def _statements(script: str) -> list[str]:
     for line in script.strip().splitlines():
         current.append(line)
         text = "\n".join(current).strip()
-        if text.endswith(";") and (not text.upper().startswith("CREATE TRIGGER")
-                                   or text.upper().endswith("END;")):
+        if text.endswith(";") and (
+            not text.upper().startswith("CREATE TRIGGER") or text.upper().endswith("END;")
+        ):
             statements.append(text)
             current = []
     return statements
@@ -149,7 +150,9 @@ def _v2_provenance(conn: Connection) -> None:
 
 def _v3_agent_runs(conn: Connection) -> None:
     """Imported agent runs and their re-scored answers (`agents_store.py`)."""
-    _run_script(conn, """
+    _run_script(
+        conn,
+        """
 CREATE TABLE agent_run (
     id INTEGER NOT NULL PRIMARY KEY,
     model VARCHAR NOT NULL,
@@ -175,14 +178,17 @@ CREATE TABLE agent_answer (
     UNIQUE (run_id, idx)
 );
 CREATE INDEX ix_agent_answer_run_id ON agent_answer (run_id);
-""")
+""",
+    )
 
 
 def _v4_drafts(conn: Connection) -> None:
     """Text still being written, kept as it is typed: an attempt's answer so far, and
     other text such as a rationale (`drafts.py`)."""
     conn.exec_driver_sql("ALTER TABLE attempt ADD COLUMN draft_answer VARCHAR")
-    _run_script(conn, """
+    _run_script(
+        conn,
+        """
 CREATE TABLE text_draft (
     id INTEGER NOT NULL PRIMARY KEY,
     study_id INTEGER NOT NULL REFERENCES study (id),
@@ -192,35 +198,46 @@ CREATE TABLE text_draft (
     updated_at DATETIME NOT NULL,
     UNIQUE (study_id, annotator_id, "key")
 );
-""")
+""",
+    )
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1_initial_schema, _v2_provenance,
-                                                  _v3_agent_runs, _v4_drafts]
+MIGRATIONS: list[Callable[[Connection], None]] = [
+    _v1_initial_schema,
+    _v2_provenance,
+    _v3_agent_runs,
+    _v4_drafts,
+]
 LATEST_VERSION = len(MIGRATIONS)
 
 
 def current_version(conn: Connection) -> int:
     exists = conn.exec_driver_sql(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").first()
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).first()
     if not exists:
         return 0
     return conn.exec_driver_sql("SELECT coalesce(max(version), 0) FROM schema_version").scalar()
 
 
-def migrate(conn: Connection, path: object, now: datetime,
-            target: int = LATEST_VERSION) -> int:
+def migrate(conn: Connection, path: object, now: datetime, target: int = LATEST_VERSION) -> int:
     """Bring the file to `target` inside the caller's (immediate) transaction; returns the
     version it was at. A file from a newer crm-tui is refused rather than misread."""
     before = current_version(conn)
     if before > LATEST_VERSION:
-        raise CrmTuiError(f"{path}: study file has schema version {before}, newer than this "
-                          f"crm-tui understands ({LATEST_VERSION}); upgrade crm-tui")
+        raise CrmTuiError(
+            f"{path}: study file has schema version {before}, newer than this "
+            f"crm-tui understands ({LATEST_VERSION}); upgrade crm-tui"
+        )
     if before == 0:
-        conn.exec_driver_sql("CREATE TABLE schema_version (version INTEGER NOT NULL "
-                             "PRIMARY KEY, applied_at DATETIME NOT NULL)")
+        conn.exec_driver_sql(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL "
+            "PRIMARY KEY, applied_at DATETIME NOT NULL)"
+        )
     for version in range(before + 1, target + 1):
         MIGRATIONS[version - 1](conn)
-        conn.exec_driver_sql("INSERT INTO schema_version VALUES (?, ?)",
-                             (version, now.astimezone(UTC).replace(tzinfo=None).isoformat(" ")))
+        conn.exec_driver_sql(
+            "INSERT INTO schema_version VALUES (?, ?)",
+            (version, now.astimezone(UTC).replace(tzinfo=None).isoformat(" ")),
+        )
     return before

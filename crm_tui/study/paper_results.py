@@ -14,10 +14,10 @@ FRAMEWORK_LABELS = {"act": "Act", "react": "ReAct", "tool_call": "Function Calli
 
 @dataclass(frozen=True)
 class PaperRow:
-    framework: str              # a run_tasks.py strategy: act, react, tool_call
+    framework: str  # a run_tasks.py strategy: act, react, tool_call
     model: str
-    note: str                   # "v2" (added in paper v2), "prompt" (FC in prompt mode), ...
-    success: dict[str, float]   # family abbreviation or "ALL" -> success % (KQA: F1 x 100)
+    note: str  # "v2" (added in paper v2), "prompt" (FC in prompt mode), ...
+    success: dict[str, float]  # family abbreviation or "ALL" -> success % (KQA: F1 x 100)
 
     @property
     def label(self) -> str:
@@ -36,9 +36,16 @@ def load_paper_results(path: Path | None = None) -> list[PaperRow]:
     for index, row in enumerate(data.get("rows", [])):
         values = row.get("values", [])
         if row.get("framework") not in FRAMEWORK_LABELS or len(values) != len(columns):
-            raise CrmTuiError(f"{path}: row {index}: needs a framework among "
-                              f"{', '.join(FRAMEWORK_LABELS)} and {len(columns)} values")
-        rows.append(PaperRow(framework=row["framework"], model=str(row["model"]),
-                             note=str(row.get("note", "")),
-                             success=dict(zip(columns, map(float, values)))))
+            raise CrmTuiError(
+                f"{path}: row {index}: needs a framework among "
+                f"{', '.join(FRAMEWORK_LABELS)} and {len(columns)} values"
+            )
+        rows.append(
+            PaperRow(
+                framework=row["framework"],
+                model=str(row["model"]),
+                note=str(row.get("note", "")),
+                success=dict(zip(columns, map(float, values))),
+            )
+        )
     return rows

@@ -9,8 +9,9 @@ from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Annotator, Mode
 
 
-def create_profile(store: StudyStore, name: str, role: str, crm_years: float,
-                   mode: str = Mode.ANNOTATOR) -> Annotator:
+def create_profile(
+    store: StudyStore, name: str, role: str, crm_years: float, mode: str = Mode.ANNOTATOR
+) -> Annotator:
     name, role = name.strip(), role.strip()
     if not name:
         raise CrmTuiError("profile name: must not be empty")
@@ -21,13 +22,15 @@ def create_profile(store: StudyStore, name: str, role: str, crm_years: float,
     try:
         mode = Mode(mode)
     except ValueError:
-        raise CrmTuiError(f"profile mode: {mode!r} is not one of "
-                          f"{', '.join(m.value for m in Mode)}") from None
+        raise CrmTuiError(
+            f"profile mode: {mode!r} is not one of {', '.join(m.value for m in Mode)}"
+        ) from None
     with store.transaction() as session:
         if session.exec(select(Annotator).where(Annotator.name == name)).first():
             raise CrmTuiError(f"profile name: {name!r} is taken")
-        annotator = Annotator(name=name, role=role, crm_years=crm_years, mode=mode,
-                              created_at=store.now()[0])
+        annotator = Annotator(
+            name=name, role=role, crm_years=crm_years, mode=mode, created_at=store.now()[0]
+        )
         session.add(annotator)
     return annotator
 
@@ -48,6 +51,8 @@ def require_mode(session: Session, annotator_id: int, *modes: Mode) -> Annotator
     """The profile, if its mode is one of `modes` (the gate in front of gold answers)."""
     annotator = get_profile(session, annotator_id)
     if annotator.mode not in modes:
-        raise CrmTuiError(f"{annotator.name} is a {annotator.mode}; this needs the "
-                          f"{' or '.join(m.value for m in modes)} role")
+        raise CrmTuiError(
+            f"{annotator.name} is a {annotator.mode}; this needs the "
+            f"{' or '.join(m.value for m in modes)} role"
+        )
     return annotator

@@ -56,23 +56,42 @@ class StudySummary:
 
 
 def _parts(session: Session, study: Study, annotator_id: int) -> list[PartProgress]:
-    queue = session.exec(select(func.count()).where(
-        Assignment.study_id == study.id, Assignment.annotator_id == annotator_id)).one()
-    finished = session.exec(select(func.count()).where(
-        Attempt.study_id == study.id, Attempt.annotator_id == annotator_id,
-        Attempt.status != AttemptStatus.IN_PROGRESS)).one()
-    explored = session.exec(select(func.count()).where(
-        Event.study_id == study.id, Event.annotator_id == annotator_id,
-        Event.kind == EventKind.EXPLORE_FINISHED)).one()
+    queue = session.exec(
+        select(func.count()).where(
+            Assignment.study_id == study.id, Assignment.annotator_id == annotator_id
+        )
+    ).one()
+    finished = session.exec(
+        select(func.count()).where(
+            Attempt.study_id == study.id,
+            Attempt.annotator_id == annotator_id,
+            Attempt.status != AttemptStatus.IN_PROGRESS,
+        )
+    ).one()
+    explored = session.exec(
+        select(func.count()).where(
+            Event.study_id == study.id,
+            Event.annotator_id == annotator_id,
+            Event.kind == EventKind.EXPLORE_FINISHED,
+        )
+    ).one()
     targets = rating_targets(study)
-    rated = session.exec(select(func.count()).where(
-        RealismRating.study_id == study.id, RealismRating.annotator_id == annotator_id,
-        RealismRating.target.in_(targets))).one()
-    done_total = {"explore": (min(explored, 1), 1),
-                  "solve": (finished, queue or study.items_per_annotator),
-                  "rate": (rated, len(targets))}
-    return [PartProgress(p.kind, p.title, *done_total[p.kind], p.minutes)
-            for p in study_protocol(study).parts]
+    rated = session.exec(
+        select(func.count()).where(
+            RealismRating.study_id == study.id,
+            RealismRating.annotator_id == annotator_id,
+            RealismRating.target.in_(targets),
+        )
+    ).one()
+    done_total = {
+        "explore": (min(explored, 1), 1),
+        "solve": (finished, queue or study.items_per_annotator),
+        "rate": (rated, len(targets)),
+    }
+    return [
+        PartProgress(p.kind, p.title, *done_total[p.kind], p.minutes)
+        for p in study_protocol(study).parts
+    ]
 
 
 def annotator_progress(store: StudyStore, study_id: int, annotator_id: int) -> list[PartProgress]:
@@ -84,20 +103,30 @@ def annotator_progress(store: StudyStore, study_id: int, annotator_id: int) -> l
 def study_summary(store: StudyStore, study_id: int) -> StudySummary:
     with store.transaction() as session:
         study = get_study(session, study_id)
-        families = session.exec(select(func.count(func.distinct(StudyItem.task))).where(
-            StudyItem.study_id == study_id)).one()
+        families = session.exec(
+            select(func.count(func.distinct(StudyItem.task))).where(StudyItem.study_id == study_id)
+        ).one()
         items = session.exec(select(func.count()).where(StudyItem.study_id == study_id)).one()
-        statuses = Counter(session.exec(select(Attempt.status).where(
-            Attempt.study_id == study_id)).all())
-        ratings = session.exec(select(func.count()).where(
-            RealismRating.study_id == study_id)).one()
+        statuses = Counter(
+            session.exec(select(Attempt.status).where(Attempt.study_id == study_id)).all()
+        )
+        ratings = session.exec(select(func.count()).where(RealismRating.study_id == study_id)).one()
         flags = session.exec(select(func.count()).where(AuditFlag.study_id == study_id)).one()
-        enrolled = session.exec(select(Annotator).where(Annotator.id.in_(
-            select(Assignment.annotator_id).where(Assignment.study_id == study_id)))
-            .order_by(Annotator.name)).all()
+        enrolled = session.exec(
+            select(Annotator)
+            .where(
+                Annotator.id.in_(
+                    select(Assignment.annotator_id).where(Assignment.study_id == study_id)
+                )
+            )
+            .order_by(Annotator.name)
+        ).all()
         return StudySummary(
-            study=study, items=items, families=families,
+            study=study,
+            items=items,
+            families=families,
             attempts={s.value: statuses.get(s.value, 0) for s in AttemptStatus},
-            ratings=ratings, flags=flags,
-            annotators=[AnnotatorProgress(a.name, _parts(session, study, a.id))
-                        for a in enrolled])
+            ratings=ratings,
+            flags=flags,
+            annotators=[AnnotatorProgress(a.name, _parts(session, study, a.id)) for a in enrolled],
+        )

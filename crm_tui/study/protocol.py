@@ -227,8 +227,10 @@ def protocol_file(name_or_path: str | Path, near: Path | None = None) -> Path:
     for folder in folders:
         if (folder / f"{name_or_path}.toml").is_file():
             return folder / f"{name_or_path}.toml"
-    raise CrmTuiError(f"no protocol named {str(name_or_path)!r} in "
-                      f"{', '.join(map(str, folders))} (presets: {', '.join(preset_names())})")
+    raise CrmTuiError(
+        f"no protocol named {str(name_or_path)!r} in "
+        f"{', '.join(map(str, folders))} (presets: {', '.join(preset_names())})"
+    )
 
 
 def load_preset(name_or_path: str | Path) -> tuple[Preset, Path]:
@@ -241,9 +243,11 @@ def resolve_protocol(preset: Preset, preset_path: Path | None = None) -> Protoco
     near = preset_path.parent if preset_path else None
     q_path = protocol_file(preset.questionnaire, near)
     t_path = protocol_file(preset.taxonomy, near)
-    return Protocol(parts=preset.parts,
-                    questionnaire=validated(Questionnaire, _read_toml(q_path), q_path),
-                    taxonomy=validated(Taxonomy, _read_toml(t_path), t_path))
+    return Protocol(
+        parts=preset.parts,
+        questionnaire=validated(Questionnaire, _read_toml(q_path), q_path),
+        taxonomy=validated(Taxonomy, _read_toml(t_path), t_path),
+    )
 
 
 def preset_names() -> list[str]:

@@ -33,9 +33,15 @@ def rating_targets(study: Study) -> list[str]:
     return ([ORG_TARGET] if rate.org else []) + list(rate.objects)
 
 
-def rate_realism(store: StudyStore, study_id: int, annotator_id: int, target: str,
-                 level: int, rationale: str | None = None,
-                 record_ids: Sequence[str] = ()) -> RealismRating:
+def rate_realism(
+    store: StudyStore,
+    study_id: int,
+    annotator_id: int,
+    target: str,
+    level: int,
+    rationale: str | None = None,
+    record_ids: Sequence[str] = (),
+) -> RealismRating:
     """Rate the org or an object: 1-5 on the scale, 0 = "I don't know this object"
     (objects only). Rating a target again replaces the earlier rating."""
     rationale = (rationale or "").strip() or None
@@ -44,31 +50,49 @@ def rate_realism(store: StudyStore, study_id: int, annotator_id: int, target: st
         get_profile(session, annotator_id)
         targets = rating_targets(study)
         if target not in targets:
-            raise CrmTuiError(f"realism target {target!r} is not rated in study "
-                              f"{study.name!r} (targets: {', '.join(targets) or 'none'})")
+            raise CrmTuiError(
+                f"realism target {target!r} is not rated in study "
+                f"{study.name!r} (targets: {', '.join(targets) or 'none'})"
+            )
         allowed = range(1, 6) if target == ORG_TARGET else range(0, 6)
         if level not in allowed:
-            raise CrmTuiError(f"realism level {level} for {target}: use "
-                              f"{allowed.start}-{allowed.stop - 1}")
+            raise CrmTuiError(
+                f"realism level {level} for {target}: use {allowed.start}-{allowed.stop - 1}"
+            )
         questionnaire = study_protocol(study).questionnaire
         if questionnaire.rationale.required and rationale is None:
             raise CrmTuiError(f"realism rationale for {target}: required by this study")
-        rating = session.exec(select(RealismRating).where(
-            RealismRating.study_id == study_id, RealismRating.annotator_id == annotator_id,
-            RealismRating.target == target)).first() or RealismRating(
-            study_id=study_id, annotator_id=annotator_id, target=target)
+        rating = session.exec(
+            select(RealismRating).where(
+                RealismRating.study_id == study_id,
+                RealismRating.annotator_id == annotator_id,
+                RealismRating.target == target,
+            )
+        ).first() or RealismRating(study_id=study_id, annotator_id=annotator_id, target=target)
         rating.level, rating.rationale = level, rationale
         rating.record_ids_json = json.dumps(list(record_ids))
         rating.rated_at = store.now()[0]
         session.add(rating)
-        append_event(session, store, study_id=study_id, annotator_id=annotator_id,
-                     kind=EventKind.REALISM_RATED, payload={"target": target, "level": level})
+        append_event(
+            session,
+            store,
+            study_id=study_id,
+            annotator_id=annotator_id,
+            kind=EventKind.REALISM_RATED,
+            payload={"target": target, "level": level},
+        )
     return rating
 
 
-def flag_item(store: StudyStore, study_id: int, annotator_id: int, item_id: int,
-              category: str, comment: str | None = None,
-              suggested_answer: str | None = None) -> AuditFlag:
+def flag_item(
+    store: StudyStore,
+    study_id: int,
+    annotator_id: int,
+    item_id: int,
+    category: str,
+    comment: str | None = None,
+    suggested_answer: str | None = None,
+) -> AuditFlag:
     """Flag a query. Annotators may flag only items in their own queue."""
     with store.transaction() as session:
         study = get_study(session, study_id)
@@ -77,14 +101,33 @@ def flag_item(store: StudyStore, study_id: int, annotator_id: int, item_id: int,
         item = session.get(StudyItem, item_id)
         if item is None or item.study_id != study_id:
             raise CrmTuiError(f"no item {item_id} in study {study.name!r}")
-        if flagger.mode == Mode.ANNOTATOR and not session.exec(select(Assignment).where(
-                Assignment.study_id == study_id, Assignment.annotator_id == annotator_id,
-                Assignment.item_id == item_id)).first():
+        if (
+            flagger.mode == Mode.ANNOTATOR
+            and not session.exec(
+                select(Assignment).where(
+                    Assignment.study_id == study_id,
+                    Assignment.annotator_id == annotator_id,
+                    Assignment.item_id == item_id,
+                )
+            ).first()
+        ):
             raise CrmTuiError(f"item {item_id} is not in {flagger.name}'s queue")
-        flag = AuditFlag(study_id=study_id, annotator_id=annotator_id, item_id=item_id,
-                         category=category, comment=(comment or "").strip() or None,
-                         suggested_answer=suggested_answer, flagged_at=store.now()[0])
+        flag = AuditFlag(
+            study_id=study_id,
+            annotator_id=annotator_id,
+            item_id=item_id,
+            category=category,
+            comment=(comment or "").strip() or None,
+            suggested_answer=suggested_answer,
+            flagged_at=store.now()[0],
+        )
         session.add(flag)
-        append_event(session, store, study_id=study_id, annotator_id=annotator_id,
-                     kind=EventKind.FLAGGED, payload={"item_id": item_id, "category": category})
+        append_event(
+            session,
+            store,
+            study_id=study_id,
+            annotator_id=annotator_id,
+            kind=EventKind.FLAGGED,
+            payload={"item_id": item_id, "category": category},
+        )
     return flag

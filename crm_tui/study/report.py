@@ -49,7 +49,7 @@ ALL = "ALL"
 # The paper's Table 2 column order (grouped by persona), used for every per-family listing.
 FAMILY_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
 WRONG_BELOW = 0.5
-REALISTIC = 4           # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
+REALISTIC = 4  # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
 SCALE = (1, 2, 3, 4, 5)
 
 
@@ -59,22 +59,22 @@ class HumanResult:
     accuracy: float | None
     interval: Interval | None
     active_ms: Spread | None
-    agreement: float | None     # mean pairwise score between humans' answers to an item
+    agreement: float | None  # mean pairwise score between humans' answers to an item
 
 
 @dataclass(frozen=True)
 class AgentResult:
     trials: int
     answers: int
-    crmarena_success: float | None   # the reward in the source files
-    rescored_success: float | None   # our scorer
+    crmarena_success: float | None  # the reward in the source files
+    rescored_success: float | None  # our scorer
     pass_hat_k: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class FamilyResult:
-    family: str                 # abbreviation (NCR ...) or "ALL"
-    task: str | None            # internal task name; None for ALL
+    family: str  # abbreviation (NCR ...) or "ALL"
+    task: str | None  # internal task name; None for ALL
     items: int
     humans: HumanResult
     agents: dict[str, AgentResult]  # agent label -> result
@@ -90,17 +90,17 @@ class Agent:
 
 @dataclass(frozen=True)
 class RealismTarget:
-    target: str                 # "org" or an object's API name
-    counts: dict[int, int]      # level 1..5 -> ratings
+    target: str  # "org" or an object's API name
+    counts: dict[int, int]  # level 1..5 -> ratings
     dont_know: int
-    realistic_share: float | None   # Realistic or better, among 1..5 ratings
+    realistic_share: float | None  # Realistic or better, among 1..5 ratings
 
 
 @dataclass(frozen=True)
 class Realism:
     annotators: int
     targets: list[RealismTarget]
-    alpha: AlphaEstimate | None     # ordinal, units = targets, raters = annotators
+    alpha: AlphaEstimate | None  # ordinal, units = targets, raters = annotators
     level_labels: dict[int, str]
 
 
@@ -132,7 +132,7 @@ class Report:
     annotators: int
     agents: list[Agent]
     families: list[FamilyResult]
-    paper: list[PaperRow]           # reference rows, only for CRMArena's own task set
+    paper: list[PaperRow]  # reference rows, only for CRMArena's own task set
     realism: Realism
     flags: list[FlagCount]
     disputed: list[DisputedItem]
@@ -148,26 +148,35 @@ def agent_label(model: str, strategy: str) -> str:
 
 def build_report(session: Session, study: Study) -> Report:
     items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
-    answered = [a for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
-                if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)]
+    answered = [
+        a
+        for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
+        if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
+    ]
     attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
     for attempt in answered:
         attempts_by_item[attempt.item_id].append(attempt)
     study_idx = {item.idx for item in items}
-    runs = [(run, answer) for run, answer in agent_answers(session, study.task_set_hash)
-            if answer.idx in study_idx]
+    runs = [
+        (run, answer)
+        for run, answer in agent_answers(session, study.task_set_hash)
+        if answer.idx in study_idx
+    ]
     flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
     crmarena = study.org_fingerprint == CRMARENA
     return Report(
-        study=study.name, org_fingerprint=study.org_fingerprint,
-        task_set_hash=study.task_set_hash, crmarena_task_set=crmarena,
+        study=study.name,
+        org_fingerprint=study.org_fingerprint,
+        task_set_hash=study.task_set_hash,
+        crmarena_task_set=crmarena,
         annotators=len({a.annotator_id for a in answered}),
         agents=_agents(runs),
         families=_family_results(items, attempts_by_item, runs),
         paper=load_paper_results() if crmarena else [],
         realism=_realism(session, study),
         flags=_flag_counts(study, flags),
-        disputed=_disputed(items, attempts_by_item, flags))
+        disputed=_disputed(items, attempts_by_item, flags),
+    )
 
 
 # ----------------------------------------------------------------- performance
@@ -182,8 +191,11 @@ def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
     return [Agent(agent_label(m, s), m, s, len(t)) for (m, s), t in sorted(trials.items())]
 
 
-def _family_results(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
-                    runs: list[tuple[AgentRun, AgentAnswer]]) -> list[FamilyResult]:
+def _family_results(
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[Attempt]],
+    runs: list[tuple[AgentRun, AgentAnswer]],
+) -> list[FamilyResult]:
     rows = []
     for family in ordered_families():
         name = family.name
@@ -191,28 +203,37 @@ def _family_results(items: list[StudyItem], attempts_by_item: dict[int, list[Att
         if not family_items:
             continue
         attempts = [a for item in family_items for a in attempts_by_item[item.id]]
-        rows.append(FamilyResult(
-            family=family.abbrev, task=name, items=len(family_items),
-            humans=_humans(family_items, attempts_by_item, attempts),
-            agents=_agent_results([(r, a) for r, a in runs if a.task == name])))
+        rows.append(
+            FamilyResult(
+                family=family.abbrev,
+                task=name,
+                items=len(family_items),
+                humans=_humans(family_items, attempts_by_item, attempts),
+                agents=_agent_results([(r, a) for r, a in runs if a.task == name]),
+            )
+        )
     if rows:
         rows.append(_all_row(rows, items, attempts_by_item, runs))
     return rows
 
 
-def _humans(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
-            attempts: list[Attempt]) -> HumanResult:
+def _humans(
+    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], attempts: list[Attempt]
+) -> HumanResult:
     scores = [_attempt_score(a) for a in attempts]
     accuracy = sum(scores) / len(scores) if scores else None
     groups = [(item.task, [a.answer_raw for a in attempts_by_item[item.id]]) for item in items]
     agreement = mean_pairwise_agreement(
         [[(task, answer) for answer in answers] for task, answers in groups],
-        lambda a, b: score(a[0], a[1], b[1]))
+        lambda a, b: score(a[0], a[1], b[1]),
+    )
     return HumanResult(
-        answers=len(scores), accuracy=accuracy,
+        answers=len(scores),
+        accuracy=accuracy,
         interval=wilson_interval(sum(scores), len(scores)),
         active_ms=median_iqr([a.active_ms for a in attempts if a.active_ms is not None]),
-        agreement=agreement)
+        agreement=agreement,
+    )
 
 
 def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
@@ -228,32 +249,43 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentR
             if families()[answer.task].metric == "exact_match":
                 outcomes[answer.idx].append(answer.score >= 1.0)
         results[label] = AgentResult(
-            trials=len({run.trial for run, _ in pairs}), answers=len(pairs),
+            trials=len({run.trial for run, _ in pairs}),
+            answers=len(pairs),
             crmarena_success=sum(rewards) / len(rewards) if rewards else None,
             rescored_success=sum(a.score for _, a in pairs) / len(pairs),
-            pass_hat_k=pass_hat_k_curve(list(outcomes.values())))
+            pass_hat_k=pass_hat_k_curve(list(outcomes.values())),
+        )
     return results
 
 
-def _all_row(rows: list[FamilyResult], items: list[StudyItem],
-             attempts_by_item: dict[int, list[Attempt]],
-             runs: list[tuple[AgentRun, AgentAnswer]]) -> FamilyResult:
+def _all_row(
+    rows: list[FamilyResult],
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[Attempt]],
+    runs: list[tuple[AgentRun, AgentAnswer]],
+) -> FamilyResult:
     attempts = [a for item in items for a in attempts_by_item[item.id]]
     pooled = _humans(items, attempts_by_item, attempts)
     accuracy = _all_of({r.family: r.humans.accuracy for r in rows})
     humans = HumanResult(
-        answers=pooled.answers, accuracy=accuracy,
-        interval=None if accuracy is None else wilson_interval(accuracy * pooled.answers,
-                                                               pooled.answers),
-        active_ms=pooled.active_ms, agreement=pooled.agreement)
+        answers=pooled.answers,
+        accuracy=accuracy,
+        interval=None
+        if accuracy is None
+        else wilson_interval(accuracy * pooled.answers, pooled.answers),
+        active_ms=pooled.active_ms,
+        agreement=pooled.agreement,
+    )
     agents = {}
     for label, overall in _agent_results(runs).items():
         per_family = {r.family: r.agents[label] for r in rows if label in r.agents}
         agents[label] = AgentResult(
-            trials=overall.trials, answers=overall.answers,
+            trials=overall.trials,
+            answers=overall.answers,
             crmarena_success=_all_of({f: r.crmarena_success for f, r in per_family.items()}),
             rescored_success=_all_of({f: r.rescored_success for f, r in per_family.items()}),
-            pass_hat_k=overall.pass_hat_k)
+            pass_hat_k=overall.pass_hat_k,
+        )
     return FamilyResult(family=ALL, task=None, items=len(items), humans=humans, agents=agents)
 
 
@@ -277,14 +309,21 @@ def _realism(session: Session, study: Study) -> Realism:
         levels = Counter(by_target[target])
         on_scale = sum(levels[level] for level in SCALE)
         realistic = sum(levels[level] for level in SCALE if level >= REALISTIC)
-        targets.append(RealismTarget(
-            target=target, counts={level: levels[level] for level in SCALE},
-            dont_know=levels[0], realistic_share=realistic / on_scale if on_scale else None))
+        targets.append(
+            RealismTarget(
+                target=target,
+                counts={level: levels[level] for level in SCALE},
+                dont_know=levels[0],
+                realistic_share=realistic / on_scale if on_scale else None,
+            )
+        )
     units = [[level for level in by_target[target] if level in SCALE] for target in order]
     return Realism(
-        annotators=len({r.annotator_id for r in ratings}), targets=targets,
+        annotators=len({r.annotator_id for r in ratings}),
+        targets=targets,
         alpha=krippendorff_alpha(units, level="ordinal", value_domain=SCALE, seed=study.seed),
-        level_labels=labels)
+        level_labels=labels,
+    )
 
 
 # ----------------------------------------------------------------- audit
@@ -293,13 +332,20 @@ def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
     counts = []
     for category in taxonomy.categories:
         matching = [f for f in flags if f.category == category.key]
-        counts.append(FlagCount(category=category.key, label=category.label,
-                                flags=len(matching), items=len({f.item_id for f in matching})))
+        counts.append(
+            FlagCount(
+                category=category.key,
+                label=category.label,
+                flags=len(matching),
+                items=len({f.item_id for f in matching}),
+            )
+        )
     return counts
 
 
-def _disputed(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]],
-              flags: list[AuditFlag]) -> list[DisputedItem]:
+def _disputed(
+    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], flags: list[AuditFlag]
+) -> list[DisputedItem]:
     """Items answered by at least two people, most of them wrong: candidate bad golds."""
     flags_per_item = Counter(f.item_id for f in flags)
     disputed = []
@@ -311,8 +357,15 @@ def _disputed(items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]]
         if wrong <= 0.5:
             continue
         common, _ = Counter(a.answer_normalised or "None" for a in attempts).most_common(1)[0]
-        disputed.append(DisputedItem(
-            idx=item.idx, family=families()[item.task].abbrev,
-            gold=json.loads(item.gold_json), answers=len(attempts), wrong_share=wrong,
-            common_answer=common, flags=flags_per_item[item.id]))
+        disputed.append(
+            DisputedItem(
+                idx=item.idx,
+                family=families()[item.task].abbrev,
+                gold=json.loads(item.gold_json),
+                answers=len(attempts),
+                wrong_share=wrong,
+                common_answer=common,
+                flags=flags_per_item[item.id],
+            )
+        )
     return disputed

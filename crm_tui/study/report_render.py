@@ -56,15 +56,24 @@ def _success_table(report: Report) -> TableView:
     """Side by side, in the paper's Table 2 layout: one row per participant."""
     columns = [f.abbrev for f in ordered_families()] + [ALL]
     by_family = {row.family: row for row in report.families}
-    rows = [["Humans"] + [_pct(by_family[c].humans.accuracy) if c in by_family else DASH
-                          for c in columns]]
+    rows = [
+        ["Humans"]
+        + [_pct(by_family[c].humans.accuracy) if c in by_family else DASH for c in columns]
+    ]
     for agent in report.agents:
-        for name, attribute in (("re-scored", "rescored_success"),
-                                ("CRMArena reward", "crmarena_success")):
-            rows.append([f"{agent.label} ({name})"] + [
-                _pct(getattr(by_family[c].agents[agent.label], attribute))
-                if c in by_family and agent.label in by_family[c].agents else DASH
-                for c in columns])
+        for name, attribute in (
+            ("re-scored", "rescored_success"),
+            ("CRMArena reward", "crmarena_success"),
+        ):
+            rows.append(
+                [f"{agent.label} ({name})"]
+                + [
+                    _pct(getattr(by_family[c].agents[agent.label], attribute))
+                    if c in by_family and agent.label in by_family[c].agents
+                    else DASH
+                    for c in columns
+                ]
+            )
     for paper in report.paper:
         rows.append([paper.label] + [f"{paper.success[c]:.1f}" for c in columns])
     return TableView("Success by task family (%; knowledge QA is F1)", ["Who"] + columns, rows)
@@ -74,11 +83,32 @@ def _humans_table(report: Report) -> TableView:
     rows = []
     for row in report.families:
         median, iqr = _seconds(row.humans.active_ms)
-        rows.append([row.family, str(row.items), str(row.humans.answers),
-                     _pct(row.humans.accuracy), _pct_interval(row.humans.interval),
-                     median, iqr, _pct(row.humans.agreement)])
-    return TableView("Humans", ["Family", "Items", "Answers", "Accuracy %", "95% CI",
-                                "Active s (median)", "Active s (IQR)", "Agreement %"], rows)
+        rows.append(
+            [
+                row.family,
+                str(row.items),
+                str(row.humans.answers),
+                _pct(row.humans.accuracy),
+                _pct_interval(row.humans.interval),
+                median,
+                iqr,
+                _pct(row.humans.agreement),
+            ]
+        )
+    return TableView(
+        "Humans",
+        [
+            "Family",
+            "Items",
+            "Answers",
+            "Accuracy %",
+            "95% CI",
+            "Active s (median)",
+            "Active s (IQR)",
+            "Agreement %",
+        ],
+        rows,
+    )
 
 
 def _agents_table(report: Report) -> TableView:
@@ -89,54 +119,102 @@ def _agents_table(report: Report) -> TableView:
             result = row.agents.get(agent.label)
             if result is None:
                 continue
-            rows.append([agent.label, row.family, str(result.trials), str(result.answers),
-                         _pct(result.crmarena_success), _pct(result.rescored_success)]
-                        + [_pct(result.pass_hat_k.get(k)) for k in range(1, most + 1)])
-    return TableView("Agents (the study's items, all trials)",
-                     ["Agent", "Family", "Trials", "Answers", "CRMArena %", "Re-scored %"]
-                     + [f"pass^{k} %" for k in range(1, most + 1)], rows)
+            rows.append(
+                [
+                    agent.label,
+                    row.family,
+                    str(result.trials),
+                    str(result.answers),
+                    _pct(result.crmarena_success),
+                    _pct(result.rescored_success),
+                ]
+                + [_pct(result.pass_hat_k.get(k)) for k in range(1, most + 1)]
+            )
+    return TableView(
+        "Agents (the study's items, all trials)",
+        ["Agent", "Family", "Trials", "Answers", "CRMArena %", "Re-scored %"]
+        + [f"pass^{k} %" for k in range(1, most + 1)],
+        rows,
+    )
 
 
 def _realism_table(report: Report) -> TableView:
     realism = report.realism
     levels = sorted(realism.level_labels)
-    rows = [[target.target] + [str(target.counts.get(level, 0)) for level in levels]
-            + [str(target.dont_know), _pct(target.realistic_share)]
-            for target in realism.targets]
-    return TableView("Realism ratings", ["Target"] + [realism.level_labels[v] for v in levels]
-                     + ["Don't know", "Realistic or better %"], rows)
+    rows = [
+        [target.target]
+        + [str(target.counts.get(level, 0)) for level in levels]
+        + [str(target.dont_know), _pct(target.realistic_share)]
+        for target in realism.targets
+    ]
+    return TableView(
+        "Realism ratings",
+        ["Target"]
+        + [realism.level_labels[v] for v in levels]
+        + ["Don't know", "Realistic or better %"],
+        rows,
+    )
 
 
 def _alpha_table(report: Report) -> TableView:
     alpha = report.realism.alpha
     value = DASH if alpha is None else f"{alpha.alpha:.3f}"
-    interval = DASH if alpha is None or alpha.interval is None else (
-        f"{alpha.interval.low:.3f} to {alpha.interval.high:.3f}")
+    interval = (
+        DASH
+        if alpha is None or alpha.interval is None
+        else (f"{alpha.interval.low:.3f} to {alpha.interval.high:.3f}")
+    )
     units = "0" if alpha is None else str(alpha.units)
-    return TableView("Agreement on realism", ["Measure", "Value", "95% CI (bootstrap)",
-                                              "Targets", "Annotators"],
-                     [["Krippendorff's alpha (ordinal)", value, interval, units,
-                       str(report.realism.annotators)]])
+    return TableView(
+        "Agreement on realism",
+        ["Measure", "Value", "95% CI (bootstrap)", "Targets", "Annotators"],
+        [
+            [
+                "Krippendorff's alpha (ordinal)",
+                value,
+                interval,
+                units,
+                str(report.realism.annotators),
+            ]
+        ],
+    )
 
 
 def _flags_table(report: Report) -> TableView:
-    return TableView("Audit flags", ["Category", "Flags", "Items"],
-                     [[f.label, str(f.flags), str(f.items)] for f in report.flags])
+    return TableView(
+        "Audit flags",
+        ["Category", "Flags", "Items"],
+        [[f.label, str(f.flags), str(f.items)] for f in report.flags],
+    )
 
 
 def _disputed_table(report: Report) -> TableView:
-    rows = [[str(d.idx), d.family, "None" if d.gold is None else d.gold, str(d.answers),
-             _pct(d.wrong_share), d.common_answer, str(d.flags)] for d in report.disputed]
-    return TableView("Items where most humans disagree with the gold",
-                     ["Idx", "Family", "Gold", "Answers", "Wrong %", "Most common answer",
-                      "Flags"], rows)
+    rows = [
+        [
+            str(d.idx),
+            d.family,
+            "None" if d.gold is None else d.gold,
+            str(d.answers),
+            _pct(d.wrong_share),
+            d.common_answer,
+            str(d.flags),
+        ]
+        for d in report.disputed
+    ]
+    return TableView(
+        "Items where most humans disagree with the gold",
+        ["Idx", "Family", "Gold", "Answers", "Wrong %", "Most common answer", "Flags"],
+        rows,
+    )
 
 
 def _heading(report: Report) -> list[str]:
     source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
-    return [f"Study: {report.study}",
-            f"Org: {report.org_fingerprint} · task set {report.task_set_hash[:12]} ({source})",
-            f"Annotators: {report.annotators} · agents: {len(report.agents)}"]
+    return [
+        f"Study: {report.study}",
+        f"Org: {report.org_fingerprint} · task set {report.task_set_hash[:12]} ({source})",
+        f"Annotators: {report.annotators} · agents: {len(report.agents)}",
+    ]
 
 
 # ----------------------------------------------------------------- renderers
@@ -147,8 +225,7 @@ def print_report(report: Report, console: Console) -> None:
         table = Table(title=view.title, title_justify="left")
         for position, column in enumerate(view.columns):
             # fold rather than cut: a cut Id or label is worse than a taller table
-            table.add_column(column, justify="left" if position == 0 else "right",
-                             overflow="fold")
+            table.add_column(column, justify="left" if position == 0 else "right", overflow="fold")
         for row in view.rows:
             table.add_row(*row)
         console.print(table)
@@ -157,12 +234,16 @@ def print_report(report: Report, console: Console) -> None:
 def to_markdown(report: Report) -> str:
     lines = [f"# Report: {report.study}", ""] + [f"- {line}" for line in _heading(report)[1:]]
     for view in report_tables(report):
-        lines += ["", f"## {view.title}", "",
-                  "| " + " | ".join(view.columns) + " |",
-                  "|" + "|".join("---" if i == 0 else "---:" for i in range(len(view.columns)))
-                  + "|"]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-                  for row in view.rows]
+        lines += [
+            "",
+            f"## {view.title}",
+            "",
+            "| " + " | ".join(view.columns) + " |",
+            "|" + "|".join("---" if i == 0 else "---:" for i in range(len(view.columns))) + "|",
+        ]
+        lines += [
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in view.rows
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -192,8 +273,7 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
             yield ["performance", row.family, "humans", "accuracy_low", humans.interval.low]
             yield ["performance", row.family, "humans", "accuracy_high", humans.interval.high]
         if humans.active_ms:
-            yield ["performance", row.family, "humans", "active_ms_median",
-                   humans.active_ms.median]
+            yield ["performance", row.family, "humans", "active_ms_median", humans.active_ms.median]
             yield ["performance", row.family, "humans", "active_ms_q1", humans.active_ms.q1]
             yield ["performance", row.family, "humans", "active_ms_q3", humans.active_ms.q3]
         yield ["performance", row.family, "humans", "agreement", humans.agreement]

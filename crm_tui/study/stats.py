@@ -35,8 +35,8 @@ class Spread:
 @dataclass(frozen=True)
 class AlphaEstimate:
     alpha: float
-    interval: Interval | None   # bootstrap interval; None when too few units to resample
-    units: int                  # units rated by at least two raters
+    interval: Interval | None  # bootstrap interval; None when too few units to resample
+    units: int  # units rated by at least two raters
 
 
 def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Interval | None:
@@ -68,21 +68,28 @@ def pass_hat_k_curve(successes_by_task: Sequence[Sequence[bool]]) -> dict[int, f
     return {k: pass_hat_k(counts, k) for k in range(1, trials + 1)}
 
 
-def mean_pairwise_agreement(groups: Sequence[Sequence[T]],
-                            agree: Callable[[T, T], float]) -> float | None:
+def mean_pairwise_agreement(
+    groups: Sequence[Sequence[T]], agree: Callable[[T, T], float]
+) -> float | None:
     """Mean over groups (items) of the mean `agree` over all pairs within the group; groups
     with fewer than two members carry no agreement information and are left out."""
     per_group = [
         float(np.mean([agree(a, b) for a, b in itertools.combinations(group, 2)]))
-        for group in groups if len(group) >= 2
+        for group in groups
+        if len(group) >= 2
     ]
     return float(np.mean(per_group)) if per_group else None
 
 
-def krippendorff_alpha(ratings_by_unit: Sequence[Sequence[float]], *, level: str = "ordinal",
-                       value_domain: Sequence[float] | None = None,
-                       bootstrap: int = 1000, seed: int = 0,
-                       confidence: float = 0.95) -> AlphaEstimate | None:
+def krippendorff_alpha(
+    ratings_by_unit: Sequence[Sequence[float]],
+    *,
+    level: str = "ordinal",
+    value_domain: Sequence[float] | None = None,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> AlphaEstimate | None:
     """Krippendorff's alpha over units each rated by any raters, with a seeded bootstrap
     interval that resamples units. Units with fewer than two ratings are left out; None when
     alpha is undefined (no unit with two ratings, or only one value ever used)."""
@@ -93,8 +100,10 @@ def krippendorff_alpha(ratings_by_unit: Sequence[Sequence[float]], *, level: str
     interval = None
     if bootstrap > 0 and len(units) >= 2:
         rng = np.random.default_rng(seed)
-        draws = [_alpha([units[i] for i in rng.integers(0, len(units), len(units))],
-                        level, value_domain) for _ in range(bootstrap)]
+        draws = [
+            _alpha([units[i] for i in rng.integers(0, len(units), len(units))], level, value_domain)
+            for _ in range(bootstrap)
+        ]
         draws = [d for d in draws if d is not None]
         if draws:
             tail = (1 - confidence) / 2 * 100
@@ -103,8 +112,9 @@ def krippendorff_alpha(ratings_by_unit: Sequence[Sequence[float]], *, level: str
     return AlphaEstimate(alpha=alpha, interval=interval, units=len(units))
 
 
-def _alpha(units: list[list[float]], level: str,
-           value_domain: Sequence[float] | None) -> float | None:
+def _alpha(
+    units: list[list[float]], level: str, value_domain: Sequence[float] | None
+) -> float | None:
     if not units:
         return None
     domain = sorted(value_domain) if value_domain else sorted({v for u in units for v in u})
@@ -117,6 +127,7 @@ def _alpha(units: list[list[float]], level: str,
         for value in ratings:
             counts[row, position[value]] += 1
     with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = krippendorff.alpha(value_counts=counts, value_domain=domain,
-                                   level_of_measurement=level)
+        alpha = krippendorff.alpha(
+            value_counts=counts, value_domain=domain, level_of_measurement=level
+        )
     return None if math.isnan(alpha) else float(alpha)

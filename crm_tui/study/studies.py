@@ -50,44 +50,71 @@ def _validated_instances(instances: Sequence[Mapping[str, Any]]) -> list[TaskIns
     return rows
 
 
-def create_study(store: StudyStore, name: str, preset: Preset, *,
-                 instances: Sequence[Mapping[str, Any]], task_set_hash: str,
-                 org_fingerprint: str, preset_path: Path | None = None) -> Study:
+def create_study(
+    store: StudyStore,
+    name: str,
+    preset: Preset,
+    *,
+    instances: Sequence[Mapping[str, Any]],
+    task_set_hash: str,
+    org_fingerprint: str,
+    preset_path: Path | None = None,
+) -> Study:
     """Validate everything first, then write the study and its items in one transaction."""
     name = name.strip()
     if not name:
         raise CrmTuiError("study name: must not be empty")
     rows = _validated_instances(instances)
-    foreign = next((r for r in rows if (r.crm_tui or {}).get("org")
-                    not in (None, org_fingerprint)), None)
+    foreign = next(
+        (r for r in rows if (r.crm_tui or {}).get("org") not in (None, org_fingerprint)), None
+    )
     if foreign is not None:
-        raise CrmTuiError(f"task instance idx {foreign.idx} belongs to org "
-                          f"{foreign.crm_tui['org']}, not {org_fingerprint}")
+        raise CrmTuiError(
+            f"task instance idx {foreign.idx} belongs to org "
+            f"{foreign.crm_tui['org']}, not {org_fingerprint}"
+        )
     solve = preset.solve
     families = {r.task for r in rows}
     if solve.distinct_families and len(families) < solve.items:
-        raise CrmTuiError(f"{preset.name}: parts.solve asks for {solve.items} queries from "
-                          f"different families, but the task set has {len(families)}")
+        raise CrmTuiError(
+            f"{preset.name}: parts.solve asks for {solve.items} queries from "
+            f"different families, but the task set has {len(families)}"
+        )
     protocol = resolve_protocol(preset, preset_path)
     with store.transaction() as session:
         if session.exec(select(Study).where(Study.name == name)).first():
             raise CrmTuiError(f"study name: {name!r} already exists")
         study = Study(
-            name=name, preset=preset.name, org_fingerprint=org_fingerprint,
-            task_set_hash=task_set_hash, protocol_json=protocol.model_dump_json(),
-            items_per_annotator=solve.items, annotators_per_item=preset.annotators_per_item,
-            distinct_families=solve.distinct_families, seed=preset.seed,
-            time_limit_s=(round(preset.time_limit_minutes * 60)
-                          if preset.time_limit_minutes else None),
-            training_feedback=preset.training_feedback, created_at=store.now()[0])
+            name=name,
+            preset=preset.name,
+            org_fingerprint=org_fingerprint,
+            task_set_hash=task_set_hash,
+            protocol_json=protocol.model_dump_json(),
+            items_per_annotator=solve.items,
+            annotators_per_item=preset.annotators_per_item,
+            distinct_families=solve.distinct_families,
+            seed=preset.seed,
+            time_limit_s=(
+                round(preset.time_limit_minutes * 60) if preset.time_limit_minutes else None
+            ),
+            training_feedback=preset.training_feedback,
+            created_at=store.now()[0],
+        )
         session.add(study)
         session.flush()
-        session.add_all(StudyItem(
-            study_id=study.id, idx=r.idx, task=r.task, query=r.query,
-            metadata_json=r.metadata.model_dump_json(), reward_metric=r.reward_metric,
-            gold_json=json.dumps(r.answer),
-            extra_json=json.dumps(r.crm_tui, sort_keys=True) if r.crm_tui else None)
-            for r in rows)
+        session.add_all(
+            StudyItem(
+                study_id=study.id,
+                idx=r.idx,
+                task=r.task,
+                query=r.query,
+                metadata_json=r.metadata.model_dump_json(),
+                reward_metric=r.reward_metric,
+                gold_json=json.dumps(r.answer),
+                extra_json=json.dumps(r.crm_tui, sort_keys=True) if r.crm_tui else None,
+            )
+            for r in rows
+        )
     return study
 
 
@@ -105,15 +132,23 @@ def with_overrides(preset: Preset, **overrides: Any) -> Preset:
 
 def solve_only_preset(items: int) -> Preset:
     """A study made from options alone: one solve part."""
-    return validated(Preset, {"kind": "study-preset", "name": "custom", "parts": [
-        {"kind": "solve", "title": f"Solve {items} queries", "items": items}]}, "study options")
+    return validated(
+        Preset,
+        {
+            "kind": "study-preset",
+            "name": "custom",
+            "parts": [{"kind": "solve", "title": f"Solve {items} queries", "items": items}],
+        },
+        "study options",
+    )
 
 
 def study_fits_org(study: Study, org_fingerprint: str) -> bool:
     """Whether `study`'s queries can be solved on the org with this fingerprint: its own
     org, or, for CRMArena's own task set, a live Salesforce org (CRMArena's, we trust)."""
     return study.org_fingerprint == org_fingerprint or (
-        study.org_fingerprint == CRMARENA and org_fingerprint.startswith("salesforce-"))
+        study.org_fingerprint == CRMARENA and org_fingerprint.startswith("salesforce-")
+    )
 
 
 def get_study(session: Session, study_id: int) -> Study:

@@ -66,7 +66,11 @@ def derive(events: Sequence[Event]) -> Timing:
         previous = event
     first_open = next((e for e in events if e.kind == EventKind.OPENED), events[0])
     wall_ms = round((events[-1].wall - first_open.wall).total_seconds() * 1000)
-    return Timing(opened_at=first_open.wall, wall_ms=max(0, wall_ms), active_ms=active,
-                  running=running and not paused and focused,
-                  last_monotonic_ms=events[-1].monotonic_ms,
-                  last_app_session=events[-1].app_session)
+    return Timing(
+        opened_at=first_open.wall,
+        wall_ms=max(0, wall_ms),
+        active_ms=active,
+        running=running and not paused and focused,
+        last_monotonic_ms=events[-1].monotonic_ms,
+        last_app_session=events[-1].app_session,
+    )

@@ -14,14 +14,35 @@ from crm_tui.paths import bundled_dir
 def test_nine_families_in_crmarenas_block_order():
     loaded = families()
     assert list(loaded) == [
-        "knowledge_qa", "monthly_trend_analysis", "top_issue_identification", "case_routing",
-        "named_entity_disambiguation", "handle_time", "transfer_count",
-        "policy_violation_identification", "best_region_identification"]
+        "knowledge_qa",
+        "monthly_trend_analysis",
+        "top_issue_identification",
+        "case_routing",
+        "named_entity_disambiguation",
+        "handle_time",
+        "transfer_count",
+        "policy_violation_identification",
+        "best_region_identification",
+    ]
     assert {f.abbrev for f in loaded.values()} == {
-        "KQA", "MTA", "TII", "NCR", "NED", "HTU", "TCU", "PVI", "BRI"}
+        "KQA",
+        "MTA",
+        "TII",
+        "NCR",
+        "NED",
+        "HTU",
+        "TCU",
+        "PVI",
+        "BRI",
+    }
     fp = {name for name, f in loaded.items() if f.false_presupposition}
-    assert fp == {"handle_time", "transfer_count", "top_issue_identification",
-                  "named_entity_disambiguation", "policy_violation_identification"}
+    assert fp == {
+        "handle_time",
+        "transfer_count",
+        "top_issue_identification",
+        "named_entity_disambiguation",
+        "policy_violation_identification",
+    }
     assert all(len(f.templates) >= 3 for name, f in loaded.items() if name != "knowledge_qa")
     assert "Winter YEAR" in domain_details() and "added together" in domain_details()
 

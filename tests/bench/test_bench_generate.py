@@ -19,8 +19,13 @@ from crm_tui.org.store.orgstore import OrgStore
 from tests.helpers.bench_org import random_org
 
 PER_TASK = 20
-FALSE_PRESUPPOSITION = {"handle_time", "transfer_count", "top_issue_identification",
-                        "named_entity_disambiguation", "policy_violation_identification"}
+FALSE_PRESUPPOSITION = {
+    "handle_time",
+    "transfer_count",
+    "top_issue_identification",
+    "named_entity_disambiguation",
+    "policy_violation_identification",
+}
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +45,12 @@ def recompute(store: OrgStore, inst) -> str | None:
     p = inst.params
     period = None
     if "start" in p:
-        period = Period(parse_datetime(p["start"]), parse_datetime(p["end"]), p["period"],
-                        named=not p["period"].startswith("past"))
+        period = Period(
+            parse_datetime(p["start"]),
+            parse_datetime(p["end"]),
+            p["period"],
+            named=not p["period"].startswith("past"),
+        )
     match inst.task:
         case "handle_time":
             return gold.handle_time(store, period, p["threshold"], p["extreme"])
@@ -51,9 +60,9 @@ def recompute(store: OrgStore, inst) -> str | None:
             return gold.case_routing(store, p["issue_id"], p["product_id"])
         case "named_entity_disambiguation":
             n, unit = p["ago"].split()
-            return gold.named_entity_disambiguation(store, p["contact_id"],
-                                                    date.fromisoformat(p["today"]), int(n),
-                                                    unit, p["nickname"])
+            return gold.named_entity_disambiguation(
+                store, p["contact_id"], date.fromisoformat(p["today"]), int(n), unit, p["nickname"]
+            )
         case "policy_violation_identification":
             return gold.policy_violation_identification(store, p["case_id"])
         case "knowledge_qa":

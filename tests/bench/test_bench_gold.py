@@ -118,8 +118,10 @@ def _routing_org(org):
     issue, other, third = org.issue("Late"), org.issue("Broken"), org.issue("Billing")
     shoe, sock = org.product("Shoe"), org.product("Sock")
     acct = org.account("GA")
-    shoe_item, sock_item = org.order(acct, date(2021, 1, 1), shoe), org.order(
-        acct, date(2021, 1, 1), sock)
+    shoe_item, sock_item = (
+        org.order(acct, date(2021, 1, 1), shoe),
+        org.order(acct, date(2021, 1, 1), sock),
+    )
     for owner in (a, a, b, b, c):
         org.case([owner], "2021-02-01 08:00", "2021-02-02 08:00", issue=issue, item=sock_item)
     org.case([a], "2021-03-01 08:00", "2021-03-02 08:00", issue=other, item=shoe_item)
@@ -149,8 +151,11 @@ def test_case_routing_skips_ties_the_workload_readings_disagree_on(org):
 def _ned_org(org, second_match: bool = False):
     acct = org.account("GA")
     contact = org.contact(acct)
-    jacket = org.product("Trail Running Jacket", "A waterproof shell for women's trail runs.",
-                         nicknames=["women's trail jacket"])
+    jacket = org.product(
+        "Trail Running Jacket",
+        "A waterproof shell for women's trail runs.",
+        nicknames=["women's trail jacket"],
+    )
     org.order(acct, date(2022, 6, 1), jacket)
     org.order(acct, date(2022, 6, 2), jacket, status="Draft")
     if second_match:
@@ -163,24 +168,33 @@ def test_named_entity_found_on_the_purchase_day(org):
     store, contact, jacket = _ned_org(org)
     nickname = "women's trail jacket"
     assert gold.search_products(store, nickname) == {jacket}
-    assert gold.named_entity_disambiguation(store, contact, date(2022, 6, 15), 2, "weeks",
-                                            nickname) == jacket
-    assert gold.named_entity_disambiguation(store, contact, date(2022, 7, 1), 1, "months",
-                                            nickname) == jacket
+    assert (
+        gold.named_entity_disambiguation(store, contact, date(2022, 6, 15), 2, "weeks", nickname)
+        == jacket
+    )
+    assert (
+        gold.named_entity_disambiguation(store, contact, date(2022, 7, 1), 1, "months", nickname)
+        == jacket
+    )
 
 
 def test_named_entity_none_without_an_activated_order_that_day(org):
     store, contact, _ = _ned_org(org)
     for today in (date(2022, 6, 16), date(2022, 6, 5)):  # no order / only a draft order
-        assert gold.named_entity_disambiguation(store, contact, today, 3, "days",
-                                                "women's trail jacket") is None
+        assert (
+            gold.named_entity_disambiguation(
+                store, contact, today, 3, "days", "women's trail jacket"
+            )
+            is None
+        )
 
 
 def test_named_entity_two_matches_that_day_is_skipped(org):
     store, contact, _ = _ned_org(org, second_match=True)
     with pytest.raises(Undecidable):
-        gold.named_entity_disambiguation(store, contact, date(2022, 6, 4), 3, "days",
-                                         "women's trail jacket")
+        gold.named_entity_disambiguation(
+            store, contact, date(2022, 6, 4), 3, "days", "women's trail jacket"
+        )
 
 
 # ----------------------------------------------------------------- PVI and KQA
@@ -198,13 +212,21 @@ def test_policy_violation_from_the_hidden_flag(org):
 
 
 def test_knowledge_qa_answer_must_be_unique_and_in_the_article(org):
-    article = org.article("Store credit", "Store credit is valid for 90 days after issuance.",
-                          qa=[("How long is store credit valid?", "90 days after issuance"),
-                              ("Can credit be cashed?", "No, never"),
-                              ("Twice?", "90 days"), ("Twice?", "valid")])
+    article = org.article(
+        "Store credit",
+        "Store credit is valid for 90 days after issuance.",
+        qa=[
+            ("How long is store credit valid?", "90 days after issuance"),
+            ("Can credit be cashed?", "No, never"),
+            ("Twice?", "90 days"),
+            ("Twice?", "valid"),
+        ],
+    )
     store = org.finish()
-    assert gold.knowledge_qa(store, article, "How long is store credit valid?") == \
-        "90 days after issuance"
+    assert (
+        gold.knowledge_qa(store, article, "How long is store credit valid?")
+        == "90 days after issuance"
+    )
     for question in ("Can credit be cashed?", "Twice?"):
         with pytest.raises(Undecidable):
             gold.knowledge_qa(store, article, question)
@@ -224,24 +246,42 @@ def _product_cases_org(org, cases):
 
 
 def test_top_issue_counts_cases_of_any_status(org):
-    store, product, issues = _product_cases_org(org, [
-        ("Late", "2022-01-05 10:00"), ("Late", "2022-02-05 10:00"),
-        ("Size", "2022-03-05 10:00"), ("Size", "2022-05-05 10:00"), ("Size", "2022-05-06 10:00")])
+    store, product, issues = _product_cases_org(
+        org,
+        [
+            ("Late", "2022-01-05 10:00"),
+            ("Late", "2022-02-05 10:00"),
+            ("Size", "2022-03-05 10:00"),
+            ("Size", "2022-05-05 10:00"),
+            ("Size", "2022-05-06 10:00"),
+        ],
+    )
     assert gold.top_issue_identification(store, product, Q1_2022) == issues["Late"]
     assert gold.top_issue_identification(store, product, named_period("Q3", 2022)) is None
     with pytest.raises(Undecidable, match="tie"):
-        gold.top_issue_identification(store, product, relative_period(date(2022, 4, 1), 2,
-                                                                      "months"))
+        gold.top_issue_identification(
+            store, product, relative_period(date(2022, 4, 1), 2, "months")
+        )
 
 
 def test_monthly_trend_pools_same_named_months(org):
-    store, product, _ = _product_cases_org(org, [
-        ("Late", "2021-03-05 10:00"), ("Late", "2021-03-06 10:00"), ("Late", "2022-03-05 10:00"),
-        ("Late", "2022-04-05 10:00"), ("Late", "2022-04-06 10:00"),
-        ("Late", "2022-05-05 10:00"), ("Late", "2022-05-06 10:00")])
+    store, product, _ = _product_cases_org(
+        org,
+        [
+            ("Late", "2021-03-05 10:00"),
+            ("Late", "2021-03-06 10:00"),
+            ("Late", "2022-03-05 10:00"),
+            ("Late", "2022-04-05 10:00"),
+            ("Late", "2022-04-06 10:00"),
+            ("Late", "2022-05-05 10:00"),
+            ("Late", "2022-05-06 10:00"),
+        ],
+    )
     today = date(2022, 6, 1)
-    assert gold.monthly_trend_analysis(store, product, relative_period(today, 6, "quarters")) \
+    assert (
+        gold.monthly_trend_analysis(store, product, relative_period(today, 6, "quarters"))
         == "March"
+    )
     with pytest.raises(Undecidable, match="tie"):
         gold.monthly_trend_analysis(store, product, relative_period(today, 3, "months"))
 

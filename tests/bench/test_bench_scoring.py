@@ -13,8 +13,9 @@ from tests.helpers.paths import CRMARENA_TASKS as CRMARENA_FILE
 ID18 = "005Ws000001xSR9IAM"
 
 
-@pytest.mark.parametrize("answer", [None, "", "  ", "None", "none", "null", "NULL", '"None"',
-                                    "'null'"])
+@pytest.mark.parametrize(
+    "answer", [None, "", "  ", "None", "none", "null", "NULL", '"None"', "'null'"]
+)
 def test_every_no_answer_form_matches_a_null_gold(answer):
     assert score("handle_time", answer, None) == 1.0
     assert score("handle_time", answer, "None") == 1.0
@@ -50,8 +51,7 @@ def test_token_f1_matches_hand_computed_values():
     assert token_f1("The Advanced_sole, technology!", "advanced sole technology") == 1.0
     assert token_f1("waterproof", "advanced sole technology") == 0.0
     assert token_f1("None", "advanced sole technology") == 0.0
-    assert score("knowledge_qa", "valid 90 days", "90 days after issuance") == \
-        pytest.approx(4 / 7)
+    assert score("knowledge_qa", "valid 90 days", "90 days after issuance") == pytest.approx(4 / 7)
     assert score("fuzzy_match", "x b", "b c") == pytest.approx(0.5)
     assert score("fuzzy_match", "a b", "b c") == pytest.approx(2 / 3)  # "a" is dropped
 

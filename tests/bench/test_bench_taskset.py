@@ -38,7 +38,10 @@ def test_crmarena_paper_file_imports_whole(paper_rows):
     assert taskset.fingerprint == CRMARENA
     routing = next(i for i in taskset.instances if i.idx == 390)
     assert (routing.task, routing.persona, routing.answer_type) == (
-        "case_routing", "service_manager", "record_id")
+        "case_routing",
+        "service_manager",
+        "record_id",
+    )
 
 
 @pytest.mark.parametrize("suffix", [".json", ".jsonl"])
@@ -51,15 +54,19 @@ def test_hugging_face_form_imports_the_same(paper_rows, tmp_path, suffix):
     assert [i.to_row() for i in hf.instances] == [i.to_row() for i in paper.instances]
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("answer", 5, "non-empty string or null"),
-    ("answer", ["Authority"], "CRMArena-Pro"),
-    ("reward_metric", "fuzzy_match", "exact_match"),
-    ("type", "sales_forecast", "not one of the nine"),
-    ("metadata", {"required": "x"}, "metadata.optional"),
-])
-def test_one_broken_row_rejects_the_file_naming_row_and_field(paper_rows, tmp_path, field,
-                                                              value, message):
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("answer", 5, "non-empty string or null"),
+        ("answer", ["Authority"], "CRMArena-Pro"),
+        ("reward_metric", "fuzzy_match", "exact_match"),
+        ("type", "sales_forecast", "not one of the nine"),
+        ("metadata", {"required": "x"}, "metadata.optional"),
+    ],
+)
+def test_one_broken_row_rejects_the_file_naming_row_and_field(
+    paper_rows, tmp_path, field, value, message
+):
     rows = [dict(row) for row in paper_rows]
     rows[517][field] = value
     path, out = tmp_path / "broken.json", tmp_path / "out.json"
@@ -119,8 +126,20 @@ def test_cli_generate_import_and_stats(tmp_path, capsys):
     org_path = tmp_path / "org.sqlite"
     random_org(org_path).close()
     out = tmp_path / "set.jsonl"
-    main(["tasks", "generate", "--org", str(org_path), "--per-task", "10", "--seed", "2",
-          "--out", str(out)])
+    main(
+        [
+            "tasks",
+            "generate",
+            "--org",
+            str(org_path),
+            "--per-task",
+            "10",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
     assert len(out.read_text(encoding="utf-8").splitlines()) == 90
     main(["tasks", "stats", str(out)])
     printed = capsys.readouterr().out

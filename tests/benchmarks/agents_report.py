@@ -46,12 +46,22 @@ def write_trial_files(folder: Path, instances, rng: random.Random) -> list[Path]
         records = []
         for inst in instances:
             answer = inst.answer if rng.random() < 0.5 else "None"
-            records.append({"task_id": inst.idx, "task_type": inst.task,
-                            "gt_answer": inst.answer, "reward": int(answer == inst.answer),
-                            "agent_info": {"end_reason": {"source": "agent",
-                                                          "message": "Submit action",
-                                                          "content": answer}},
-                            "traj": []})
+            records.append(
+                {
+                    "task_id": inst.idx,
+                    "task_type": inst.task,
+                    "gt_answer": inst.answer,
+                    "reward": int(answer == inst.answer),
+                    "agent_info": {
+                        "end_reason": {
+                            "source": "agent",
+                            "message": "Submit action",
+                            "content": answer,
+                        }
+                    },
+                    "traj": [],
+                }
+            )
         path = folder / f"trial{trial}" / "results_gpt-4o_react_all.json"
         path.parent.mkdir()
         path.write_text(json.dumps(records))
@@ -63,31 +73,65 @@ def fill_study(store: StudyStore, study_id: int, rng: random.Random) -> None:
     """Rows straight into the tables: the report reads them, how they got there is not timed."""
     now = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
     with store.transaction() as session:
-        people = [Annotator(name=f"p{n}", role="Agent", crm_years=3, created_at=now)
-                  for n in range(RATERS)]
+        people = [
+            Annotator(name=f"p{n}", role="Agent", crm_years=3, created_at=now)
+            for n in range(RATERS)
+        ]
         session.add_all(people)
         session.flush()
         item_ids = session.exec(select(StudyItem.id).where(StudyItem.study_id == study_id)).all()
         for position, item_id in enumerate(item_ids):
             for person in rng.sample(people, 3):
-                assignment = Assignment(study_id=study_id, annotator_id=person.id,
-                                        item_id=item_id, position=position)
+                assignment = Assignment(
+                    study_id=study_id, annotator_id=person.id, item_id=item_id, position=position
+                )
                 session.add(assignment)
                 session.flush()
                 score = float(rng.random() < 0.6)
-                session.add(Attempt(assignment_id=assignment.id, study_id=study_id,
-                                    annotator_id=person.id, item_id=item_id,
-                                    status="submitted", started_at=now,
-                                    active_ms=rng.randint(30_000, 600_000),
-                                    answer_raw="x", answer_normalised="x", score=score))
+                session.add(
+                    Attempt(
+                        assignment_id=assignment.id,
+                        study_id=study_id,
+                        annotator_id=person.id,
+                        item_id=item_id,
+                        status="submitted",
+                        started_at=now,
+                        active_ms=rng.randint(30_000, 600_000),
+                        answer_raw="x",
+                        answer_normalised="x",
+                        score=score,
+                    )
+                )
         for person in people:
-            for target in ["org", "User", "Account", "Contact", "Case", "Knowledge__kav",
-                           "ProductCategory", "Product2", "ProductCategoryProduct",
-                           "Pricebook2", "PricebookEntry", "Order", "OrderItem",
-                           "EmailMessage", "LiveChatTranscript", "Issue__c", "CaseHistory__c"]:
-                session.add(RealismRating(study_id=study_id, annotator_id=person.id,
-                                          target=target, level=rng.choice([2, 3, 4, 4, 5, 5]),
-                                          record_ids_json="[]", rated_at=now))
+            for target in [
+                "org",
+                "User",
+                "Account",
+                "Contact",
+                "Case",
+                "Knowledge__kav",
+                "ProductCategory",
+                "Product2",
+                "ProductCategoryProduct",
+                "Pricebook2",
+                "PricebookEntry",
+                "Order",
+                "OrderItem",
+                "EmailMessage",
+                "LiveChatTranscript",
+                "Issue__c",
+                "CaseHistory__c",
+            ]:
+                session.add(
+                    RealismRating(
+                        study_id=study_id,
+                        annotator_id=person.id,
+                        target=target,
+                        level=rng.choice([2, 3, 4, 4, 5, 5]),
+                        record_ids_json="[]",
+                        rated_at=now,
+                    )
+                )
 
 
 def main() -> None:
@@ -107,14 +151,21 @@ def measure(folder: Path) -> str:
         started = time.perf_counter()
         import_agent_results(store, parsed, taskset)
         import_s = time.perf_counter() - started
-        rows.append(f"| parse {TRIALS} result files ({TRIALS * len(taskset):,} records) "
-                    f"| {parse_s:.2f} s |")
+        rows.append(
+            f"| parse {TRIALS} result files ({TRIALS * len(taskset):,} records) | {parse_s:.2f} s |"
+        )
         rows.append(f"| re-score and import them (one transaction) | {import_s:.2f} s |")
         preset, preset_path = load_preset("paper-expert-study")
         preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
-        study = create_study(store, "bench", preset, preset_path=preset_path,
-                             instances=[i.to_row() for i in taskset.instances],
-                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        study = create_study(
+            store,
+            "bench",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
         fill_study(store, study.id, rng)
         started = time.perf_counter()
         with store.transaction() as session:
@@ -123,8 +174,9 @@ def measure(folder: Path) -> str:
         started = time.perf_counter()
         to_markdown(report), to_csv(report)
         render_s = time.perf_counter() - started
-    rows.append(f"| build the report (3,510 attempts, {TRIALS} trials, alpha bootstrap) "
-                f"| {build_s:.2f} s |")
+    rows.append(
+        f"| build the report (3,510 attempts, {TRIALS} trials, alpha bootstrap) | {build_s:.2f} s |"
+    )
     rows.append(f"| render it as Markdown and CSV | {render_s * 1000:.0f} ms |")
     return "| step | time |\n|---|---:|\n" + "\n".join(rows)
 

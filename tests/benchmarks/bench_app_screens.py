@@ -49,9 +49,15 @@ def build_study(folder: Path) -> Path:
         import_agent_results(store, [read_agent_results(p) for p in files], taskset)
         preset, preset_path = load_preset("paper-expert-study")
         preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
-        study = create_study(store, "bench", preset, preset_path=preset_path,
-                             instances=[i.to_row() for i in taskset.instances],
-                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        study = create_study(
+            store,
+            "bench",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
         fill_study(store, study.id, rng)
     return path
 

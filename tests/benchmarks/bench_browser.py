@@ -27,8 +27,18 @@ from crm_tui.org.schema.catalogue import OBJECTS, get_object
 from crm_tui.org.store.orgstore import OrgStore, q
 
 BIG_OBJECTS = ("Case", "PricebookEntry", "OrderItem", "Order", "EmailMessage")
-SEARCH_WORDS = ("late", "refund", "zipper", "broken", "order", "ship", "warranty", "jacket",
-                "defect", "exchange")
+SEARCH_WORDS = (
+    "late",
+    "refund",
+    "zipper",
+    "broken",
+    "order",
+    "ship",
+    "warranty",
+    "jacket",
+    "defect",
+    "exchange",
+)
 
 
 def timed(samples: dict[str, list[float]], name: str, call: Callable[[], object]) -> object:
@@ -45,28 +55,37 @@ def sample_ids(path: Path, object_name: str, n: int, rng: random.Random) -> list
         if not total:
             return []
         rowids = ", ".join(str(rng.randint(1, total)) for _ in range(n))
-        return [r[0] for r in store.conn.execute(
-            f"SELECT Id FROM {q(object_name)} WHERE rowid IN ({rowids})")]
+        return [
+            r[0]
+            for r in store.conn.execute(
+                f"SELECT Id FROM {q(object_name)} WHERE rowid IN ({rowids})"
+            )
+        ]
 
 
 def run(path: Path, repeat: int, seed: int) -> dict[str, list[float]]:
     rng = random.Random(seed)
     samples: dict[str, list[float]] = {}
     backend = LocalBackend(path)
-    timed(samples, "object list (counts every object, once per app start)",
-          backend.list_objects)
+    timed(samples, "object list (counts every object, once per app start)", backend.list_objects)
 
     for _ in range(repeat):
         for obj in OBJECTS:
-            timed(samples, "open a list view (first page + count)",
-                  lambda: (backend.page(obj.name, limit=100), backend.count(obj.name)))
+            timed(
+                samples,
+                "open a list view (first page + count)",
+                lambda: (backend.page(obj.name, limit=100), backend.count(obj.name)),
+            )
 
     for name in BIG_OBJECTS:
         for _ in range(max(1, repeat // 4)):
             cursor = None
             for _ in range(25):
-                page = timed(samples, "next page (25 pages deep into big lists)",
-                             lambda: backend.page(name, after=cursor, limit=100))
+                page = timed(
+                    samples,
+                    "next page (25 pages deep into big lists)",
+                    lambda: backend.page(name, after=cursor, limit=100),
+                )
                 cursor = page.next_cursor
                 if cursor is None:
                     break
@@ -76,20 +95,25 @@ def run(path: Path, repeat: int, seed: int) -> dict[str, list[float]]:
         indexed = [f.name for f in obj.fields if f.indexed]
         for _ in range(repeat):
             field, descending = rng.choice(indexed), rng.random() < 0.5
-            timed(samples, "sort by an indexed field (first page)",
-                  lambda: backend.page(name, sort=Sort(field, descending), limit=100))
+            timed(
+                samples,
+                "sort by an indexed field (first page)",
+                lambda: backend.page(name, sort=Sort(field, descending), limit=100),
+            )
 
     users = sample_ids(path, "User", 5, rng)
-    case_filters = [Filter("Status", "=", "Closed"), Filter("Priority", "=", "High"),
-                    Filter("CreatedDate", ">=", "2023-06-01"), Filter("Status", "is empty"),
-                    *[Filter("OwnerId", "=", u) for u in users]]
+    case_filters = [
+        Filter("Status", "=", "Closed"),
+        Filter("Priority", "=", "High"),
+        Filter("CreatedDate", ">=", "2023-06-01"),
+        Filter("Status", "is empty"),
+        *[Filter("OwnerId", "=", u) for u in users],
+    ]
     for _ in range(repeat):
         flt = rng.choice(case_filters)
         sort = Sort(rng.choice(["CreatedDate", "CaseNumber"]), rng.random() < 0.5)
-        timed(samples, "filter (first page)",
-              lambda: backend.page("Case", [flt], sort, limit=100))
-        timed(samples, "filter (count, in its own worker)",
-              lambda: backend.count("Case", [flt]))
+        timed(samples, "filter (first page)", lambda: backend.page("Case", [flt], sort, limit=100))
+        timed(samples, "filter (count, in its own worker)", lambda: backend.count("Case", [flt]))
         backend._counts.clear()  # time the count itself, not the cache
 
     for word in SEARCH_WORDS * max(1, repeat // len(SEARCH_WORDS)):
@@ -98,16 +122,23 @@ def run(path: Path, repeat: int, seed: int) -> dict[str, list[float]]:
 
     for name in ("Case", "Account", "Order", "Product2", "Pricebook2", "User"):
         for record_id in sample_ids(path, name, repeat, rng):
-            timed(samples, "open a record with its related lists",
-                  lambda: (backend.get_record(record_id), backend.related(record_id)))
+            timed(
+                samples,
+                "open a record with its related lists",
+                lambda: (backend.get_record(record_id), backend.related(record_id)),
+            )
     backend.close()
     return samples
 
 
 def markdown(samples: dict[str, list[float]], counts: dict[str, int]) -> str:
-    lines = [f"Org: {counts['Case']:,} cases, {counts['PricebookEntry']:,} price-book entries, "
-             f"{sum(counts.values()):,} records.", "",
-             "| interaction | calls | p50 ms | p95 ms |", "|---|---:|---:|---:|"]
+    lines = [
+        f"Org: {counts['Case']:,} cases, {counts['PricebookEntry']:,} price-book entries, "
+        f"{sum(counts.values()):,} records.",
+        "",
+        "| interaction | calls | p50 ms | p95 ms |",
+        "|---|---:|---:|---:|",
+    ]
     for name, values in samples.items():
         p50, p95 = np.percentile(values, [50, 95])
         lines.append(f"| {name} | {len(values)} | {p50:.1f} | {p95:.1f} |")
@@ -116,9 +147,13 @@ def markdown(samples: dict[str, list[float]], counts: dict[str, int]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--org", type=Path, default=None,
-                        help="org file to use; generated there if missing "
-                             "(default: a file in the temp folder, reused across runs)")
+    parser.add_argument(
+        "--org",
+        type=Path,
+        default=None,
+        help="org file to use; generated there if missing "
+        "(default: a file in the temp folder, reused across runs)",
+    )
     parser.add_argument("--scale", type=float, default=100.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=20)

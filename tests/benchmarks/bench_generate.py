@@ -33,8 +33,11 @@ def main() -> None:
             result = generate(out, seed=args.seed, scale=scale)
             cpu = time.process_time() - cpu
             size = out.stat().st_size / 2**20
-            print(f"| {scale:g} | {result.total_rows:,} | {result.counts['Case']:,} | "
-                  f"{result.seconds:.1f} s | {cpu:.1f} s | {size:.1f} MiB |", flush=True)
+            print(
+                f"| {scale:g} | {result.total_rows:,} | {result.counts['Case']:,} | "
+                f"{result.seconds:.1f} s | {cpu:.1f} s | {size:.1f} MiB |",
+                flush=True,
+            )
             out.unlink()
 
 

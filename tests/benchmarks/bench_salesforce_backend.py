@@ -49,14 +49,26 @@ def interactions(backend: Backend, rng: random.Random, repeat: int):
         case = rng.choice(cases)
         yield "open Case list view (first page)", lambda: backend.page("Case", limit=100)
         yield "next page", lambda c=cursor: backend.page("Case", after=c, limit=100)
-        yield "sort by an indexed field", lambda: backend.page(
-            "Case", sort=Sort(rng.choice(["CaseNumber", "Status", "ClosedDate"]), True))
-        yield "filter (first page)", lambda: backend.page(
-            "Case", [Filter("Status", "=", rng.choice(["New", "Closed", "Working"]))])
-        yield "search (50 hits)", lambda: backend.search(
-            rng.choice(["shipping", "refund", "jacket", "late"]), limit=50)
-        yield "open a record with its related lists", lambda c=case: (
-            backend.get_record(c["Id"]), backend.related(c["Id"]))
+        yield (
+            "sort by an indexed field",
+            lambda: backend.page(
+                "Case", sort=Sort(rng.choice(["CaseNumber", "Status", "ClosedDate"]), True)
+            ),
+        )
+        yield (
+            "filter (first page)",
+            lambda: backend.page(
+                "Case", [Filter("Status", "=", rng.choice(["New", "Closed", "Working"]))]
+            ),
+        )
+        yield (
+            "search (50 hits)",
+            lambda: backend.search(rng.choice(["shipping", "refund", "jacket", "late"]), limit=50),
+        )
+        yield (
+            "open a record with its related lists",
+            lambda c=case: (backend.get_record(c["Id"]), backend.related(c["Id"])),
+        )
 
 
 def run(backend: Backend, repeat: int, seed: int) -> dict[str, tuple[list[float], float]]:
@@ -90,12 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         session.verify, session.trust_env = str(certs.ca_pem), False
         session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
         start = time.perf_counter()
-        remote = SalesforceBackend(SalesforceCredentials("bench@example.com", "pw", "token"),
-                                   session=session)
+        remote = SalesforceBackend(
+            SalesforceCredentials("bench@example.com", "pw", "token"), session=session
+        )
         connect_ms = (time.perf_counter() - start) * 1000
         local = LocalBackend(path)
-        results = {"local": run(local, args.repeat, args.seed),
-                   "salesforce": run(remote, args.repeat, args.seed)}
+        results = {
+            "local": run(local, args.repeat, args.seed),
+            "salesforce": run(remote, args.repeat, args.seed),
+        }
         print(f"{args.scale:g}x org; Salesforce login + org Id: {connect_ms:.0f} ms\n")
         print("| interaction | local p50/p95 ms | salesforce p50/p95 ms | API calls |")
         print("|---|---:|---:|---:|")

@@ -23,8 +23,10 @@ def main() -> None:
     parser.add_argument("--scales", type=float, nargs="+", default=[1.0, 10.0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print("| org scale | cases | instances | None | generation (median of "
-          f"{args.repeat}) |\n|---|---|---|---|---|")
+    print(
+        "| org scale | cases | instances | None | generation (median of "
+        f"{args.repeat}) |\n|---|---|---|---|---|"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for scale in args.scales:
             path = Path(folder) / f"scale{scale:g}.sqlite"
@@ -37,8 +39,10 @@ def main() -> None:
                     times.append(time.perf_counter() - started)
                 cases = store.count("Case")
             nones = Counter(i.answer is None for i in taskset.instances)[True]
-            print(f"| {scale:g} | {cases:,} | {len(taskset):,} | {nones} | "
-                  f"{statistics.median(times):.2f} s |")
+            print(
+                f"| {scale:g} | {cases:,} | {len(taskset):,} | {nones} | "
+                f"{statistics.median(times):.2f} s |"
+            )
 
 
 if __name__ == "__main__":

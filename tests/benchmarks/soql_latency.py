@@ -25,13 +25,15 @@ from crm_tui.org.store.orgstore import OrgStore
 def gold_queries(org: Path) -> dict[str, str]:
     """One query per gold-answer step of spec 4.3, with parameters taken from the org."""
     with OrgStore.open(org) as store:
+
         def first(sql: str) -> str:
             row = store.conn.execute(sql).fetchone()
             return row[0] if row else "000000000000000AAA"
 
         issue = first("SELECT Id FROM Issue__c ORDER BY Id")
-        product = first("SELECT Product2Id FROM OrderItem GROUP BY Product2Id "
-                        "ORDER BY count(*) DESC")
+        product = first(
+            "SELECT Product2Id FROM OrderItem GROUP BY Product2Id ORDER BY count(*) DESC"
+        )
         account = first('SELECT AccountId FROM "Order" ORDER BY Id')
         day = first(f"SELECT EffectiveDate FROM \"Order\" WHERE AccountId = '{account}'")
         term = (first(f"SELECT Name FROM Product2 WHERE Id = '{product}'") or "x").split()[-1]
@@ -42,27 +44,27 @@ def gold_queries(org: Path) -> dict[str, str]:
     items = f"(SELECT Id FROM OrderItem WHERE Product2Id = '{product}')"
     return {
         "NCR closed cases by owner": f"SELECT OwnerId, COUNT(Id) FROM Case WHERE IssueId__c = "
-                                     f"'{issue}' AND Status = 'Closed' GROUP BY OwnerId",
+        f"'{issue}' AND Status = 'Closed' GROUP BY OwnerId",
         "HTU/TCU owner assignments": "SELECT CaseId__c, NewValue__c, OldValue__c FROM "
-                                     "CaseHistory__c WHERE Field__c = 'Owner Assignment' AND "
-                                     f"CreatedDate >= {start} AND CreatedDate <= {end}",
+        "CaseHistory__c WHERE Field__c = 'Owner Assignment' AND "
+        f"CreatedDate >= {start} AND CreatedDate <= {end}",
         "HTU single-assignment cases": "SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = "
-                                       f"'Owner Assignment' AND CreatedDate >= {start} AND "
-                                       f"CreatedDate <= {end} GROUP BY CaseId__c "
-                                       "HAVING COUNT(Id) = 1",
+        f"'Owner Assignment' AND CreatedDate >= {start} AND "
+        f"CreatedDate <= {end} GROUP BY CaseId__c "
+        "HAVING COUNT(Id) = 1",
         "NED product search": f"FIND {{{term}}} IN ALL FIELDS RETURNING "
-                              "Product2(Id, Name, Description)",
+        "Product2(Id, Name, Description)",
         "NED order items on a day": "SELECT Product2Id FROM OrderItem WHERE Order.AccountId = "
-                                    f"'{account}' AND Order.EffectiveDate = {day} "
-                                    "AND Order.Status = 'Activated'",
+        f"'{account}' AND Order.EffectiveDate = {day} "
+        "AND Order.Status = 'Activated'",
         "TII issues of a product": f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE "
-                                   f"OrderItemId__c IN {items} AND CreatedDate >= {start} "
-                                   f"AND CreatedDate <= {end} GROUP BY IssueId__c",
+        f"OrderItemId__c IN {items} AND CreatedDate >= {start} "
+        f"AND CreatedDate <= {end} GROUP BY IssueId__c",
         "MTA cases of a product": f"SELECT CreatedDate FROM Case WHERE OrderItemId__c IN "
-                                  f"{items} AND CreatedDate >= {start} AND CreatedDate < {end}",
+        f"{items} AND CreatedDate >= {start} AND CreatedDate < {end}",
         "BRI closed cases with state": "SELECT Account.ShippingState, CreatedDate, ClosedDate "
-                                       f"FROM Case WHERE CreatedDate >= {start} AND "
-                                       f"CreatedDate < {end} AND Status = 'Closed'",
+        f"FROM Case WHERE CreatedDate >= {start} AND "
+        f"CreatedDate < {end} AND Status = 'Closed'",
         "COUNT() of cases": "SELECT COUNT() FROM Case",
     }
 
@@ -73,12 +75,18 @@ def measure(org: Path, repeat: int, workdir: Path) -> list[tuple[str, float, flo
     with OrgServer(org, tls=certs.server_context()) as server:
         session = requests.Session()
         session.verify, session.trust_env = str(certs.ca_pem), False
-        sf = Salesforce(instance_url=server.url, session_id=server.session_id,
-                        session=session, version="59.0")
+        sf = Salesforce(
+            instance_url=server.url, session_id=server.session_id, session=session, version="59.0"
+        )
         for name, text in gold_queries(org).items():
             # COUNT() through query(): query_all recomputes totalSize from the records.
-            run = (sf.search if text.startswith("FIND") else
-                   sf.query if "COUNT()" in text else sf.query_all)
+            run = (
+                sf.search
+                if text.startswith("FIND")
+                else sf.query
+                if "COUNT()" in text
+                else sf.query_all
+            )
             timings, size = [], 0
             for _ in range(repeat):
                 started = time.perf_counter()

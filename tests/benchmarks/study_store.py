@@ -37,9 +37,14 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     path = folder / "study.sqlite"
     with StudyStore.open(path) as store:
-        study = create_study(store, "bench", solve_only_preset(50),
-                             instances=json.loads(TASKS.read_text()), task_set_hash="h",
-                             org_fingerprint="local-0")
+        study = create_study(
+            store,
+            "bench",
+            solve_only_preset(50),
+            instances=json.loads(TASKS.read_text()),
+            task_set_hash="h",
+            org_fingerprint="local-0",
+        )
         people = [create_profile(store, f"p{n}", "Agent", 1).id for n in range(4)]
         attempt = open_next(store, study.id, people[0]).attempt_id
         event_ms = []
@@ -53,8 +58,10 @@ def main() -> None:
             view = open_next(store, study.id, people[1])
             submit(store, view.attempt_id, "None", confidence=3)
             cycle_ms.append((time.perf_counter() - t0) * 1000)
-    procs = [multiprocessing.get_context("spawn").Process(
-        target=_writer, args=(path, study.id, who)) for who in people[2:]]
+    procs = [
+        multiprocessing.get_context("spawn").Process(target=_writer, args=(path, study.id, who))
+        for who in people[2:]
+    ]
     t0 = time.perf_counter()
     for proc in procs:
         proc.start()

@@ -73,8 +73,9 @@ def test_tasks_generate_refuses_an_existing_output_without_force(tmp_path, capsy
     assert out.read_text() == "keep me"
 
 
-@pytest.mark.parametrize("command", [["tasks", "generate", "--out"],
-                                     ["tasks", "import", str(CRMARENA_TASKS), "--out"]])
+@pytest.mark.parametrize(
+    "command", [["tasks", "generate", "--out"], ["tasks", "import", str(CRMARENA_TASKS), "--out"]]
+)
 def test_task_set_outputs_that_cannot_be_written_give_one_line(tmp_path, capsys, command):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
@@ -103,7 +104,8 @@ def test_tasks_import_of_a_binary_file_gives_one_line(tmp_path, capsys, foreign_
 
 # ----------------------------------------------------------------- study files
 def test_study_create_refuses_a_foreign_database_and_leaves_it_untouched(
-        tmp_path, capsys, foreign_db, empty_org):
+    tmp_path, capsys, foreign_db, empty_org
+):
     before = foreign_db.read_bytes()
     line = fails(capsys, "study", "create", "s1", "--tasks", CRMARENA_TASKS, "--db", foreign_db)
     assert str(foreign_db) in line and "not a crm-tui study file" in line
@@ -125,8 +127,9 @@ def test_an_org_file_is_never_used_as_a_study_file(tmp_path, capsys, empty_org):
 def test_study_file_under_a_file_gives_one_line(tmp_path, capsys):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    line = fails(capsys, "study", "create", "s1", "--tasks", CRMARENA_TASKS,
-                 "--db", blocker / "study.sqlite")
+    line = fails(
+        capsys, "study", "create", "s1", "--tasks", CRMARENA_TASKS, "--db", blocker / "study.sqlite"
+    )
     assert str(blocker) in line and "not a folder" in line
     line = fails(capsys, "study", "status", "--db", tmp_path)
     assert "is a folder" in line
@@ -167,8 +170,16 @@ def test_agents_import_of_malformed_tool_calls_names_the_record(tmp_path, capsys
     records[1]["traj"] = [{"role": "assistant", "tool_calls": 5}]
     path = tmp_path / "results_gpt-4o_react_all.json"
     path.write_text(json.dumps(records), encoding="utf-8")
-    line = fails(capsys, "agents", "import", path, "--task-set", CRMARENA_TASKS,
-                 "--db", tmp_path / "study.sqlite")
+    line = fails(
+        capsys,
+        "agents",
+        "import",
+        path,
+        "--task-set",
+        CRMARENA_TASKS,
+        "--db",
+        tmp_path / "study.sqlite",
+    )
     assert "record 1" in line and "tool_calls" in line
     assert not (tmp_path / "study.sqlite").exists()
 

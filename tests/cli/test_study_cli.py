@@ -37,15 +37,31 @@ def run(*args):
 def test_create_from_preset_then_status(tmp_path, org_and_tasks):
     org_path, tasks_path = org_and_tasks
     db = tmp_path / "study.sqlite"
-    code, out = run("study", "create", "pilot", "--preset", "paper-expert-study",
-                    "--org", org_path, "--tasks", tasks_path, "--db", db, "--seed", 7)
+    code, out = run(
+        "study",
+        "create",
+        "pilot",
+        "--preset",
+        "paper-expert-study",
+        "--org",
+        org_path,
+        "--tasks",
+        tasks_path,
+        "--db",
+        db,
+        "--seed",
+        7,
+    )
     assert code == 0, out
     assert "45 items, 5 per annotator, 1 annotator(s) per item, seed 7" in out
 
     with StudyStore.open(db) as store:
         study = find_study(store, "pilot")
         assert (study.preset, study.distinct_families, study.seed) == (
-            "paper-expert-study", True, 7)
+            "paper-expert-study",
+            True,
+            7,
+        )
         assert study.org_fingerprint.startswith("local-")
         ann = create_profile(store, "Dana", "Customer Service Agent", 3)
         submit(store, open_next(store, study.id, ann.id).attempt_id, "None")
@@ -59,23 +75,55 @@ def test_create_from_preset_then_status(tmp_path, org_and_tasks):
 def test_create_from_options_and_bad_input(tmp_path, org_and_tasks):
     org_path, tasks_path = org_and_tasks
     db = tmp_path / "study.sqlite"
-    code, out = run("study", "create", "quick", "--items", 3, "--annotators-per-item", 2,
-                    "--time-limit", 10, "--training", "--org", org_path, "--tasks", tasks_path,
-                    "--db", db)
+    code, out = run(
+        "study",
+        "create",
+        "quick",
+        "--items",
+        3,
+        "--annotators-per-item",
+        2,
+        "--time-limit",
+        10,
+        "--training",
+        "--org",
+        org_path,
+        "--tasks",
+        tasks_path,
+        "--db",
+        db,
+    )
     assert code == 0, out
     with StudyStore.open(db) as store:
         study = find_study(store, "quick")
-    assert (study.items_per_annotator, study.annotators_per_item, study.time_limit_s,
-            study.training_feedback, study.preset) == (3, 2, 600, True, "custom")
+    assert (
+        study.items_per_annotator,
+        study.annotators_per_item,
+        study.time_limit_s,
+        study.training_feedback,
+        study.preset,
+    ) == (3, 2, 600, True, "custom")
 
     with pytest.raises(CrmTuiError, match="study options: annotators_per_item"):
-        run("study", "create", "bad", "--preset", "paper-expert-study",
-            "--annotators-per-item", 0, "--org", org_path, "--tasks", tasks_path, "--db", db)
+        run(
+            "study",
+            "create",
+            "bad",
+            "--preset",
+            "paper-expert-study",
+            "--annotators-per-item",
+            0,
+            "--org",
+            org_path,
+            "--tasks",
+            tasks_path,
+            "--db",
+            db,
+        )
     with pytest.raises(CrmTuiError, match="'quick' already exists"):
         run("study", "create", "quick", "--org", org_path, "--tasks", tasks_path, "--db", db)
     with pytest.raises(CrmTuiError, match="is CRMArena's own task set"):
-        run("study", "create", "paper", "--org", org_path, "--tasks", CRMARENA_TASKS,
-            "--db", db)
+        run("study", "create", "paper", "--org", org_path, "--tasks", CRMARENA_TASKS, "--db", db)
     with pytest.raises(CrmTuiError, match="No study file"):
         run("study", "status", "--db", tmp_path / "missing.sqlite")
     with StudyStore.open(db) as store:
@@ -97,8 +145,19 @@ def test_crmarena_task_set_makes_a_study_for_crmarenas_org(tmp_path):
 
 def test_profile_adds_an_auditor_and_refuses_bad_input(tmp_path):
     db = tmp_path / "study.sqlite"
-    code, out = run("study", "profile", "Rae", "--role", "QA Lead", "--years", 7,
-                    "--mode", "auditor", "--db", db)
+    code, out = run(
+        "study",
+        "profile",
+        "Rae",
+        "--role",
+        "QA Lead",
+        "--years",
+        7,
+        "--mode",
+        "auditor",
+        "--db",
+        db,
+    )
     assert code == 0, out
     assert "added auditor profile 'Rae'" in out
     with StudyStore.open(db) as store:

@@ -11,17 +11,38 @@ from tests.helpers.paths import ROOT
 
 
 def test_wheel_ships_task_families_and_protocols(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path / "dist"), str(ROOT)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(ROOT),
+        ],
+        check=True,
+    )
     wheel = next((tmp_path / "dist").glob("crm_tui-*.whl"))
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    probe = ("from crm_tui.paths import bundled_dir; from crm_tui.bench.families import families;"
-             "from crm_tui.study.protocol import load_preset;"
-             "print(bundled_dir('tasks')); print(len(families()));"
-             "print(load_preset('paper-expert-study')[0].name)")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True, text=True,
-                         capture_output=True, env={"PYTHONPATH": str(site), "PATH": ""}).stdout
+    probe = (
+        "from crm_tui.paths import bundled_dir; from crm_tui.bench.families import families;"
+        "from crm_tui.study.protocol import load_preset;"
+        "print(bundled_dir('tasks')); print(len(families()));"
+        "print(load_preset('paper-expert-study')[0].name)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        check=True,
+        text=True,
+        capture_output=True,
+        env={"PYTHONPATH": str(site), "PATH": ""},
+    ).stdout
     tasks_dir, n_families, preset = out.split()
     assert Path(tasks_dir) == site / "crm_tui" / "_data" / "tasks"
     assert (n_families, preset) == ("9", "paper-expert-study")

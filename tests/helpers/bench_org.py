@@ -32,8 +32,13 @@ class OrgBuilder:
         return record_id
 
     def user(self, name: str) -> str:
-        return self._add("User", Name=name, LastName=name, Email=f"{name}@x.example",
-                         Username=f"{name}@x.example")
+        return self._add(
+            "User",
+            Name=name,
+            LastName=name,
+            Email=f"{name}@x.example",
+            Username=f"{name}@x.example",
+        )
 
     def account(self, state: str | None = None) -> str:
         return self._add("Account", Name="Customer", LastName="Customer", ShippingState=state)
@@ -44,51 +49,90 @@ class OrgBuilder:
     def product(self, name: str, description: str = "", nicknames=()) -> str:
         product = self._add("Product2", Name=name, Description=description, IsActive=1)
         if nicknames:
-            self.store.set_latent([("Product2", product, latent.PRODUCT_NICKNAMES[1],
-                                    latent.dumps(list(nicknames)))])
+            self.store.set_latent(
+                [("Product2", product, latent.PRODUCT_NICKNAMES[1], latent.dumps(list(nicknames)))]
+            )
         return product
 
     def order(self, account: str, day: date, product: str, status: str = "Activated") -> str:
         """An order of one product; returns the order item's Id."""
-        order = self._add("Order", AccountId=account, Status=status,
-                          EffectiveDate=format_date(day))
+        order = self._add("Order", AccountId=account, Status=status, EffectiveDate=format_date(day))
         return self._add("OrderItem", OrderId=order, Product2Id=product, Quantity=1)
 
     def issue(self, name: str) -> str:
         return self._add("Issue__c", Name=name)
 
-    def case(self, owners: list[str], created: str, closed: str | None = None,
-             issue: str | None = None, item: str | None = None, account: str | None = None,
-             status: str | None = None, transfers_at: list[str] | None = None,
-             subject: str = "Help", description: str = "Please help") -> str:
+    def case(
+        self,
+        owners: list[str],
+        created: str,
+        closed: str | None = None,
+        issue: str | None = None,
+        item: str | None = None,
+        account: str | None = None,
+        status: str | None = None,
+        transfers_at: list[str] | None = None,
+        subject: str = "Help",
+        description: str = "Please help",
+    ) -> str:
         """A case assigned to owners[0] when created, then transferred along `owners`
         at the `transfers_at` times; its OwnerId is the last owner."""
         status = status or ("Closed" if closed else "New")
-        case = self._add("Case", Subject=subject, Description=description, Status=status,
-                         OwnerId=owners[-1], CreatedDate=ts(created),
-                         ClosedDate=ts(closed) if closed else None, IssueId__c=issue,
-                         OrderItemId__c=item, AccountId=account)
+        case = self._add(
+            "Case",
+            Subject=subject,
+            Description=description,
+            Status=status,
+            OwnerId=owners[-1],
+            CreatedDate=ts(created),
+            ClosedDate=ts(closed) if closed else None,
+            IssueId__c=issue,
+            OrderItemId__c=item,
+            AccountId=account,
+        )
         times = [created, *(transfers_at or [])]
         assert len(times) == len(owners), "one time per owner"
         previous = None
         for owner, when in zip(owners, times):
-            self._add("CaseHistory__c", CaseId__c=case, Field__c="Owner Assignment",
-                      OldValue__c=previous, NewValue__c=owner, CreatedDate=ts(when))
+            self._add(
+                "CaseHistory__c",
+                CaseId__c=case,
+                Field__c="Owner Assignment",
+                OldValue__c=previous,
+                NewValue__c=owner,
+                CreatedDate=ts(when),
+            )
             previous = owner
         return case
 
     def article(self, title: str, body: str, qa=()) -> str:
-        article = self._add("Knowledge__kav", Title=title, FAQ_Answer__c=body,
-                            UrlName=title.replace(" ", "-"))
+        article = self._add(
+            "Knowledge__kav", Title=title, FAQ_Answer__c=body, UrlName=title.replace(" ", "-")
+        )
         if qa:
-            self.store.set_latent([("Knowledge__kav", article, latent.ARTICLE_QA[1],
-                                    latent.dumps([{"question": q, "answer": a}
-                                                  for q, a in qa]))])
+            self.store.set_latent(
+                [
+                    (
+                        "Knowledge__kav",
+                        article,
+                        latent.ARTICLE_QA[1],
+                        latent.dumps([{"question": q, "answer": a} for q, a in qa]),
+                    )
+                ]
+            )
         return article
 
     def violation(self, case: str, article: str | None) -> None:
-        self.store.set_latent([("Case", case, latent.CASE_POLICY_VIOLATION[1],
-                                latent.dumps({"article": article, "offered": "Refund"}))])
+        self.store.set_latent(
+            [
+                (
+                    "Case",
+                    case,
+                    latent.CASE_POLICY_VIOLATION[1],
+                    latent.dumps({"article": article, "offered": "Refund"}),
+                )
+            ]
+        )
 
     def finish(self) -> OrgStore:
         self.store.finish()
@@ -109,9 +153,14 @@ def random_org(path: Path, seed: int = 3, cases: int = 400) -> OrgStore:
     for account in accounts:
         org.contact(account)
     kinds = ["jacket", "shoe", "tank", "bra", "rope", "glove", "sock", "cap"]
-    products = [org.product(f"Trail {kind.title()} {i}", f"A {kind} for runners number{i}.",
-                            nicknames=[f"runners {kind} number{i}"])
-                for i, kind in enumerate(kinds * 3)]
+    products = [
+        org.product(
+            f"Trail {kind.title()} {i}",
+            f"A {kind} for runners number{i}.",
+            nicknames=[f"runners {kind} number{i}"],
+        )
+        for i, kind in enumerate(kinds * 3)
+    ]
     issues = [org.issue(name) for name in ("Late", "Broken", "Size", "Billing")]
     items = []
     start = date(2021, 1, 1)
@@ -125,14 +174,25 @@ def random_org(path: Path, seed: int = 3, cases: int = 400) -> OrgStore:
         moves = [created + timedelta(hours=h + 1) for h in range(len(owners) - 1)]
         closed = created + timedelta(minutes=rng.randrange(60, 9000))
         item, account = rng.choice(items)
-        org.case(owners, created.isoformat(" ", "seconds"),
-                        closed.isoformat(" ", "seconds") if rng.random() < 0.85 else None,
-                        issue=rng.choice(issues), item=item, account=account,
-                        transfers_at=[m.isoformat(" ", "seconds") for m in moves],
-                        subject=f"Problem {n}", description=f"My order {n} went wrong.")
-    policies = [org.article(f"Policy {i}", f"Refunds within {10 + i} days of delivery.",
-                            qa=[(f"How long are refunds open under policy {i}?",
-                                 f"{10 + i} days")]) for i in range(30)]
+        org.case(
+            owners,
+            created.isoformat(" ", "seconds"),
+            closed.isoformat(" ", "seconds") if rng.random() < 0.85 else None,
+            issue=rng.choice(issues),
+            item=item,
+            account=account,
+            transfers_at=[m.isoformat(" ", "seconds") for m in moves],
+            subject=f"Problem {n}",
+            description=f"My order {n} went wrong.",
+        )
+    policies = [
+        org.article(
+            f"Policy {i}",
+            f"Refunds within {10 + i} days of delivery.",
+            qa=[(f"How long are refunds open under policy {i}?", f"{10 + i} days")],
+        )
+        for i in range(30)
+    ]
     for n, (case,) in enumerate(org.store.conn.execute('SELECT Id FROM "Case" ORDER BY Id')):
         org.violation(case, policies[n % len(policies)] if n % 3 else None)
     return org.finish()

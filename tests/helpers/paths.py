@@ -15,4 +15,5 @@ CRMARENA_TASKS = CRMARENA_DIR / "tasks_natural.json"
 
 needs_crmarena = pytest.mark.skipif(
     not CRMARENA_TASKS.exists(),
-    reason=f"CRMArena's task file is not at {CRMARENA_TASKS} (a bare clone without ../shared)")
+    reason=f"CRMArena's task file is not at {CRMARENA_TASKS} (a bare clone without ../shared)",
+)

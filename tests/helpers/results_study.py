@@ -15,13 +15,13 @@ from crm_tui.study.studies import create_study, with_overrides
 from tests.helpers.paths import AGENTS
 
 AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
-    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"]
+    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"
+]
 
 WRONG_ID = "005Ws000009zzzzIAA"
 ITEMS = (390, 391, 651)
 ANSWERS = {  # annotator -> (idx -> answer, seconds of active time per item)
-    "Ana": ({390: "005Ws000001xadBIAQ", 391: "005Ws000001xZvdIAE",
-             651: "005Ws000001xa6vIAA"}, 60),
+    "Ana": ({390: "005Ws000001xadBIAQ", 391: "005Ws000001xZvdIAE", 651: "005Ws000001xa6vIAA"}, 60),
     "Ben": ({390: "005Ws000001xadBIAQ", 391: WRONG_ID, 651: "005Ws000001xa6vIAA"}, 120),
 }
 RATINGS = {"org": {"Ana": 4, "Ben": 3}, "Case": {"Ana": 5, "Ben": 2}}
@@ -29,15 +29,19 @@ RATINGS = {"org": {"Ana": 4, "Ben": 3}, "Case": {"Ana": 5, "Ben": 2}}
 
 def new_study(path: Path, clock: FakeClock, taskset, org_fingerprint: str = CRMARENA):
     preset, preset_path = load_preset("paper-expert-study")
-    preset = with_overrides(preset, items=len(ITEMS), distinct_families=False,
-                            annotators_per_item=len(ANSWERS))
+    preset = with_overrides(
+        preset, items=len(ITEMS), distinct_families=False, annotators_per_item=len(ANSWERS)
+    )
     with StudyStore.open(path, clock=clock) as store:
-        create_study(store, "pilot", preset, preset_path=preset_path,
-                     instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
-                     task_set_hash=taskset.content_hash, org_fingerprint=org_fingerprint)
-
-
-
+        create_study(
+            store,
+            "pilot",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=org_fingerprint,
+        )
 
 
 def cells(table: DataTable) -> list[list[str]]:

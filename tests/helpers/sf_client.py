@@ -30,8 +30,12 @@ def trusted_session(ca_pem: Path) -> requests.Session:
 
 
 def client(server: OrgServer, ca_pem: Path) -> Salesforce:
-    return Salesforce(instance_url=server.url, session_id=server.session_id,
-                      session=trusted_session(ca_pem), version=API_VERSION)
+    return Salesforce(
+        instance_url=server.url,
+        session_id=server.session_id,
+        session=trusted_session(ca_pem),
+        version=API_VERSION,
+    )
 
 
 class LoginRedirect(requests.adapters.HTTPAdapter):

@@ -6,8 +6,13 @@ from crm_tui.bench.families import get_family
 from crm_tui.org.store.orgstore import OrgStore
 from tests.helpers.pilot import settle
 
-STUDY_FAMILIES = ("case_routing", "named_entity_disambiguation",
-                  "policy_violation_identification", "top_issue_identification", "handle_time")
+STUDY_FAMILIES = (
+    "case_routing",
+    "named_entity_disambiguation",
+    "policy_violation_identification",
+    "top_issue_identification",
+    "handle_time",
+)
 
 
 def study_rows(org_path, fingerprint: str) -> list[dict]:
@@ -17,17 +22,23 @@ def study_rows(org_path, fingerprint: str) -> list[dict]:
         for idx, task in enumerate(STUDY_FAMILIES):
             family = get_family(task)
             gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
-            rows.append({"idx": idx, "task": task, "answer": gold,
-                         "reward_metric": family.metric,
-                         "query": f"Which {family.answer_object} is it? {family.suffix}",
-                         "metadata": {"required": "- Today's date: 2023-01-15", "optional": ""},
-                         "crm_tui": {"persona": family.persona,
-                                     "answer_type": family.answer_type,
-                                     "answer_object": family.answer_object,
-                                     "org": fingerprint}})
+            rows.append(
+                {
+                    "idx": idx,
+                    "task": task,
+                    "answer": gold,
+                    "reward_metric": family.metric,
+                    "query": f"Which {family.answer_object} is it? {family.suffix}",
+                    "metadata": {"required": "- Today's date: 2023-01-15", "optional": ""},
+                    "crm_tui": {
+                        "persona": family.persona,
+                        "answer_type": family.answer_type,
+                        "answer_object": family.answer_object,
+                        "org": fingerprint,
+                    },
+                }
+            )
     return rows
-
-
 
 
 async def create_profile(pilot) -> None:

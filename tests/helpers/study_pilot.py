@@ -33,8 +33,13 @@ def event_kinds(store: StudyStore, attempt_id: int | None = None) -> list[str]:
 
 
 # Five families whose answer is a record Id, so either answer can come from the browser.
-FAMILIES = ("case_routing", "named_entity_disambiguation", "policy_violation_identification",
-            "top_issue_identification", "handle_time")
+FAMILIES = (
+    "case_routing",
+    "named_entity_disambiguation",
+    "policy_violation_identification",
+    "top_issue_identification",
+    "handle_time",
+)
 
 
 def crafted_instances(org: OrgStore) -> list[dict]:
@@ -44,15 +49,26 @@ def crafted_instances(org: OrgStore) -> list[dict]:
     for idx, task in enumerate(FAMILIES):
         family = get_family(task)
         gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
-        rows.append({
-            "idx": idx, "task": task, "answer": gold, "reward_metric": family.metric,
-            "query": f"Crafted {family.abbrev} query {idx}: which "
-                     f"{family.answer_object} is it? {family.suffix}",
-            "metadata": {"required": f"- Today's date: 2023-0{idx + 1}-15",
-                         "optional": "## Domain details\nPolicies apply as written."},
-            "crm_tui": {"persona": family.persona, "answer_type": family.answer_type,
-                        "answer_object": family.answer_object, "org": org.fingerprint},
-        })
+        rows.append(
+            {
+                "idx": idx,
+                "task": task,
+                "answer": gold,
+                "reward_metric": family.metric,
+                "query": f"Crafted {family.abbrev} query {idx}: which "
+                f"{family.answer_object} is it? {family.suffix}",
+                "metadata": {
+                    "required": f"- Today's date: 2023-0{idx + 1}-15",
+                    "optional": "## Domain details\nPolicies apply as written.",
+                },
+                "crm_tui": {
+                    "persona": family.persona,
+                    "answer_type": family.answer_type,
+                    "answer_object": family.answer_object,
+                    "org": org.fingerprint,
+                },
+            }
+        )
     return rows
 
 

@@ -39,20 +39,62 @@ def _case(i: int) -> dict:
 def backend(tmp_path_factory):
     path = tmp_path_factory.mktemp("tiny") / "tiny.sqlite"
     store = OrgStore.create(path)
-    store.insert("User", [{"Id": u, "Name": f"Agent {n}", "LastName": f"Agent{n}",
-                           "Email": f"a{n}@x.com", "Username": f"a{n}@x.com"}
-                          for n, u in enumerate(USERS)])
-    store.insert("Account", [{"Id": a, "Name": f"Customer {n}", "LastName": f"C{n}"}
-                             for n, a in enumerate(ACCOUNTS)])
-    store.insert("Order", [{"Id": o, "OrderNumber": f"0000010{n}", "AccountId": ACCOUNTS[0],
-                            "Status": "Activated", "EffectiveDate": "2023-01-0{n+1}"}
-                           for n, o in enumerate(ORDERS)])
-    store.insert("OrderItem", [{"Id": it, "OrderItemNumber": f"000{n}", "OrderId": ORDERS[0],
-                                "Quantity": 2.0, "UnitPrice": 10.5} for n, it in enumerate(ITEMS)])
+    store.insert(
+        "User",
+        [
+            {
+                "Id": u,
+                "Name": f"Agent {n}",
+                "LastName": f"Agent{n}",
+                "Email": f"a{n}@x.com",
+                "Username": f"a{n}@x.com",
+            }
+            for n, u in enumerate(USERS)
+        ],
+    )
+    store.insert(
+        "Account",
+        [{"Id": a, "Name": f"Customer {n}", "LastName": f"C{n}"} for n, a in enumerate(ACCOUNTS)],
+    )
+    store.insert(
+        "Order",
+        [
+            {
+                "Id": o,
+                "OrderNumber": f"0000010{n}",
+                "AccountId": ACCOUNTS[0],
+                "Status": "Activated",
+                "EffectiveDate": "2023-01-0{n+1}",
+            }
+            for n, o in enumerate(ORDERS)
+        ],
+    )
+    store.insert(
+        "OrderItem",
+        [
+            {
+                "Id": it,
+                "OrderItemNumber": f"000{n}",
+                "OrderId": ORDERS[0],
+                "Quantity": 2.0,
+                "UnitPrice": 10.5,
+            }
+            for n, it in enumerate(ITEMS)
+        ],
+    )
     store.insert("Case", [_case(i) for i in range(len(CASES))])
-    store.insert("EmailMessage", [{"Id": make_id("02s", 0), "Subject": "Where is my parcel",
-                                   "TextBody": "Please help", "ParentId": CASES[1],
-                                   "MessageDate": "2023-02-01T10:00:00.000+0000"}])
+    store.insert(
+        "EmailMessage",
+        [
+            {
+                "Id": make_id("02s", 0),
+                "Subject": "Where is my parcel",
+                "TextBody": "Please help",
+                "ParentId": CASES[1],
+                "MessageDate": "2023-02-01T10:00:00.000+0000",
+            }
+        ],
+    )
     store.finish()
     store.close()
     be = LocalBackend(path)
@@ -106,17 +148,20 @@ def test_page_resolves_lookups_to_names(backend):
     assert page.display(case.field("AccountId"), record) == "Customer 1"
 
 
-@pytest.mark.parametrize("flt, expected", [
-    (Filter("Status", "=", "Closed"), {i for i in range(23) if i % 4 and i % 3 == 2}),
-    (Filter("Status", "!=", "Closed"), {i for i in range(23) if not (i % 4 and i % 3 == 2)}),
-    (Filter("Status", "is empty"), {i for i in range(23) if i % 4 == 0}),
-    (Filter("ClosedDate", "is not empty"), {i for i in range(23) if i % 2 == 0}),
-    (Filter("Subject", "contains", "ZIP"), {i for i in range(23) if i % 3 == 1}),
-    (Filter("Subject", "contains", "%"), set()),
-    (Filter("CaseNumber", "starts with", "0000101"), set(range(10, 20))),
-    (Filter("CreatedDate", ">=", "2023-05-01"), {i for i in range(23) if i % 5 == 4}),
-    (Filter("CreatedDate", "<", "2023-02-01"), {i for i in range(23) if i % 5 == 0}),
-])
+@pytest.mark.parametrize(
+    "flt, expected",
+    [
+        (Filter("Status", "=", "Closed"), {i for i in range(23) if i % 4 and i % 3 == 2}),
+        (Filter("Status", "!=", "Closed"), {i for i in range(23) if not (i % 4 and i % 3 == 2)}),
+        (Filter("Status", "is empty"), {i for i in range(23) if i % 4 == 0}),
+        (Filter("ClosedDate", "is not empty"), {i for i in range(23) if i % 2 == 0}),
+        (Filter("Subject", "contains", "ZIP"), {i for i in range(23) if i % 3 == 1}),
+        (Filter("Subject", "contains", "%"), set()),
+        (Filter("CaseNumber", "starts with", "0000101"), set(range(10, 20))),
+        (Filter("CreatedDate", ">=", "2023-05-01"), {i for i in range(23) if i % 5 == 4}),
+        (Filter("CreatedDate", "<", "2023-02-01"), {i for i in range(23) if i % 5 == 0}),
+    ],
+)
 def test_filters_return_what_they_should(backend, flt, expected):
     seen, _ = _all_pages(backend, "Case", Sort("Id"), [flt], limit=50)
     assert set(seen) == {CASES[i] for i in expected}
@@ -129,11 +174,14 @@ def test_numeric_filter_coerces_text(backend):
     assert backend.page("OrderItem", [Filter("Quantity", "<=", "1")]).records == []
 
 
-@pytest.mark.parametrize("flt, message", [
-    (Filter("Nope", "=", "x"), "No field 'Nope' on Case"),
-    (Filter("Status", "like", "x"), "Unknown filter operator 'like'"),
-    (Filter("Status", "=", None), "needs a value"),
-])
+@pytest.mark.parametrize(
+    "flt, message",
+    [
+        (Filter("Nope", "=", "x"), "No field 'Nope' on Case"),
+        (Filter("Status", "like", "x"), "Unknown filter operator 'like'"),
+        (Filter("Status", "=", None), "needs a value"),
+    ],
+)
 def test_bad_filter_is_a_clear_error(backend, flt, message):
     with pytest.raises(CrmTuiError, match=message):
         backend.page("Case", [flt])
@@ -191,12 +239,14 @@ def test_search_matches_words_and_prefixes(backend):
     assert [h.record_id for h in backend.search("thermos")] == [CASES[4]]
     parcel = {h.object_name for h in backend.search("parcel")}
     assert parcel == {"Case", "EmailMessage"}
-    assert {h.object_name for h in backend.search("parcel", objects=["EmailMessage"])} == \
-        {"EmailMessage"}
+    assert {h.object_name for h in backend.search("parcel", objects=["EmailMessage"])} == {
+        "EmailMessage"
+    }
     assert backend.search('"') == [] and backend.search("   ") == []
     # FTS syntax in the text is read as plain words.
-    assert {h.record_id for h in backend.search('late" parcel(*')} == \
-        {CASES[i] for i in range(23) if i % 3 == 0}
+    assert {h.record_id for h in backend.search('late" parcel(*')} == {
+        CASES[i] for i in range(23) if i % 3 == 0
+    }
 
 
 def test_fts_query_quotes_every_word():

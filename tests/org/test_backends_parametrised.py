@@ -49,8 +49,9 @@ def open_backend(kind: str, org_path, salesforce_server):
     server, ca_pem = salesforce_server
     session = trusted_session(ca_pem)
     session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
-    creds = SalesforceCredentials(username="agent@example.com", password="pw",
-                                  security_token="token")
+    creds = SalesforceCredentials(
+        username="agent@example.com", password="pw", security_token="token"
+    )
     return SalesforceBackend(creds, session=session)
 
 
@@ -65,8 +66,10 @@ def backend(request, small_org_path, salesforce_server):
 def truth(small_org_path):
     """Every row of every object, straight from the org file."""
     with OrgStore.open(small_org_path) as store:
-        return {name: [dict(r) for r in store.conn.execute(f"SELECT * FROM {q(name)}")]
-                for name in OBJECT_NAMES}
+        return {
+            name: [dict(r) for r in store.conn.execute(f"SELECT * FROM {q(name)}")]
+            for name in OBJECT_NAMES
+        }
 
 
 def _all_pages(backend, obj, sort, filters=(), limit=7) -> list[str]:
@@ -82,8 +85,9 @@ def _all_pages(backend, obj, sort, filters=(), limit=7) -> list[str]:
 
 
 def test_object_counts(backend, truth):
-    assert {o.name: o.count for o in backend.list_objects()} == \
-        {name: len(rows) for name, rows in truth.items()}
+    assert {o.name: o.count for o in backend.list_objects()} == {
+        name: len(rows) for name, rows in truth.items()
+    }
 
 
 @pytest.mark.parametrize("field", ["CreatedDate", "ClosedDate", "Status", "Priority", "Id"])
@@ -91,7 +95,7 @@ def test_object_counts(backend, truth):
 def test_paging_returns_every_row_once_in_order(backend, truth, field, descending):
     # NULLs first ascending and last descending; Id breaks ties.
     ordered = sorted(truth["Case"], key=lambda c: (c[field] is not None, c[field] or "", c["Id"]))
-    expected = [c["Id"] for c in ordered][::-1 if descending else 1]
+    expected = [c["Id"] for c in ordered][:: -1 if descending else 1]
     assert _all_pages(backend, "Case", Sort(field, descending)) == expected
 
 
@@ -99,8 +103,9 @@ def test_paging_a_boolean_and_a_number(backend, truth):
     for field, obj in (("IsActive", "Product2"), ("UnitPrice", "OrderItem")):
         for descending in (False, True):
             ordered = sorted(truth[obj], key=lambda r: (r[field], r["Id"]), reverse=descending)
-            assert _all_pages(backend, obj, Sort(field, descending), limit=3) == \
-                [r["Id"] for r in ordered]
+            assert _all_pages(backend, obj, Sort(field, descending), limit=3) == [
+                r["Id"] for r in ordered
+            ]
 
 
 FILTERS = [
@@ -111,8 +116,7 @@ FILTERS = [
     (Filter("Subject", "contains", "DELAY"), lambda c: "delay" in c["Subject"].lower()),
     (Filter("CaseNumber", "starts with", "0000100"), lambda c: c["CaseNumber"][:7] == "0000100"),
     (Filter("CreatedDate", ">=", "2021-06-01"), lambda c: c["CreatedDate"] >= "2021-06-01"),
-    (Filter("CreatedDate", "<", "2021-06-01T00:00:00Z"),
-     lambda c: c["CreatedDate"] < "2021-06-01"),
+    (Filter("CreatedDate", "<", "2021-06-01T00:00:00Z"), lambda c: c["CreatedDate"] < "2021-06-01"),
 ]
 
 
@@ -125,26 +129,35 @@ def test_filters_return_what_they_should(backend, truth, flt, keep):
 
 
 def test_number_and_boolean_filters(backend, truth):
-    assert backend.count("OrderItem", [Filter("UnitPrice", ">", "50")]) == \
-        sum(r["UnitPrice"] > 50 for r in truth["OrderItem"])
-    assert backend.count("Product2", [Filter("IsActive", "=", "yes")]) == \
-        sum(bool(r["IsActive"]) for r in truth["Product2"])
+    assert backend.count("OrderItem", [Filter("UnitPrice", ">", "50")]) == sum(
+        r["UnitPrice"] > 50 for r in truth["OrderItem"]
+    )
+    assert backend.count("Product2", [Filter("IsActive", "=", "yes")]) == sum(
+        bool(r["IsActive"]) for r in truth["Product2"]
+    )
 
 
 def test_record_with_lookups_named(backend, truth):
     case = next(c for c in truth["Case"] if c["AccountId"] and c["OwnerId"])
     view = backend.get_record(case["Id"][:15])
-    assert (view.object_name, view.record_id, view.title) == \
-        ("Case", case["Id"], case["CaseNumber"])
+    assert (view.object_name, view.record_id, view.title) == (
+        "Case",
+        case["Id"],
+        case["CaseNumber"],
+    )
     fields = {f.name: f for f in view.fields}
     account = next(a for a in truth["Account"] if a["Id"] == case["AccountId"])
     owner = next(u for u in truth["User"] if u["Id"] == case["OwnerId"])
-    assert (fields["AccountId"].display, fields["AccountId"].link) == \
-        (account["Name"], account["Id"])
+    assert (fields["AccountId"].display, fields["AccountId"].link) == (
+        account["Name"],
+        account["Id"],
+    )
     assert fields["OwnerId"].display == owner["Name"]
     page = backend.page("Case", [Filter("Id", "=", case["Id"])])
-    assert page.display(backend.describe("Case").field("AccountId"), page.records[0]) == \
-        account["Name"]
+    assert (
+        page.display(backend.describe("Case").field("AccountId"), page.records[0])
+        == account["Name"]
+    )
 
 
 def test_related_lists_count_and_preview_children(backend, truth):
@@ -170,23 +183,27 @@ def test_search_finds_records_by_words(backend, truth):
     assert backend.search("   ") == []
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda b: b.page("Case", [Filter("Nope", "=", "x")]), "No field 'Nope' on Case"),
-    (lambda b: b.page("Case", [Filter("Status", "like", "x")]), "Unknown filter operator"),
-    (lambda b: b.page("OrderItem", [Filter("Quantity", ">", "lots")]), "needs a number"),
-    (lambda b: b.count("Thing"), "No object 'Thing'"),
-    (lambda b: b.page("Case", sort=Sort("Colour")), "No field 'Colour'"),
-    (lambda b: b.get_record("zzz000000000000AAA"), "unknown key prefix"),
-    (lambda b: b.get_record(make_id("500", 99_999)), "No Case with Id"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda b: b.page("Case", [Filter("Nope", "=", "x")]), "No field 'Nope' on Case"),
+        (lambda b: b.page("Case", [Filter("Status", "like", "x")]), "Unknown filter operator"),
+        (lambda b: b.page("OrderItem", [Filter("Quantity", ">", "lots")]), "needs a number"),
+        (lambda b: b.count("Thing"), "No object 'Thing'"),
+        (lambda b: b.page("Case", sort=Sort("Colour")), "No field 'Colour'"),
+        (lambda b: b.get_record("zzz000000000000AAA"), "unknown key prefix"),
+        (lambda b: b.get_record(make_id("500", 99_999)), "No Case with Id"),
+    ],
+)
 def test_bad_requests_are_clear_errors(backend, call, message):
     with pytest.raises(CrmTuiError, match=message):
         call(backend)
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
-async def test_browser_follows_a_case_to_its_account(kind, small_org_path, salesforce_server,
-                                                     truth):
+async def test_browser_follows_a_case_to_its_account(
+    kind, small_org_path, salesforce_server, truth
+):
     """The same keys, on either backend, reach the same records."""
     backend = open_backend(kind, small_org_path, salesforce_server)
     app = create_app(backend=backend, settings=BrowserSettings(page_size=30, prefetch_rows=5))
@@ -198,8 +215,9 @@ async def test_browser_follows_a_case_to_its_account(kind, small_org_path, sales
             await app.workers.wait_for_complete()
             await pilot.pause()
         table = app.screen.query_one(DataTable)
-        first = min(truth["Case"], key=lambda c: (c["CreatedDate"] is not None,
-                                                  c["CreatedDate"], c["Id"]))
+        first = min(
+            truth["Case"], key=lambda c: (c["CreatedDate"] is not None, c["CreatedDate"], c["Id"])
+        )
         assert next(iter(table.rows)).value == first["Id"]
         await pilot.press("enter")
         for _ in range(3):
@@ -210,8 +228,9 @@ async def test_browser_follows_a_case_to_its_account(kind, small_org_path, sales
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
-async def test_solve_and_rate_realism(kind, small_org_path, salesforce_server, tmp_path,
-                                      monkeypatch):
+async def test_solve_and_rate_realism(
+    kind, small_org_path, salesforce_server, tmp_path, monkeypatch
+):
     """The study loop on each backend: an answer taken from the browser, then two ratings
     whose sample records come from that backend."""
     backend = open_backend(kind, small_org_path, salesforce_server)
@@ -219,16 +238,24 @@ async def test_solve_and_rate_realism(kind, small_org_path, salesforce_server, t
     rows = study_rows(small_org_path, backend.fingerprint)
     preset, preset_path = load_preset("paper-expert-study")
     with StudyStore.open(study_path, clock) as store:
-        create_study(store, "both", preset, instances=rows, task_set_hash="sha256:both",
-                     org_fingerprint=backend.fingerprint, preset_path=preset_path)
+        create_study(
+            store,
+            "both",
+            preset,
+            instances=rows,
+            task_set_hash="sha256:both",
+            org_fingerprint=backend.fingerprint,
+            preset_path=preset_path,
+        )
     app = StudyApp(backend, study_path=study_path, study_clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await create_profile(pilot)
         await pilot.press("s")
         await settle(pilot)
         solve = app.screen
-        gold = next(r["answer"] for r in rows
-                    if r["crm_tui"]["answer_object"] == solve.family.answer_object)
+        gold = next(
+            r["answer"] for r in rows if r["crm_tui"]["answer_object"] == solve.family.answer_object
+        )
         app.navigate(RecordLocation(gold))
         await settle(pilot)
         await pilot.press("u", "ctrl+s")

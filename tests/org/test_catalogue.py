@@ -16,8 +16,13 @@ def test_sixteen_objects_match_crmarena_schema():
 
 
 # Fields CRMArena's paper-era schema had that the "as loaded today" set drops (spec 2.2).
-DROPPED = {("User", "ProfileId"), ("Case", "Channel"), ("Issue__c", "Description__c"),
-           ("ProductCategoryProduct", "ProductCategory"), ("ProductCategoryProduct", "Product")}
+DROPPED = {
+    ("User", "ProfileId"),
+    ("Case", "Channel"),
+    ("Issue__c", "Description__c"),
+    ("ProductCategoryProduct", "ProductCategory"),
+    ("ProductCategoryProduct", "Product"),
+}
 
 
 def test_every_crmarena_field_is_catalogued_except_the_dropped_ones():
@@ -80,12 +85,15 @@ def test_key_prefixes_unique_and_real():
     assert prefixes["Knowledge__kav"] == "ka0" and prefixes["PricebookEntry"] == "01u"
 
 
-@pytest.mark.parametrize("id15,suffix", [
-    ("500Ws000007qifM", "IAQ"),  # from CRMArena's tasks
-    ("005Ws000001xYl3", "IAE"),
-    ("ka0Ws000000Qrof", "IAC"),
-    ("a1MWs0000012u7B", "MAQ"),
-])
+@pytest.mark.parametrize(
+    "id15,suffix",
+    [
+        ("500Ws000007qifM", "IAQ"),  # from CRMArena's tasks
+        ("005Ws000001xYl3", "IAE"),
+        ("ka0Ws000000Qrof", "IAC"),
+        ("a1MWs0000012u7B", "MAQ"),
+    ],
+)
 def test_checksum_matches_real_salesforce_ids(id15, suffix):
     assert checksum_suffix(id15) == suffix
     assert to18(id15) == id15 + suffix

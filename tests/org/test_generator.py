@@ -25,10 +25,22 @@ from crm_tui.org.store.orgstore import OrgStore
 
 # Scale-1 targets (spec 2.1 / the issue), each to be met within 10%.
 TARGETS = {
-    "User": 100, "Account": 200, "Contact": 200, "Case": 977, "Knowledge__kav": 45,
-    "ProductCategory": 12, "Product2": 500, "ProductCategoryProduct": 760, "Pricebook2": 44,
-    "PricebookEntry": 22000, "Order": 2070, "OrderItem": 7100, "EmailMessage": 3200,
-    "LiveChatTranscript": 390, "Issue__c": 10, "CaseHistory__c": 3000,
+    "User": 100,
+    "Account": 200,
+    "Contact": 200,
+    "Case": 977,
+    "Knowledge__kav": 45,
+    "ProductCategory": 12,
+    "Product2": 500,
+    "ProductCategoryProduct": 760,
+    "Pricebook2": 44,
+    "PricebookEntry": 22000,
+    "Order": 2070,
+    "OrderItem": 7100,
+    "EmailMessage": 3200,
+    "LiveChatTranscript": 390,
+    "Issue__c": 10,
+    "CaseHistory__c": 3000,
 }
 DATETIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000\+0000$")
 DATE_RE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -109,10 +121,24 @@ def test_content_does_not_depend_on_python_hash_seed(tmp_path):
     for hash_seed in ("1", "12345"):
         out = tmp_path / f"org-{hash_seed}.sqlite"
         res = subprocess.run(
-            [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "generate",
-             "--seed", "9", "--scale", "0.05", "--out", str(out)],
-            capture_output=True, text=True, timeout=300,
-            env={**os.environ, "PYTHONHASHSEED": hash_seed})
+            [
+                sys.executable,
+                "-c",
+                "from crm_tui.cli import main; main()",
+                "org",
+                "generate",
+                "--seed",
+                "9",
+                "--scale",
+                "0.05",
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
         assert res.returncode == 0, res.stderr
         with OrgStore.open(out) as store:
             hashes.append(store.meta("content_hash"))
@@ -131,9 +157,14 @@ def test_ids_are_18_characters_with_the_objects_prefix(small_org):
 
 def test_field_formats(small_org):
     s = small_org
-    for table, col in (("Case", "CreatedDate"), ("Case", "ClosedDate"),
-                       ("CaseHistory__c", "CreatedDate"), ("EmailMessage", "MessageDate"),
-                       ("LiveChatTranscript", "EndTime"), ("Pricebook2", "ValidFrom")):
+    for table, col in (
+        ("Case", "CreatedDate"),
+        ("Case", "ClosedDate"),
+        ("CaseHistory__c", "CreatedDate"),
+        ("EmailMessage", "MessageDate"),
+        ("LiveChatTranscript", "EndTime"),
+        ("Pricebook2", "ValidFrom"),
+    ):
         for (v,) in s.conn.execute(f'SELECT {col} FROM "{table}" WHERE {col} IS NOT NULL'):
             assert DATETIME_RE.match(v), (table, col, v)
     for (v,) in s.conn.execute('SELECT EffectiveDate FROM "Order"'):
@@ -152,8 +183,14 @@ def test_field_formats(small_org):
     assert accounts[0]["RecordTypeId"].startswith("012")
     assert all(a["PersonEmail"].endswith(".example") for a in accounts)
     assert all(re.fullmatch(r"[A-Z]{2}", a["ShippingState"]) for a in accounts)
-    assert one(s, "SELECT count(*) FROM PricebookEntry e JOIN Product2 p ON p.Id = e.Product2Id "
-                  "WHERE e.Name != p.Name") == 0
+    assert (
+        one(
+            s,
+            "SELECT count(*) FROM PricebookEntry e JOIN Product2 p ON p.Id = e.Product2Id "
+            "WHERE e.Name != p.Name",
+        )
+        == 0
+    )
 
 
 def test_chat_bodies_follow_crmarena_line_format(small_org):
@@ -168,7 +205,9 @@ def test_chat_bodies_follow_crmarena_line_format(small_org):
 
 # ------------------------------------------------------------------ case structure
 def test_every_case_has_an_issue_an_order_line_of_its_account_and_a_later_date(org):
-    bad = one(org, """
+    bad = one(
+        org,
+        """
         SELECT count(*) FROM "Case" c
         LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c
         LEFT JOIN "Order" o ON o.Id = i.OrderId
@@ -177,7 +216,8 @@ def test_every_case_has_an_issue_an_order_line_of_its_account_and_a_later_date(o
         LEFT JOIN User u ON u.Id = c.OwnerId
         WHERE i.Id IS NULL OR s.Id IS NULL OR k.Id IS NULL OR u.Id IS NULL
            OR o.AccountId != c.AccountId OR k.AccountId != c.AccountId
-           OR substr(c.CreatedDate, 1, 10) < o.EffectiveDate""")
+           OR substr(c.CreatedDate, 1, 10) < o.EffectiveDate""",
+    )
     assert bad == 0
 
 
@@ -258,20 +298,29 @@ def test_nicknames_use_words_of_the_product(org):
 
 def test_policy_violations_are_written_into_chats_and_emails(org):
     violations = latent_map(org, latent.CASE_POLICY_VIOLATION)
-    with_comms = {r[0] for r in org.conn.execute(
-        "SELECT ParentId FROM EmailMessage UNION SELECT CaseId FROM LiveChatTranscript")}
+    with_comms = {
+        r[0]
+        for r in org.conn.execute(
+            "SELECT ParentId FROM EmailMessage UNION SELECT CaseId FROM LiveChatTranscript"
+        )
+    }
     assert set(violations) == with_comms
     share = sum(1 for v in violations.values() if v["article"]) / len(violations)
     assert 0.28 <= share <= 0.42, share
     issue_article = latent_map(org, latent.ISSUE_POLICY_ARTICLE)
     policies = latent_map(org, latent.ARTICLE_POLICY)
-    cases = {r["Id"]: r for r in org.conn.execute(
-        'SELECT c.Id, c.IssueId__c, o.EffectiveDate FROM "Case" c JOIN OrderItem i '
-        'ON i.Id = c.OrderItemId__c JOIN "Order" o ON o.Id = i.OrderId')}
+    cases = {
+        r["Id"]: r
+        for r in org.conn.execute(
+            'SELECT c.Id, c.IssueId__c, o.EffectiveDate FROM "Case" c JOIN OrderItem i '
+            'ON i.Id = c.OrderItemId__c JOIN "Order" o ON o.Id = i.OrderId'
+        )
+    }
     texts = defaultdict(list)
     for pid, body, when in org.conn.execute(
-            "SELECT ParentId, TextBody, MessageDate FROM EmailMessage UNION ALL "
-            "SELECT CaseId, Body, EndTime FROM LiveChatTranscript"):
+        "SELECT ParentId, TextBody, MessageDate FROM EmailMessage UNION ALL "
+        "SELECT CaseId, Body, EndTime FROM LiveChatTranscript"
+    ):
         texts[pid].append((body, when))
     kinds = Counter()
     for case_id, v in violations.items():
@@ -313,12 +362,20 @@ def test_orders_cluster_in_each_customers_holiday_seasons(org):
 
 def test_transfers_concentrate_on_low_skill_agents(org):
     skill = latent_map(org, latent.USER_SKILL)
-    given = Counter(r[0] for r in org.conn.execute(
-        "SELECT OldValue__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
-        "AND OldValue__c IS NOT NULL"))
-    first = Counter(r[0] for r in org.conn.execute(
-        "SELECT NewValue__c FROM CaseHistory__c h WHERE Field__c = 'Owner Assignment' "
-        "AND OldValue__c IS NULL"))
+    given = Counter(
+        r[0]
+        for r in org.conn.execute(
+            "SELECT OldValue__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+            "AND OldValue__c IS NOT NULL"
+        )
+    )
+    first = Counter(
+        r[0]
+        for r in org.conn.execute(
+            "SELECT NewValue__c FROM CaseHistory__c h WHERE Field__c = 'Owner Assignment' "
+            "AND OldValue__c IS NULL"
+        )
+    )
 
     def rate(agents):
         return sum(given[a] for a in agents) / max(1, sum(first[a] for a in agents))
@@ -345,8 +402,9 @@ def test_seasonal_products_have_their_cases_in_their_peak_months(org):
     peaks = latent_map(org, latent.PRODUCT_PEAK_MONTHS)
     by_group: dict[tuple, Counter] = defaultdict(Counter)
     for pid, created in org.conn.execute(
-            'SELECT i.Product2Id, c.CreatedDate FROM "Case" c '
-            'JOIN OrderItem i ON i.Id = c.OrderItemId__c'):
+        'SELECT i.Product2Id, c.CreatedDate FROM "Case" c '
+        "JOIN OrderItem i ON i.Id = c.OrderItemId__c"
+    ):
         by_group[tuple(peaks[pid])][int(created[5:7])] += 1
     big = {g: c for g, c in by_group.items() if g and sum(c.values()) >= 60}
     assert len(big) >= 3
@@ -361,8 +419,9 @@ def test_some_states_close_cases_faster(org):
     speed = latent_map(org, latent.STATE_CLOSURE_SPEED)
     times = defaultdict(list)
     for state, a, b in org.conn.execute(
-            'SELECT a.ShippingState, c.CreatedDate, c.ClosedDate FROM "Case" c '
-            'JOIN Account a ON a.Id = c.AccountId WHERE c.Status = \'Closed\''):
+        'SELECT a.ShippingState, c.CreatedDate, c.ClosedDate FROM "Case" c '
+        "JOIN Account a ON a.Id = c.AccountId WHERE c.Status = 'Closed'"
+    ):
         times[state].append(hours(a, b))
     fast = [h for s, hs in times.items() if speed[s] < 0.75 for h in hs]
     slow = [h for s, hs in times.items() if speed[s] > 1.25 for h in hs]
@@ -403,8 +462,9 @@ def test_generate_refuses_existing_file_without_force(tmp_path, small_org_path):
 def test_generate_leaves_nothing_behind_when_the_check_fails(tmp_path, monkeypatch):
     import crm_tui.org.generate.build_file as gen
 
-    monkeypatch.setattr(gen, "check_org",
-                        lambda store: CheckReport(problems=["Case.Subject: broken"]))
+    monkeypatch.setattr(
+        gen, "check_org", lambda store: CheckReport(problems=["Case.Subject: broken"])
+    )
     out = tmp_path / "org.sqlite"
     with pytest.raises(CrmTuiError, match="integrity check"):
         generate(out, seed=2, scale=0.05)
@@ -419,8 +479,12 @@ def test_generate_rejects_a_path_under_a_file(tmp_path):
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from crm_tui.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", "from crm_tui.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_cli_generate_twice_without_force_fails_with_one_line(tmp_path):

@@ -35,7 +35,7 @@ from tests.helpers.sf_client import LoginRedirect, trusted_session
 from tests.helpers.study_on_org import create_profile, study_rows
 
 PASSWORD, TOKEN = "pw-S3cret!", "tok-XYZ987"
-TRICKY = "C:\\Temp \"quoted\" O'Neil"  # a quote, a backslash and double quotes
+TRICKY = 'C:\\Temp "quoted" O\'Neil'  # a quote, a backslash and double quotes
 ACCOUNTS = [make_id("001", i) for i in range(4)]
 PRODUCTS = [make_id("01t", i) for i in range(2)]
 
@@ -44,16 +44,22 @@ PRODUCTS = [make_id("01t", i) for i in range(2)]
 def tricky_org(tmp_path_factory):
     path = tmp_path_factory.mktemp("tricky") / "tricky.sqlite"
     with OrgStore.create(path) as store:
-        store.insert("Account", [
-            {"Id": ACCOUNTS[0], "Name": "Ann O'Brien", "LastName": "O'Brien"},
-            {"Id": ACCOUNTS[1], "Name": TRICKY, "LastName": "O'Neil"},
-            {"Id": ACCOUNTS[2], "Name": "C:\\Temp", "LastName": "Temp"},
-            {"Id": ACCOUNTS[3], "Name": "50% _off_", "LastName": "Off"},
-        ])
-        store.insert("Product2", [
-            {"Id": PRODUCTS[0], "Name": "Jump-Rope (Pro)!", "Description": "For speed work."},
-            {"Id": PRODUCTS[1], "Name": "Jump Start Kit", "Description": "Cables."},
-        ])
+        store.insert(
+            "Account",
+            [
+                {"Id": ACCOUNTS[0], "Name": "Ann O'Brien", "LastName": "O'Brien"},
+                {"Id": ACCOUNTS[1], "Name": TRICKY, "LastName": "O'Neil"},
+                {"Id": ACCOUNTS[2], "Name": "C:\\Temp", "LastName": "Temp"},
+                {"Id": ACCOUNTS[3], "Name": "50% _off_", "LastName": "Off"},
+            ],
+        )
+        store.insert(
+            "Product2",
+            [
+                {"Id": PRODUCTS[0], "Name": "Jump-Rope (Pro)!", "Description": "For speed work."},
+                {"Id": PRODUCTS[1], "Name": "Jump Start Kit", "Description": "Cables."},
+            ],
+        )
         store.finish()
     return path
 
@@ -76,8 +82,11 @@ class Recorder:
         return answer or self.inner(method, url, headers, body, host)
 
     def queries(self) -> list[str]:
-        return [parse_qs(urlsplit(url).query)["q"][0] for _, url in self.requests
-                if "/query" in url or "/search" in url]
+        return [
+            parse_qs(urlsplit(url).query)["q"][0]
+            for _, url in self.requests
+            if "/query" in url or "/search" in url
+        ]
 
     def logins(self) -> int:
         return sum("/services/Soap/u/" in url for _, url in self.requests)
@@ -95,8 +104,9 @@ def session_for(server: OrgServer, certs):
 
 
 def password_backend(server, certs, session=None) -> SalesforceBackend:
-    creds = SalesforceCredentials(username="ann@example.com", password=PASSWORD,
-                                  security_token=TOKEN)
+    creds = SalesforceCredentials(
+        username="ann@example.com", password=PASSWORD, security_token=TOKEN
+    )
     return SalesforceBackend(creds, session=session or session_for(server, certs))
 
 
@@ -137,20 +147,30 @@ def test_login_with_instance_url_and_session_id(tricky_org, certs, live):
 
 def test_credentials_from_env_file_and_environment(tmp_path):
     env = tmp_path / ".env"
-    env.write_text(f"SALESFORCE_USERNAME=ann@example.com\nSALESFORCE_PASSWORD={PASSWORD}\n"
-                   f"SALESFORCE_SECURITY_TOKEN={TOKEN}\nSALESFORCE_DOMAIN=test\n")
+    env.write_text(
+        f"SALESFORCE_USERNAME=ann@example.com\nSALESFORCE_PASSWORD={PASSWORD}\n"
+        f"SALESFORCE_SECURITY_TOKEN={TOKEN}\nSALESFORCE_DOMAIN=test\n"
+    )
     creds = load_credentials(env, environ={})
-    assert (creds.username, creds.password, creds.security_token, creds.domain) == \
-        ("ann@example.com", PASSWORD, TOKEN, "test")
+    assert (creds.username, creds.password, creds.security_token, creds.domain) == (
+        "ann@example.com",
+        PASSWORD,
+        TOKEN,
+        "test",
+    )
     assert PASSWORD not in repr(creds) and TOKEN not in repr(creds)
     # The environment wins over the file; --domain wins over both.
     creds = load_credentials(env, domain="acme.my", environ={"SALESFORCE_PASSWORD": "other"})
     assert (creds.password, creds.domain) == ("other", "acme.my")
     empty = tmp_path / "empty.env"
     empty.write_text("")
-    session = load_credentials(empty, environ={
-        "SALESFORCE_INSTANCE_URL": "https://x.my.salesforce.com",
-        "SALESFORCE_SESSION_ID": "00Dabc!sess"})
+    session = load_credentials(
+        empty,
+        environ={
+            "SALESFORCE_INSTANCE_URL": "https://x.my.salesforce.com",
+            "SALESFORCE_SESSION_ID": "00Dabc!sess",
+        },
+    )
     assert session.session_id == "00Dabc!sess" and not session.uses_password
     with pytest.raises(CrmTuiError, match="No .env file at"):
         load_credentials(tmp_path / "missing.env", environ={})
@@ -170,8 +190,9 @@ def test_filter_with_quotes_and_backslashes_reaches_the_server_escaped(tricky):
     assert backend.count("Account", [Filter("Name", "contains", "\\Temp")]) == 2
     assert backend.count("Account", [Filter("Name", "contains", "O'")]) == 2
     # LIKE wildcards in the value are literal characters.
-    assert [r["Id"] for r in backend.page("Account", [Filter("Name", "contains", "%")]).records] \
-        == [ACCOUNTS[3]]
+    assert [
+        r["Id"] for r in backend.page("Account", [Filter("Name", "contains", "%")]).records
+    ] == [ACCOUNTS[3]]
     assert backend.count("Account", [Filter("Name", "starts with", "_")]) == 0
 
 
@@ -189,7 +210,7 @@ def test_sosl_search_with_reserved_characters(tricky):
 
 
 def test_sosl_escape_covers_every_reserved_character():
-    reserved = '?&|!{}[]()^~*:\\"\'+-'
+    reserved = "?&|!{}[]()^~*:\\\"'+-"
     assert sosl_escape(reserved) == "".join("\\" + c for c in reserved)
     assert sosl_escape("plain") == "plain"
 
@@ -228,16 +249,33 @@ def test_expired_session_id_is_a_clear_error(live, certs):
     assert creds.session_id not in str(caught.value)
 
 
-@pytest.mark.parametrize("fault, message", [
-    (Response(403, [{"errorCode": "REQUEST_LIMIT_EXCEEDED",
-                     "message": "TotalRequests Limit exceeded."}]), "API request limit"),
-    (Response(200, b"<html>maintenance</html>", "text/html"), "cannot read"),
-    (Response(200, {"records": "not a list", "totalSize": 1}), "cannot read"),
-    (Response(500, [{"errorCode": "UNKNOWN_EXCEPTION", "message": "boom"}]),
-     "HTTP 500 to a query: UNKNOWN_EXCEPTION: boom"),
-    (Response(400, [{"errorCode": "INVALID_FIELD", "message": "No such column"}]),
-     "rejected a query: INVALID_FIELD"),
-])
+@pytest.mark.parametrize(
+    "fault, message",
+    [
+        (
+            Response(
+                403,
+                [
+                    {
+                        "errorCode": "REQUEST_LIMIT_EXCEEDED",
+                        "message": "TotalRequests Limit exceeded.",
+                    }
+                ],
+            ),
+            "API request limit",
+        ),
+        (Response(200, b"<html>maintenance</html>", "text/html"), "cannot read"),
+        (Response(200, {"records": "not a list", "totalSize": 1}), "cannot read"),
+        (
+            Response(500, [{"errorCode": "UNKNOWN_EXCEPTION", "message": "boom"}]),
+            "HTTP 500 to a query: UNKNOWN_EXCEPTION: boom",
+        ),
+        (
+            Response(400, [{"errorCode": "INVALID_FIELD", "message": "No such column"}]),
+            "rejected a query: INVALID_FIELD",
+        ),
+    ],
+)
 def test_api_faults_are_clear_errors(tricky, fault, message):
     backend, recorder = tricky
     recorder.fault = lambda method, url: fault if "/query" in url else None
@@ -256,9 +294,11 @@ def test_no_credential_in_errors_or_logs(live, certs, caplog):
     errors = []
     backend = password_backend(server, certs)
     secrets.append(server.session_id)
-    recorder.fault = lambda method, url: Response(
-        400, [{"errorCode": "X", "message": f"echo {PASSWORD} {server.session_id}"}]) \
-        if "/query" in url else None
+    recorder.fault = lambda method, url: (
+        Response(400, [{"errorCode": "X", "message": f"echo {PASSWORD} {server.session_id}"}])
+        if "/query" in url
+        else None
+    )
     with pytest.raises(CrmTuiError) as caught:
         backend.page("Account")
     errors.append(str(caught.value))
@@ -302,8 +342,9 @@ def test_a_page_longer_than_a_server_batch_follows_next_records(default_pair):
     backend, local, recorder = default_pair
     before = len(recorder.requests)
     page = backend.page("PricebookEntry", sort=Sort("Id"), limit=2100)
-    assert [r["Id"] for r in page.records] == \
-        [r["Id"] for r in local.page("PricebookEntry", sort=Sort("Id"), limit=2100).records]
+    assert [r["Id"] for r in page.records] == [
+        r["Id"] for r in local.page("PricebookEntry", sort=Sort("Id"), limit=2100).records
+    ]
     assert any("/query/01g" in url for _, url in recorder.requests[before:])
 
 
@@ -311,8 +352,9 @@ def test_soql_console_query_runs_on_the_org(default_pair):
     backend, local, _ = default_pair
     result = backend.soql("SELECT Id, Status FROM Case ORDER BY Id")
     assert result.total_size == 977
-    assert [r["Id"] for r in result.records] == [r["Id"] for r in local.soql(
-        "SELECT Id, Status FROM Case ORDER BY Id").records]
+    assert [r["Id"] for r in result.records] == [
+        r["Id"] for r in local.soql("SELECT Id, Status FROM Case ORDER BY Id").records
+    ]
     assert backend.soql("SELECT COUNT() FROM PricebookEntry").total_size == 22_000
     with pytest.raises(CrmTuiError, match="MALFORMED_QUERY"):
         backend.soql("SELECT FROM Case")
@@ -320,17 +362,23 @@ def test_soql_console_query_runs_on_the_org(default_pair):
 
 # ----------------------------------------------------------------- a study on the org
 async def test_a_study_attempt_survives_a_dropped_connection_and_an_expired_session(
-        small_org_path, certs, tmp_path, monkeypatch):
+    small_org_path, certs, tmp_path, monkeypatch
+):
     server, recorder = start(small_org_path, certs)
     session = session_for(server, certs)
     backend = password_backend(server, certs, session)
     clock, study_path = FakeClock(), tmp_path / "study.sqlite"
     preset, preset_path = load_preset("paper-expert-study")
     with StudyStore.open(study_path, clock) as store:
-        create_study(store, "live", preset, instances=study_rows(small_org_path,
-                                                                backend.fingerprint),
-                     task_set_hash="sha256:live", org_fingerprint=backend.fingerprint,
-                     preset_path=preset_path)
+        create_study(
+            store,
+            "live",
+            preset,
+            instances=study_rows(small_org_path, backend.fingerprint),
+            task_set_hash="sha256:live",
+            org_fingerprint=backend.fingerprint,
+            preset_path=preset_path,
+        )
     app = StudyApp(backend, study_path=study_path, study_clock=clock)
     errors: list[str] = []
     app.notify = lambda message, **kw: errors.append(message)  # what the person would read
@@ -340,8 +388,11 @@ async def test_a_study_attempt_survives_a_dropped_connection_and_an_expired_sess
             await pilot.press("s")
             await settle(pilot)
             solve = app.screen
-            gold = next(r["answer"] for r in study_rows(small_org_path, backend.fingerprint)
-                        if r["crm_tui"]["answer_object"] == solve.family.answer_object)
+            gold = next(
+                r["answer"]
+                for r in study_rows(small_org_path, backend.fingerprint)
+                if r["crm_tui"]["answer_object"] == solve.family.answer_object
+            )
             await pilot.press("f2")
             await settle(pilot)
             port, session_id = server.port, server.session_id

@@ -38,44 +38,62 @@ def sf(tiny_server):
 
 
 def test_query_returns_salesforce_shapes_with_nested_parents(sf):
-    result = sf.query("SELECT Id, Subject, Account.Name, Owner.Name FROM Case "
-                      "WHERE Status = 'Closed' ORDER BY CreatedDate DESC")
+    result = sf.query(
+        "SELECT Id, Subject, Account.Name, Owner.Name FROM Case "
+        "WHERE Status = 'Closed' ORDER BY CreatedDate DESC"
+    )
     assert result["totalSize"] == 3 and result["done"] is True
     first = result["records"][0]
-    assert first["attributes"] == {"type": "Case",
-                                   "url": f"/services/data/v59.0/sobjects/Case/{CASES[0]}"}
+    assert first["attributes"] == {
+        "type": "Case",
+        "url": f"/services/data/v59.0/sobjects/Case/{CASES[0]}",
+    }
     assert first["Account"]["Name"] == "Ann O'Brien"
     assert first["Account"]["attributes"]["type"] == "Account"
     assert first["Owner"]["Name"] == "Ada Lovelace"
 
 
 def test_multi_hop_parent_filter_and_child_subquery(sf):
-    items = sf.query(f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = "
-                     f"'{ACCOUNTS[0]}' AND Order.EffectiveDate = 2024-05-01")
+    items = sf.query(
+        f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = "
+        f"'{ACCOUNTS[0]}' AND Order.EffectiveDate = 2024-05-01"
+    )
     assert [r["Product2Id"] for r in items["records"]] == [PRODUCTS[0]]
-    accounts = sf.query("SELECT Name, (SELECT CaseNumber FROM Cases ORDER BY CaseNumber) "
-                        "FROM Account ORDER BY Name")
+    accounts = sf.query(
+        "SELECT Name, (SELECT CaseNumber FROM Cases ORDER BY CaseNumber) FROM Account ORDER BY Name"
+    )
     cases = {r["Name"]: r["Cases"] for r in accounts["records"]}
-    assert [c["CaseNumber"] for c in cases["Ann O'Brien"]["records"]] == ["00000001",
-                                                                         "00000002"]
+    assert [c["CaseNumber"] for c in cases["Ann O'Brien"]["records"]] == ["00000001", "00000002"]
     assert cases["Ann O'Brien"]["totalSize"] == 2
 
 
 def test_aggregates_and_count(sf):
-    grouped = sf.query("SELECT IssueId__c, COUNT(Id), COUNT(Id) n FROM Case "
-                       "GROUP BY IssueId__c HAVING COUNT(Id) > 2")
-    assert grouped["records"] == [{"attributes": {"type": "AggregateResult"},
-                                   "IssueId__c": grouped["records"][0]["IssueId__c"],
-                                   "expr0": 4, "n": 4}]
+    grouped = sf.query(
+        "SELECT IssueId__c, COUNT(Id), COUNT(Id) n FROM Case "
+        "GROUP BY IssueId__c HAVING COUNT(Id) > 2"
+    )
+    assert grouped["records"] == [
+        {
+            "attributes": {"type": "AggregateResult"},
+            "IssueId__c": grouped["records"][0]["IssueId__c"],
+            "expr0": 4,
+            "n": 4,
+        }
+    ]
     assert sf.query("SELECT COUNT() FROM Case WHERE CreatedDate = THIS_MONTH") == {
-        "totalSize": 3, "done": True, "records": []}
+        "totalSize": 3,
+        "done": True,
+        "records": [],
+    }
 
 
 def test_search_and_parameterized_search(sf):
     found = sf.search("FIND {rope} IN ALL FIELDS RETURNING Product2(Id, Name)")
     assert [r["Name"] for r in found["searchRecords"]] == ["Speed Jump Rope"]
-    by_params = sf.restful("parameterizedSearch/", params={
-        "q": "synthetic", "sobject": "Product2", "Product2.fields": "Id,Name"})
+    by_params = sf.restful(
+        "parameterizedSearch/",
+        params={"q": "synthetic", "sobject": "Product2", "Product2.fields": "Id,Name"},
+    )
     assert [r["Name"] for r in by_params["searchRecords"]] == ["Trail Jacket"]
 
 
@@ -87,10 +105,15 @@ def test_describe_global_and_object(sf):
     assert account_id["type"] == "reference" and account_id["referenceTo"] == ["Account"]
     assert account_id["relationshipName"] == "Account"
     status = next(f for f in case["fields"] if f["name"] == "Status")
-    assert [p["value"] for p in status["picklistValues"]] == ["New", "Working", "Escalated",
-                                                              "Closed"]
+    assert [p["value"] for p in status["picklistValues"]] == [
+        "New",
+        "Working",
+        "Escalated",
+        "Closed",
+    ]
     assert {r["relationshipName"] for r in sf.Account.describe()["childRelationships"]} == {
-        r.name for r in child_relationships("Account")}
+        r.name for r in child_relationships("Account")
+    }
 
 
 def test_record_by_id_and_limits(sf):
@@ -119,8 +142,9 @@ def test_writes_are_refused_and_bad_tokens_rejected(sf, tiny_server):
         sf.Account.create({"Name": "New"})
     assert error.value.content[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
     server, ca_pem = tiny_server
-    stranger = Salesforce(instance_url=server.url, session_id="wrong",
-                          session=trusted_session(ca_pem), version="59.0")
+    stranger = Salesforce(
+        instance_url=server.url, session_id="wrong", session=trusted_session(ca_pem), version="59.0"
+    )
     with pytest.raises(SalesforceExpiredSession):
         stranger.query("SELECT Id FROM Case")
 
@@ -129,8 +153,13 @@ def test_username_password_login(tiny_server):
     server, ca_pem = tiny_server
     session = trusted_session(ca_pem)
     session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
-    sf = Salesforce(username="agent@example.com", password="pw", security_token="tok",
-                    session=session, version="59.0")
+    sf = Salesforce(
+        username="agent@example.com",
+        password="pw",
+        security_token="tok",
+        session=session,
+        version="59.0",
+    )
     assert sf.session_id == server.session_id
     assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 3
 
@@ -138,8 +167,9 @@ def test_username_password_login(tiny_server):
 def test_soap_login_without_username_is_a_salesforce_fault(tmp_path):
     org = build_tiny_org(tmp_path / "org.sqlite")
     with OrgStore.open(org) as store:
-        answer = SalesforceApi(store).handle("POST", "/services/Soap/u/59.0", {}, b"<x/>",
-                                             "127.0.0.1:1")
+        answer = SalesforceApi(store).handle(
+            "POST", "/services/Soap/u/59.0", {}, b"<x/>", "127.0.0.1:1"
+        )
     assert answer.status == 500 and b"<sf:exceptionCode>INVALID_LOGIN" in answer.payload()
 
 
@@ -153,8 +183,9 @@ def test_query_all_pages_977_cases_in_batches_of_200(default_org_path, tmp_path)
         assert first["nextRecordsUrl"].startswith("/services/data/v59.0/query/")
         pages = [first]
         while not pages[-1]["done"]:
-            pages.append(sf.query_more(pages[-1]["nextRecordsUrl"], identifier_is_url=True,
-                                       headers=options))
+            pages.append(
+                sf.query_more(pages[-1]["nextRecordsUrl"], identifier_is_url=True, headers=options)
+            )
         assert [len(p["records"]) for p in pages] == [200, 200, 200, 200, 177]
         everything = sf.query_all("SELECT Id FROM Case", headers=options)
         ids = [r["Id"] for r in everything["records"]]
@@ -166,9 +197,21 @@ def test_query_all_pages_977_cases_in_batches_of_200(default_org_path, tmp_path)
 def test_cli_serve_answers_on_loopback(tmp_path):
     org = build_tiny_org(tmp_path / "org.sqlite")
     process = subprocess.Popen(
-        [sys.executable, "-c", "from crm_tui.cli.main import cli; cli()", "org", "serve",
-         "--org", str(org), "--port", "0"], stdout=subprocess.PIPE, text=True,
-        env={**os.environ, "CRM_TUI_HOME": str(tmp_path)})
+        [
+            sys.executable,
+            "-c",
+            "from crm_tui.cli.main import cli; cli()",
+            "org",
+            "serve",
+            "--org",
+            str(org),
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CRM_TUI_HOME": str(tmp_path)},
+    )
     try:
         first_line = process.stdout.readline()
         url = first_line.split(" at ")[1].split()[0]
@@ -176,7 +219,8 @@ def test_cli_serve_answers_on_loopback(tmp_path):
         token = process.stdout.readline().split(": ")[1].strip()
         request = urllib.request.Request(
             f"{url}/services/data/v59.0/query/?q=SELECT+COUNT()+FROM+Case",
-            headers={"Authorization": f"Bearer {token}"})
+            headers={"Authorization": f"Bearer {token}"},
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert json.load(answer)["totalSize"] == 6
     finally:

@@ -23,17 +23,27 @@ def test_model_strategy_and_task_come_from_the_file_name():
     parsed = read_agent_results(TRIAL1)
     (run,) = parsed.runs
     assert (run.model, run.strategy, run.trial, parsed.task_category) == (
-        "gpt-4o", "react", None, "all")
+        "gpt-4o",
+        "react",
+        None,
+        "all",
+    )
     fc = read_agent_results(DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json")
     assert (fc.runs[0].model, fc.runs[0].strategy, fc.task_category) == (
-        "claude-3.5-sonnet", "tool_call", "case_routing")
+        "claude-3.5-sonnet",
+        "tool_call",
+        "case_routing",
+    )
 
 
-@pytest.mark.parametrize("stem, expected", [
-    ("results_gpt-4o_tool_call_flex_handle_time", ("gpt-4o", "tool_call_flex", "handle_time")),
-    ("results_o1_act_knowledge_qa,case_routing", ("o1", "act", "knowledge_qa,case_routing")),
-    ("results_my_model_react_all", ("my_model", "react", "all")),
-])
+@pytest.mark.parametrize(
+    "stem, expected",
+    [
+        ("results_gpt-4o_tool_call_flex_handle_time", ("gpt-4o", "tool_call_flex", "handle_time")),
+        ("results_o1_act_knowledge_qa,case_routing", ("o1", "act", "knowledge_qa,case_routing")),
+        ("results_my_model_react_all", ("my_model", "react", "all")),
+    ],
+)
 def test_file_name_variants(tmp_path, stem, expected):
     path = tmp_path / f"{stem}.json"
     path.write_text("[]")
@@ -44,7 +54,7 @@ def test_file_name_variants(tmp_path, stem, expected):
 def test_final_answers_exact_fuzzy_and_error_records():
     answers = by_task(read_agent_results(TRIAL1))
     assert answers[0].answer == "advanced sole technology"
-    assert answers[0].crmarena_reward == pytest.approx(2 / 3)   # the fuzzy reward's F1
+    assert answers[0].crmarena_reward == pytest.approx(2 / 3)  # the fuzzy reward's F1
     assert answers[390].answer == "005Ws000001xadBIAQ"
     assert answers[390].crmarena_reward == 1.0
     assert answers[391].answer == "005Ws000001xZvd"
@@ -60,10 +70,11 @@ def test_answer_falls_back_to_the_last_submit_in_the_trajectory():
 
 
 def test_function_calling_answers_come_from_submit_and_respond_tool_calls():
-    answers = by_task(read_agent_results(
-        DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json"))
-    assert answers[390].answer == "005Ws000001xZvdIAE"   # "Max turns reached" content is None
-    assert answers[391].answer == "005Ws000001xZvdIAE"   # respond tool
+    answers = by_task(
+        read_agent_results(DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json")
+    )
+    assert answers[390].answer == "005Ws000001xZvdIAE"  # "Max turns reached" content is None
+    assert answers[391].answer == "005Ws000001xZvdIAE"  # respond tool
 
 
 def test_options_override_the_file_name_and_are_needed_without_one(tmp_path):
@@ -102,15 +113,18 @@ def _with_record(tmp_path, index, change):
     return path
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda r: r.pop("task_id"), "record 2: missing field 'task_id'"),
-    (lambda r: r.update(task_id="391"), "record 2: task_id"),
-    (lambda r: r.update(reward=3), "record 2: reward"),
-    (lambda r: r.update(reward={"em": True}), "record 2: reward: a fuzzy-match reward"),
-    (lambda r: r.update(agent_info=[]), "record 2: agent_info"),
-    (lambda r: r["agent_info"]["end_reason"].update(content={"a": 1}), "record 2: end_reason"),
-    (lambda r: r.update(task_id=390), "record 2: task_id 390 appears twice"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda r: r.pop("task_id"), "record 2: missing field 'task_id'"),
+        (lambda r: r.update(task_id="391"), "record 2: task_id"),
+        (lambda r: r.update(reward=3), "record 2: reward"),
+        (lambda r: r.update(reward={"em": True}), "record 2: reward: a fuzzy-match reward"),
+        (lambda r: r.update(agent_info=[]), "record 2: agent_info"),
+        (lambda r: r["agent_info"]["end_reason"].update(content={"a": 1}), "record 2: end_reason"),
+        (lambda r: r.update(task_id=390), "record 2: task_id 390 appears twice"),
+    ],
+)
 def test_a_bad_record_rejects_the_file_naming_file_and_index(tmp_path, change, message):
     path = _with_record(tmp_path, 2, change)
     with pytest.raises(CrmTuiError, match=re.escape(f"{path}: {message}")):
@@ -120,17 +134,21 @@ def test_a_bad_record_rejects_the_file_naming_file_and_index(tmp_path, change, m
 def test_bad_submit_arguments_name_the_trajectory_message(tmp_path):
     path = tmp_path / "results_x_tool_call_case_routing.json"
     records = json.loads(
-        (DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json").read_text())
+        (DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json").read_text()
+    )
     records[1]["traj"][-1]["tool_calls"][0]["function"]["arguments"] = "{not json"
     path.write_text(json.dumps(records))
     with pytest.raises(CrmTuiError, match=r"record 1: traj\[4\]: submit arguments"):
         read_agent_results(path)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{broken", "invalid JSON"),
-    ('{"task_id": 1}', "expected a JSON array"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{broken", "invalid JSON"),
+        ('{"task_id": 1}', "expected a JSON array"),
+    ],
+)
 def test_a_file_that_is_not_a_result_array(tmp_path, text, message):
     path = tmp_path / "results_m_act_all.json"
     path.write_text(text)
@@ -138,13 +156,16 @@ def test_a_file_that_is_not_a_result_array(tmp_path, text, message):
         read_agent_results(path)
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"agent": "a", "trial": 1, "answer": "x"}', "line 2: missing field 'idx'"),
-    ('{"idx": 1, "trial": 1, "answer": "x"}', "line 2: missing field 'agent'"),
-    ('{"idx": 1, "agent": "a", "trial": 0, "answer": "x"}', "line 2: trial"),
-    ('{"idx": 390, "agent": "a", "trial": 1, "answer": "y"}', "line 2: task 390 already"),
-    ("not json", "line 2: invalid JSON"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"agent": "a", "trial": 1, "answer": "x"}', "line 2: missing field 'idx'"),
+        ('{"idx": 1, "trial": 1, "answer": "x"}', "line 2: missing field 'agent'"),
+        ('{"idx": 1, "agent": "a", "trial": 0, "answer": "x"}', "line 2: trial"),
+        ('{"idx": 390, "agent": "a", "trial": 1, "answer": "y"}', "line 2: task 390 already"),
+        ("not json", "line 2: invalid JSON"),
+    ],
+)
 def test_a_bad_jsonl_line_rejects_the_file_naming_the_line(tmp_path, line, message):
     path = tmp_path / "answers.jsonl"
     path.write_text('{"idx": 390, "agent": "a", "trial": 1, "answer": "x"}\n' + line + "\n")

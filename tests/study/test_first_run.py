@@ -92,9 +92,15 @@ async def test_a_named_study_is_opened_and_an_unknown_one_is_said(first_run, tmp
     with StudyStore.open(own_study) as store:
         taskset = load_taskset(tasks)
         preset, preset_path = load_preset("paper-expert-study")
-        create_study(store, "Main study", preset, preset_path=preset_path,
-                     instances=[i.to_row() for i in taskset.instances],
-                     task_set_hash=taskset.content_hash, org_fingerprint=taskset.fingerprint)
+        create_study(
+            store,
+            "Main study",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=taskset.fingerprint,
+        )
     for name, expected in ((DEFAULT_STUDY, DEFAULT_STUDY), (None, "Main study")):
         app = create_app(org_path=org, study_path=own_study, study_name=name)
         async with app.run_test(size=(120, 40)) as pilot:

@@ -30,7 +30,8 @@ from crm_tui.study.studies import create_study, with_overrides
 from tests.helpers.paths import AGENTS, CRMARENA_TASKS, DATA
 
 AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
-    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"]
+    AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"
+]
 EXPECTED_MD = DATA / "report_expected.md"
 
 KQA_GOLD = "advanced sole technology and waterproof materials"
@@ -38,14 +39,33 @@ WRONG_ID = "005Ws000009zzzzIAA"
 # Study items: 0 (KQA), 390 and 391 (NCR), 651 and 653 (HTU; 653's gold is None).
 ITEMS = (0, 390, 391, 651, 653)
 ANSWERS = {  # annotator -> idx -> answer (absent: skipped); seconds of active time each
-    "Ana": ({0: KQA_GOLD, 390: "005Ws000001xadBIAQ", 391: "005Ws000001xZvdIAE",
-             651: "005Ws000001xa6vIAA", 653: "None"}, 60),
-    "Ben": ({0: "waterproof materials", 390: "005Ws000001xadBIAQ", 391: WRONG_ID,
-             651: "005Ws000001xa6vIAA", 653: "005Ws000001xSR9IAM"}, 120),
+    "Ana": (
+        {
+            0: KQA_GOLD,
+            390: "005Ws000001xadBIAQ",
+            391: "005Ws000001xZvdIAE",
+            651: "005Ws000001xa6vIAA",
+            653: "None",
+        },
+        60,
+    ),
+    "Ben": (
+        {
+            0: "waterproof materials",
+            390: "005Ws000001xadBIAQ",
+            391: WRONG_ID,
+            651: "005Ws000001xa6vIAA",
+            653: "005Ws000001xSR9IAM",
+        },
+        120,
+    ),
     "Cat": ({390: WRONG_ID, 391: WRONG_ID, 651: "005Ws000001xa6vIAA", 653: "null"}, 30),
 }
-RATINGS = {"org": {"Ana": 4, "Ben": 5, "Cat": 3}, "Case": {"Ana": 4, "Ben": 4, "Cat": 0},
-           "Contact": {"Ana": 2, "Ben": 3, "Cat": 4}}
+RATINGS = {
+    "org": {"Ana": 4, "Ben": 5, "Cat": 3},
+    "Case": {"Ana": 4, "Ben": 4, "Cat": 0},
+    "Contact": {"Ana": 2, "Ben": 3, "Cat": 4},
+}
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +75,18 @@ def study_file(tmp_path_factory):
     clock = FakeClock()
     with StudyStore.open(path, clock=clock) as store:
         preset, preset_path = load_preset("paper-expert-study")
-        preset = with_overrides(preset, items=len(ITEMS), distinct_families=False,
-                                annotators_per_item=3)
-        study = create_study(store, "pilot", preset, preset_path=preset_path,
-                             instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
-                             task_set_hash=taskset.content_hash, org_fingerprint=CRMARENA)
+        preset = with_overrides(
+            preset, items=len(ITEMS), distinct_families=False, annotators_per_item=3
+        )
+        study = create_study(
+            store,
+            "pilot",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
         item_ids = {}
         for name, (answers, seconds) in ANSWERS.items():
             person = create_profile(store, name, "Customer Service Agent", 3)
@@ -84,6 +111,7 @@ def study_file(tmp_path_factory):
 def report(study_file):
     with StudyStore.open(study_file) as store, store.transaction() as session:
         from crm_tui.study.studies import list_studies
+
         (study,) = list_studies(store)
         return build_report(session, study)
 
@@ -103,7 +131,9 @@ def test_human_accuracy_time_and_agreement_by_hand(report):
     assert overall.humans.accuracy == pytest.approx((0.75 + 0.5 + 5 / 6) / 3)
     # Wilson for 3 of 6
     assert (ncr.humans.interval.low, ncr.humans.interval.high) == (
-        pytest.approx(0.18761, abs=1e-4), pytest.approx(0.81239, abs=1e-4))
+        pytest.approx(0.18761, abs=1e-4),
+        pytest.approx(0.81239, abs=1e-4),
+    )
     # active seconds 30, 30, 60, 60, 120, 120: median 60, quartiles 37.5 and 105
     spread = ncr.humans.active_ms
     assert (spread.median, spread.q1, spread.q3) == (60_000, 37_500, 105_000)
@@ -117,23 +147,33 @@ def test_human_accuracy_time_and_agreement_by_hand(report):
 
 def test_agent_success_rescore_and_pass_hat_k_by_hand(report):
     assert [(a.label, a.trials) for a in report.agents] == [
-        ("claude-3.5-sonnet Function Calling", 1), ("gpt-4o ReAct", 3)]
+        ("claude-3.5-sonnet Function Calling", 1),
+        ("gpt-4o ReAct", 3),
+    ]
     gpt = {row.family: row.agents["gpt-4o ReAct"] for row in report.families}
     # NCR over 3 trials: ours 1,1 | 1,0 | 1,1 = 5/6; CRMArena 1,0 | 1,0 | 1,1 = 4/6
     assert (gpt["NCR"].rescored_success, gpt["NCR"].crmarena_success) == (
-        pytest.approx(5 / 6), pytest.approx(4 / 6))
+        pytest.approx(5 / 6),
+        pytest.approx(4 / 6),
+    )
     # NCR pass^k: task 390 c=3, 391 c=2 of n=3 -> k=1 (1+2/3)/2, k=2 (1+1/3)/2, k=3 (1+0)/2
-    assert gpt["NCR"].pass_hat_k == {1: pytest.approx(5 / 6), 2: pytest.approx(2 / 3),
-                                     3: pytest.approx(0.5)}
+    assert gpt["NCR"].pass_hat_k == {
+        1: pytest.approx(5 / 6),
+        2: pytest.approx(2 / 3),
+        3: pytest.approx(0.5),
+    }
     # HTU: ours 1,0 | 1,1 | 0,1 = 4/6, CRMArena the same
     assert gpt["HTU"].rescored_success == pytest.approx(4 / 6)
-    assert gpt["KQA"].pass_hat_k == {}    # fuzzy match: left out of pass^k, as in the paper
+    assert gpt["KQA"].pass_hat_k == {}  # fuzzy match: left out of pass^k, as in the paper
     assert gpt["KQA"].rescored_success == pytest.approx(2 / 3)
     # ALL: mean of families; pass^k over 390, 391, 651, 653 with c = 3, 2, 2, 2
     assert gpt["ALL"].rescored_success == pytest.approx((2 / 3 + 5 / 6 + 4 / 6) / 3)
     assert gpt["ALL"].crmarena_success == pytest.approx(2 / 3)
-    assert gpt["ALL"].pass_hat_k == {1: pytest.approx(0.75), 2: pytest.approx(0.5),
-                                     3: pytest.approx(0.25)}
+    assert gpt["ALL"].pass_hat_k == {
+        1: pytest.approx(0.75),
+        2: pytest.approx(0.5),
+        3: pytest.approx(0.25),
+    }
     claude = family(report, "NCR").agents["claude-3.5-sonnet Function Calling"]
     assert (claude.rescored_success, claude.pass_hat_k) == (0.5, {1: 0.5})
 
@@ -160,8 +200,11 @@ def test_realism_distribution_share_and_alpha(report):
     assert (targets["Case"].dont_know, targets["Case"].realistic_share) == (1, 1.0)
     # the same alpha straight from the package, raters x units with "don't know" missing
     nan = np.nan
-    expected = krippendorff.alpha([[4, 2, 4], [5, 3, 4], [3, 4, nan]],
-                                  level_of_measurement="ordinal", value_domain=[1, 2, 3, 4, 5])
+    expected = krippendorff.alpha(
+        [[4, 2, 4], [5, 3, 4], [3, 4, nan]],
+        level_of_measurement="ordinal",
+        value_domain=[1, 2, 3, 4, 5],
+    )
     assert realism.alpha.alpha == pytest.approx(expected)
     assert realism.alpha.units == 3 and realism.annotators == 3
     assert realism.alpha.interval.low <= realism.alpha.interval.high
@@ -174,7 +217,11 @@ def test_audit_flags_and_items_most_humans_got_wrong(report):
     # only 391 has a majority of wrong answers (2 of 3), both with the same Id
     (disputed,) = report.disputed
     assert (disputed.idx, disputed.answers, disputed.common_answer, disputed.flags) == (
-        391, 3, WRONG_ID, 2)
+        391,
+        3,
+        WRONG_ID,
+        2,
+    )
     assert disputed.wrong_share == pytest.approx(2 / 3)
 
 
@@ -189,8 +236,7 @@ def test_display_tables_have_one_cell_per_column(report):
 
 def test_csv_and_json_are_machine_readable(report):
     records = list(csv.DictReader(io.StringIO(to_csv(report))))
-    value = {(r["section"], r["family"], r["subject"], r["measure"]): r["value"]
-             for r in records}
+    value = {(r["section"], r["family"], r["subject"], r["measure"]): r["value"] for r in records}
     assert float(value["performance", "NCR", "gpt-4o ReAct", "pass^2"]) == pytest.approx(2 / 3)
     assert float(value["performance", "NCR", "humans", "accuracy"]) == 0.5
     assert float(value["paper", "ALL", "gpt-4o Function Calling [paper]", "success"]) == 0.544
@@ -214,8 +260,15 @@ def test_cli_report_writes_every_format(study_file, tmp_path, capsys, monkeypatc
 
 def test_cli_agents_import_then_reimport(tmp_path, capsys):
     db = tmp_path / "study.sqlite"
-    argv = ["agents", "import", *map(str, AGENT_FILES[:2]), "--task-set", str(CRMARENA_TASKS),
-            "--db", str(db)]
+    argv = [
+        "agents",
+        "import",
+        *map(str, AGENT_FILES[:2]),
+        "--task-set",
+        str(CRMARENA_TASKS),
+        "--db",
+        str(db),
+    ]
     main(argv)
     assert "imported 9 answers in 2 runs" in capsys.readouterr().out
     main(argv)

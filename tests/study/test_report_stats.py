@@ -36,8 +36,7 @@ def test_pass_hat_k_curve_by_hand():
     # c successes of n = 3 trials per task: 3, 2, 2, 2.
     # pass^k = mean C(c,k)/C(3,k): k=1 (1 + 2/3·3)/4 = 0.75; k=2 (1 + 3·1/3)/4 = 0.5;
     # k=3 (1 + 0)/4 = 0.25
-    outcomes = [[True, True, True], [True, False, True], [True, True, False],
-                [False, True, True]]
+    outcomes = [[True, True, True], [True, False, True], [True, True, False], [False, True, True]]
     curve = pass_hat_k_curve(outcomes)
     assert curve == {1: pytest.approx(0.75), 2: pytest.approx(0.5), 3: pytest.approx(0.25)}
     assert pass_hat_k_curve([]) == {}
@@ -55,17 +54,28 @@ def test_mean_pairwise_agreement_leaves_out_single_raters():
 # 12 units, missing values. Published: nominal .743, ordinal .815, interval .849.
 # Here as units (columns of the paper's table), each with the values it received.
 KRIPPENDORFF_2011_C = [
-    [1, 1, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
-    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [5, 5, 5], [1, 1], [3],
+    [1, 1, 1],
+    [2, 2, 3, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [2, 2, 2, 2],
+    [1, 2, 3, 4],
+    [4, 4, 4, 4],
+    [1, 1, 2, 1],
+    [2, 2, 2, 2],
+    [5, 5, 5],
+    [1, 1],
+    [3],
 ]
 
 
-@pytest.mark.parametrize("level, published", [
-    ("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+@pytest.mark.parametrize(
+    "level, published", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)]
+)
 def test_krippendorff_alpha_matches_the_published_worked_example(level, published):
     estimate = krippendorff_alpha(KRIPPENDORFF_2011_C, level=level, bootstrap=0)
     assert round(estimate.alpha, 3) == published
-    assert estimate.units == 11   # the unit with a single value is not pairable
+    assert estimate.units == 11  # the unit with a single value is not pairable
 
 
 def test_alpha_bootstrap_interval_is_seeded_and_brackets_the_estimate():

@@ -25,8 +25,14 @@ CRASH_START = datetime(2025, 3, 3, 14, 0, tzinfo=UTC)
 def make_study(path: Path, people: int) -> tuple[int, list[int]]:
     with StudyStore.open(path, FakeClock()) as store:
         instances = json.loads(CRMARENA_TASKS.read_text())[::65]
-        study = create_study(store, "s", solve_only_preset(2), instances=instances,
-                             task_set_hash="h", org_fingerprint="local-0")
+        study = create_study(
+            store,
+            "s",
+            solve_only_preset(2),
+            instances=instances,
+            task_set_hash="h",
+            org_fingerprint="local-0",
+        )
         ids = [create_profile(store, f"p{n}", "Agent", 1).id for n in range(people)]
     return study.id, ids
 
@@ -50,16 +56,16 @@ def heartbeat_forever(path: Path, study_id: int, annotator_id: int) -> None:
 def test_two_processes_write_200_events_each(tmp_path):
     path = tmp_path / "study.sqlite"
     study_id, people = make_study(path, 2)
-    procs = [SPAWN.Process(target=write_events, args=(path, study_id, who, 200))
-             for who in people]
+    procs = [SPAWN.Process(target=write_events, args=(path, study_id, who, 200)) for who in people]
     for proc in procs:
         proc.start()
     for proc in procs:
         proc.join(60)
         assert proc.exitcode == 0
     with StudyStore.open(path) as store, store.transaction() as s:
-        rows = s.exec(select(Event.annotator_id, Event.payload_json)
-                      .where(Event.kind == "record_viewed")).all()
+        rows = s.exec(
+            select(Event.annotator_id, Event.payload_json).where(Event.kind == "record_viewed")
+        ).all()
     for who in people:
         assert sorted(json.loads(p)["n"] for a, p in rows if a == who) == list(range(200))
 

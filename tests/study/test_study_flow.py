@@ -52,9 +52,15 @@ def paper_study(store, name="pilot", step=13, **overrides):
     preset, path = load_preset("paper-expert-study")
     if overrides:
         preset = with_overrides(preset, **overrides)
-    return create_study(store, name, preset, instances=crmarena_sample(step),
-                        task_set_hash="sha256:sample", org_fingerprint="local-0000",
-                        preset_path=path)
+    return create_study(
+        store,
+        name,
+        preset,
+        instances=crmarena_sample(step),
+        task_set_hash="sha256:sample",
+        org_fingerprint="local-0000",
+        preset_path=path,
+    )
 
 
 def test_paper_preset_flow_records_exact_rows_and_times(store, clock):
@@ -68,14 +74,25 @@ def test_paper_preset_flow_records_exact_rows_and_times(store, clock):
 
     first = open_next(store, study.id, ann.id)
     assert (first.position, first.queue_length, first.resumed) == (1, 5, False)
-    for seconds, kind in [(10, "paused"), (60, "resumed"), (5, "focus_lost"),
-                          (30, "focus_regained"), (15, "record_viewed"), (5, None)]:
+    for seconds, kind in [
+        (10, "paused"),
+        (60, "resumed"),
+        (5, "focus_lost"),
+        (30, "focus_regained"),
+        (15, "record_viewed"),
+        (5, None),
+    ]:
         clock.advance(seconds)
         if kind:
             record_event(store, first.attempt_id, kind, {"n": seconds})
     assert elapsed(store, first.attempt_id).active_ms == 35_000
-    result = submit(store, first.attempt_id, '  "001Wt00000PWcNgIAL" ', confidence=4,
-                    note="checked the case history")
+    result = submit(
+        store,
+        first.attempt_id,
+        '  "001Wt00000PWcNgIAL" ',
+        confidence=4,
+        note="checked the case history",
+    )
     assert (result.wall_ms, result.active_ms) == (125_000, 35_000)
     assert result.correct is None and result.score is None  # no training feedback
     with store.transaction() as s:
@@ -89,14 +106,23 @@ def test_paper_preset_flow_records_exact_rows_and_times(store, clock):
     rate_realism(store, study.id, ann.id, "org", 4, "feels like our org")
     rate_realism(store, study.id, ann.id, "Case", 5, record_ids=["500Wt00000DDtsCIAT"])
     rate_realism(store, study.id, ann.id, "Order", 0)
-    flag_item(store, study.id, ann.id, first.item.item_id, "ambiguous_query",
-              "two agents tie", suggested_answer="005Wt000003NF8yIAG")
+    flag_item(
+        store,
+        study.id,
+        ann.id,
+        first.item.item_id,
+        "ambiguous_query",
+        "two agents tie",
+        suggested_answer="005Wt000003NF8yIAG",
+    )
 
     with store.transaction() as s:
         attempts = s.exec(select(Attempt).order_by(Attempt.id)).all()
         kinds = [e.kind for e in s.exec(select(Event).order_by(Event.id))]
-        ratings = {r.target: (r.level, r.rationale, json.loads(r.record_ids_json))
-                   for r in s.exec(select(RealismRating))}
+        ratings = {
+            r.target: (r.level, r.rationale, json.loads(r.record_ids_json))
+            for r in s.exec(select(RealismRating))
+        }
         flag = s.exec(select(AuditFlag)).one()
         queue_families = {s.get(StudyItem, a.item_id).task for a in attempts}
     solved, skipped = attempts
@@ -110,12 +136,28 @@ def test_paper_preset_flow_records_exact_rows_and_times(store, clock):
     assert solved.score == (1.0 if gold == "001Wt00000PWcNgIAL" else 0.0)
     assert (skipped.wall_ms, skipped.active_ms, skipped.note) == (42_000, 42_000, "no idea")
     assert len(queue_families) == 2
-    assert kinds == ["explore_started", "explore_finished", "opened", "paused", "resumed",
-                     "focus_lost", "focus_regained", "record_viewed", "answer_submitted",
-                     "opened", "skipped", "realism_rated", "realism_rated", "realism_rated",
-                     "flagged"]
-    assert ratings == {"org": (4, "feels like our org", []),
-                       "Case": (5, None, ["500Wt00000DDtsCIAT"]), "Order": (0, None, [])}
+    assert kinds == [
+        "explore_started",
+        "explore_finished",
+        "opened",
+        "paused",
+        "resumed",
+        "focus_lost",
+        "focus_regained",
+        "record_viewed",
+        "answer_submitted",
+        "opened",
+        "skipped",
+        "realism_rated",
+        "realism_rated",
+        "realism_rated",
+        "flagged",
+    ]
+    assert ratings == {
+        "org": (4, "feels like our org", []),
+        "Case": (5, None, ["500Wt00000DDtsCIAT"]),
+        "Order": (0, None, []),
+    }
     assert (flag.category, flag.suggested_answer) == ("ambiguous_query", "005Wt000003NF8yIAG")
 
     parts = {p.kind: (p.done, p.total) for p in annotator_progress(store, study.id, ann.id)}
@@ -174,8 +216,9 @@ def test_annotator_calls_never_expose_gold_or_other_answers(store, clock):
     outputs += bens
     items = {o.item.item_id: dataclasses.asdict(o.item) for o in outputs if hasattr(o, "item")}
     assert len(items) == 9 and all("gold" not in f and "answer" not in f for f in items.values())
-    shown = " ".join(f["query"] + f["required_context"] + f["optional_context"]
-                     for f in items.values())
+    shown = " ".join(
+        f["query"] + f["required_context"] + f["optional_context"] for f in items.values()
+    )
     hidden = [golds[i] for i in items if golds[i] is not None and golds[i] not in shown]
     assert hidden, "some golds never appear in the text an annotator is shown"
     text = repr(outputs)
@@ -204,10 +247,14 @@ def test_training_mode_reports_correctness_with_the_bench_scorer(store):
 
 def test_time_limit_expires_on_active_time_only(store, clock):
     ann = create_profile(store, "Ola", "Customer Service Manager", 12)
-    study = create_study(store, "timed", with_overrides(solve_only_preset(2),
-                                                        time_limit_minutes=1),
-                         instances=crmarena_sample(), task_set_hash="h",
-                         org_fingerprint="local-0000")
+    study = create_study(
+        store,
+        "timed",
+        with_overrides(solve_only_preset(2), time_limit_minutes=1),
+        instances=crmarena_sample(),
+        task_set_hash="h",
+        org_fingerprint="local-0000",
+    )
     view = open_next(store, study.id, ann.id)
     assert view.time_limit_ms == 60_000
     clock.advance(40)
@@ -225,8 +272,10 @@ def test_time_limit_expires_on_active_time_only(store, clock):
     assert (expired.status, expired.active_ms, expired.wall_ms) == ("expired", 60_000, 660_000)
 
 
-@pytest.mark.parametrize("raw, normal", [
-    ("  Texas ", "Texas"), ("'CA'", "CA"), ("", "None"), (None, "None"), ("null", "None")])
+@pytest.mark.parametrize(
+    "raw, normal",
+    [("  Texas ", "Texas"), ("'CA'", "CA"), ("", "None"), (None, "None"), ("null", "None")],
+)
 def test_normalised_answer(raw, normal):
     assert normalise_answer(raw) == normal
 
@@ -244,7 +293,10 @@ def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
     with StudyStore.open(path, clock) as second:
         again = open_next(second, study.id, ann.id)
         assert (again.attempt_id, again.resumed, again.draft_answer) == (
-            view.attempt_id, True, "December")
+            view.attempt_id,
+            True,
+            "December",
+        )
         submit(second, again.attempt_id, "January")
         with pytest.raises(CrmTuiError):  # a finished attempt keeps its submitted answer
             save_draft(second, again.attempt_id, "March")

@@ -18,8 +18,12 @@ from crm_tui.study.protocol import load_preset, resolve_protocol
 
 def columns(path) -> dict[str, list[str]]:
     with sqlite3.connect(path) as conn:
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
         return {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
 
 
@@ -28,19 +32,33 @@ def test_migrating_a_version_1_file_keeps_rows_and_matches_the_models(tmp_path):
     StudyStore.open(path, FakeClock(), target_version=1).close()
     assert "app_session" not in columns(path)["event"]
     with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO annotator VALUES (1, 'Old', 'Agent', 2, 'annotator', "
-                     "'2024-05-01 10:00:00.000000')")
+        conn.execute(
+            "INSERT INTO annotator VALUES (1, 'Old', 'Agent', 2, 'annotator', "
+            "'2024-05-01 10:00:00.000000')"
+        )
     with StudyStore.open(path, FakeClock()) as store, store.engine.connect() as conn:
         versions = conn.exec_driver_sql("SELECT version FROM schema_version").scalars().all()
         assert versions == list(range(1, LATEST_VERSION + 1))
         assert conn.exec_driver_sql("SELECT name FROM annotator").scalar() == "Old"
-    tables = [m.__table__ for m in (models.SchemaVersion, models.Annotator, models.Study,
-                                    models.StudyItem, models.Assignment, models.Attempt,
-                                    models.Event, models.RealismRating, models.AuditFlag,
-                                    models.TextDraft)]
+    tables = [
+        m.__table__
+        for m in (
+            models.SchemaVersion,
+            models.Annotator,
+            models.Study,
+            models.StudyItem,
+            models.Assignment,
+            models.Attempt,
+            models.Event,
+            models.RealismRating,
+            models.AuditFlag,
+            models.TextDraft,
+        )
+    ]
     migrated = columns(path)
     assert {t.name: migrated.get(t.name) for t in tables} == {
-        t.name: [c.name for c in t.columns] for t in tables}
+        t.name: [c.name for c in t.columns] for t in tables
+    }
 
 
 def test_newer_file_and_non_study_file_are_refused(tmp_path):
@@ -61,24 +79,40 @@ def test_event_log_is_append_only(tmp_path):
     StudyStore.open(path, FakeClock()).close()
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA foreign_keys = OFF")
-        conn.execute("INSERT INTO event (study_id, annotator_id, kind, wall, monotonic_ms) "
-                     "VALUES (1, 1, 'opened', '2025-01-01 00:00:00', 5)")
+        conn.execute(
+            "INSERT INTO event (study_id, annotator_id, kind, wall, monotonic_ms) "
+            "VALUES (1, 1, 'opened', '2025-01-01 00:00:00', 5)"
+        )
         for statement in ("UPDATE event SET kind = 'paused'", "DELETE FROM event"):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 conn.execute(statement)
 
 
-@pytest.mark.parametrize("text, message", [
-    ('kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "solve"\ntitle = "s"\nitems = 0\n',
-     "parts[0].items: Input should be greater than 0"),
-    ('kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "rate"\ntitle = "r"\n'
-     'objects = ["Opportunity"]\n', "parts[0].objects: Value error, unknown object"),
-    ('kind = "study-preset"\nname = "x"\nseed = "one"\n[[parts]]\nkind = "solve"\n'
-     'title = "s"\nitems = 1\n', "seed: Input should be a valid integer"),
-    ('kind = "study-preset"\nname = "x"\nparts = [\n', "not valid TOML"),
-    ('kind = "study-preset"\nname = "x"\ncolour = 1\n[[parts]]\nkind = "solve"\n'
-     'title = "s"\nitems = 1\n', "colour: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            'kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "solve"\ntitle = "s"\nitems = 0\n',
+            "parts[0].items: Input should be greater than 0",
+        ),
+        (
+            'kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "rate"\ntitle = "r"\n'
+            'objects = ["Opportunity"]\n',
+            "parts[0].objects: Value error, unknown object",
+        ),
+        (
+            'kind = "study-preset"\nname = "x"\nseed = "one"\n[[parts]]\nkind = "solve"\n'
+            'title = "s"\nitems = 1\n',
+            "seed: Input should be a valid integer",
+        ),
+        ('kind = "study-preset"\nname = "x"\nparts = [\n', "not valid TOML"),
+        (
+            'kind = "study-preset"\nname = "x"\ncolour = 1\n[[parts]]\nkind = "solve"\n'
+            'title = "s"\nitems = 1\n',
+            "colour: Extra inputs are not permitted",
+        ),
+    ],
+)
 def test_bad_preset_names_file_and_key(tmp_path, text, message):
     path = tmp_path / "mine.toml"
     path.write_text(text)
@@ -89,10 +123,14 @@ def test_bad_preset_names_file_and_key(tmp_path, text, message):
 
 def test_bad_questionnaire_next_to_a_preset_is_named(tmp_path):
     (tmp_path / "scale.toml").write_text(
-        (load_preset("paper-expert-study")[1].parent / "realism.toml").read_text()
-        .replace("level = 4", "level = 7"))
-    (tmp_path / "p.toml").write_text('kind = "study-preset"\nname = "p"\nquestionnaire = '
-                                     '"scale"\n[[parts]]\nkind = "solve"\ntitle = "s"\nitems = 1\n')
+        (load_preset("paper-expert-study")[1].parent / "realism.toml")
+        .read_text()
+        .replace("level = 4", "level = 7")
+    )
+    (tmp_path / "p.toml").write_text(
+        'kind = "study-preset"\nname = "p"\nquestionnaire = '
+        '"scale"\n[[parts]]\nkind = "solve"\ntitle = "s"\nitems = 1\n'
+    )
     preset, path = load_preset(tmp_path / "p.toml")
     with pytest.raises(CrmTuiError, match=r"scale.toml: levels: .*1, 2, 3, 4, 5"):
         resolve_protocol(preset, path)
@@ -104,28 +142,50 @@ def test_bundled_protocols_load():
     assert [p.kind for p in protocol.parts] == ["explore", "solve", "rate"]
     assert (preset.solve.items, preset.solve.distinct_families) == (5, True)
     assert [lv.label for lv in protocol.questionnaire.levels] == [
-        "Very Unrealistic", "Unrealistic", "Neutral", "Realistic", "Very Realistic"]
+        "Very Unrealistic",
+        "Unrealistic",
+        "Neutral",
+        "Realistic",
+        "Very Realistic",
+    ]
     assert protocol.questionnaire.dont_know.level == 0
-    assert {"wrong_gold", "ambiguous_query", "unanswerable", "needs_outside_info",
-            "typo_format", "other"} == {c.key for c in protocol.taxonomy.categories}
+    assert {
+        "wrong_gold",
+        "ambiguous_query",
+        "unanswerable",
+        "needs_outside_info",
+        "typo_format",
+        "other",
+    } == {c.key for c in protocol.taxonomy.categories}
     assert len(protocol.rate.objects) == 16
 
 
-def _simulate(n_items: int, families: int, annotators: int, per_person: int, overlap: int,
-              distinct: bool, seed: int = 3) -> dict[str, list[int]]:
+def _simulate(
+    n_items: int,
+    families: int,
+    annotators: int,
+    per_person: int,
+    overlap: int,
+    distinct: bool,
+    seed: int = 3,
+) -> dict[str, list[int]]:
     counts: Counter[int] = Counter()
     queues = {}
     for a in range(annotators):
-        candidates = [Candidate(i, f"f{i % families}", counts[i]) for i in range(n_items)
-                      if counts[i] < overlap]
+        candidates = [
+            Candidate(i, f"f{i % families}", counts[i])
+            for i in range(n_items)
+            if counts[i] < overlap
+        ]
         queues[f"ann{a}"] = choose_items(candidates, per_person, f"{seed}/ann{a}", distinct)
         counts.update(queues[f"ann{a}"])
     return queues
 
 
 def test_assignment_is_seeded_least_annotated_first_and_capped():
-    queues = _simulate(n_items=20, families=4, annotators=6, per_person=5, overlap=2,
-                       distinct=False)
+    queues = _simulate(
+        n_items=20, families=4, annotators=6, per_person=5, overlap=2, distinct=False
+    )
     assert queues == _simulate(20, 4, 6, 5, 2, False)  # same seed, same queues
     assert queues != _simulate(20, 4, 6, 5, 2, False, seed=4)
     assert len(set(map(tuple, queues.values()))) == 6  # everyone has their own order
@@ -137,8 +197,9 @@ def test_assignment_is_seeded_least_annotated_first_and_capped():
 
 
 def test_assignment_distinct_families():
-    queues = _simulate(n_items=90, families=9, annotators=10, per_person=5, overlap=1,
-                       distinct=True)
+    queues = _simulate(
+        n_items=90, families=9, annotators=10, per_person=5, overlap=1, distinct=True
+    )
     for queue in queues.values():
         assert len(queue) == 5 and len({i % 9 for i in queue}) == 5
     assert len({i for q in queues.values() for i in q}) == 50

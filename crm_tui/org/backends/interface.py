@@ -150,8 +150,14 @@ class Backend(ABC):
         return object_of(object_name)
 
     @abstractmethod
-    def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),
-             sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
+    def page(
+        self,
+        object_name: str,
+        filters: list[Filter] | tuple[Filter, ...] = (),
+        sort: Sort | None = None,
+        after: Cursor | None = None,
+        limit: int = 100,
+    ) -> Page:
         """Records in (sort field, Id) order, starting after `after`."""
 
     def count(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = ()) -> int:
@@ -175,10 +181,11 @@ class Backend(ABC):
     def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]: ...
 
     @abstractmethod
-    def search(self, text: str, objects: list[str] | None = None,
-               limit: int = 50) -> list[SearchHit]: ...
+    def search(
+        self, text: str, objects: list[str] | None = None, limit: int = 50
+    ) -> list[SearchHit]: ...
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (an optional hook, not abstract)
         """Release connections (default: nothing to release)."""
 
 
@@ -227,8 +234,9 @@ def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, Any]:
         op = Operator(flt.operator)
     except ValueError:
         known = ", ".join(o.value for o in Operator)
-        raise CrmTuiError(f"Unknown filter operator {flt.operator!r} (use one of: {known})") \
-            from None
+        raise CrmTuiError(
+            f"Unknown filter operator {flt.operator!r} (use one of: {known})"
+        ) from None
     if op in (Operator.CONTAINS, Operator.STARTS_WITH) and fld.sql_type != "TEXT":
         raise CrmTuiError(f"{fld.label} ({fld.name}) is not text: '{op}' does not apply")
     value = coerce_value(fld, flt.value) if op.takes_value else None

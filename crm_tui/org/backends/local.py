@@ -100,8 +100,14 @@ class LocalBackend(Backend):
         return self._rows(f"SELECT count(*) FROM {q(obj.name)}" + _and(where), params)[0][0]
 
     # ----------------------------------------------------------------- list views
-    def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),
-             sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
+    def page(
+        self,
+        object_name: str,
+        filters: list[Filter] | tuple[Filter, ...] = (),
+        sort: Sort | None = None,
+        after: Cursor | None = None,
+        limit: int = 100,
+    ) -> Page:
         obj = object_of(object_name)
         if limit < 1:
             raise CrmTuiError(f"A page needs at least one row, not {limit}")
@@ -112,10 +118,13 @@ class LocalBackend(Backend):
         where, params = _where(obj, filters)
 
         # Segments in display order; each is (is-null segment?).
-        segments = [False] if sort_field.name == "Id" else (
-            [False, True] if sort.descending else [True, False])
+        segments = (
+            [False]
+            if sort_field.name == "Id"
+            else ([False, True] if sort.descending else [True, False])
+        )
         if after is not None:
-            segments = segments[segments.index(after.sort_value is None):]
+            segments = segments[segments.index(after.sort_value is None) :]
 
         records: list[dict[str, Any]] = []
         for null_segment in segments:
@@ -130,8 +139,10 @@ class LocalBackend(Backend):
                     clauses.append(f"({col}, Id) {after_op} (?, ?)")
                     args += [after.sort_value, after.record_id]
                 after = None  # later segments start from their beginning
-            sql = (f"SELECT * FROM {q(obj.name)}{_and(clauses)} "
-                   f"ORDER BY {col} {direction}, Id {direction} LIMIT ?")
+            sql = (
+                f"SELECT * FROM {q(obj.name)}{_and(clauses)} "
+                f"ORDER BY {col} {direction}, Id {direction} LIMIT ?"
+            )
             rows = self._rows(sql, [*args, limit + 1 - len(records)])
             records += [dict(r) for r in rows]
             if len(records) > limit:
@@ -155,8 +166,10 @@ class LocalBackend(Backend):
                 continue
             target = object_of(target_name)
             marks = ", ".join("?" * len(ids))
-            rows = self._rows(f"SELECT Id, {q(target.title_field)} FROM {q(target.name)} "
-                              f"WHERE Id IN ({marks})", sorted(ids))
+            rows = self._rows(
+                f"SELECT Id, {q(target.title_field)} FROM {q(target.name)} WHERE Id IN ({marks})",
+                sorted(ids),
+            )
             names.update({r[0]: r[1] or r[0] for r in rows})
         return names
 
@@ -164,8 +177,10 @@ class LocalBackend(Backend):
     def _object_for(self, record_id: str) -> SObject:
         obj = object_for_id(record_id)
         if obj is None:
-            raise CrmTuiError(f"{record_id!r} is not the Id of any object in this org "
-                              f"(unknown key prefix {record_id[:3]!r})")
+            raise CrmTuiError(
+                f"{record_id!r} is not the Id of any object in this org "
+                f"(unknown key prefix {record_id[:3]!r})"
+            )
         return obj
 
     def get_record(self, record_id: str) -> RecordView:
@@ -177,9 +192,14 @@ class LocalBackend(Backend):
         record = dict(rows[0])
         names = self._names(obj, [record])
         fields = [
-            FieldValue(f.name, f.label, f.type, record[f.name],
-                       display_value(f, record[f.name], names),
-                       record[f.name] if f.is_lookup and record[f.name] else None)
+            FieldValue(
+                f.name,
+                f.label,
+                f.type,
+                record[f.name],
+                display_value(f, record[f.name], names),
+                record[f.name] if f.is_lookup and record[f.name] else None,
+            )
             for f in obj.fields
         ]
         title = str(record[obj.title_field] or record_id)
@@ -192,18 +212,33 @@ class LocalBackend(Backend):
             child = object_of(rel.child)
             capped = self._rows(
                 f"SELECT count(*) FROM (SELECT 1 FROM {q(child.name)} WHERE {q(rel.field)} = ? "
-                f"LIMIT {RELATED_COUNT_CAP + 1})", [record_id])[0][0]
+                f"LIMIT {RELATED_COUNT_CAP + 1})",
+                [record_id],
+            )[0][0]
             # Sorting children by Id walks the (lookup, Id) index: instant at any size.
-            preview = self.page(child.name, [Filter(rel.field, Operator.EQ, record_id)],
-                                Sort("Id"), limit=preview_rows)
-            lists.append(RelatedList(rel.name, child.name, rel.field, record_id,
-                                     min(capped, RELATED_COUNT_CAP),
-                                     capped > RELATED_COUNT_CAP, preview))
+            preview = self.page(
+                child.name,
+                [Filter(rel.field, Operator.EQ, record_id)],
+                Sort("Id"),
+                limit=preview_rows,
+            )
+            lists.append(
+                RelatedList(
+                    rel.name,
+                    child.name,
+                    rel.field,
+                    record_id,
+                    min(capped, RELATED_COUNT_CAP),
+                    capped > RELATED_COUNT_CAP,
+                    preview,
+                )
+            )
         return lists
 
     # ----------------------------------------------------------------- search
-    def search(self, text: str, objects: list[str] | None = None,
-               limit: int = 50) -> list[SearchHit]:
+    def search(
+        self, text: str, objects: list[str] | None = None, limit: int = 50
+    ) -> list[SearchHit]:
         """Records matching every word, the last word whole first, then as a prefix.
 
         A prefix query reads the whole posting list of every term it expands to, so it
@@ -217,7 +252,7 @@ class LocalBackend(Backend):
         if len(hits) < limit:
             known = {h.record_id for h in hits}
             more = self._search(fts_query(words, prefix=True), scope, limit)
-            hits += [h for h in more if h.record_id not in known][:limit - len(hits)]
+            hits += [h for h in more if h.record_id not in known][: limit - len(hits)]
         return hits
 
     def _search(self, match: str, scope: list[str], limit: int) -> list[SearchHit]:
@@ -227,10 +262,15 @@ class LocalBackend(Backend):
         where = "WHERE search_index MATCH ?"
         if scope:
             where += f" AND object IN ({', '.join('?' * len(scope))})"
-        select = ("SELECT rowid, object, record_id, name, "
-                  f"snippet(search_index, -1, '', '', '…', 12) FROM search_index {where}")
-        matches = self._rows(f"SELECT count(*) FROM (SELECT 1 FROM search_index {where} "
-                             f"LIMIT {RANKED_MATCH_CAP + 1})", [match, *scope])[0][0]
+        select = (
+            "SELECT rowid, object, record_id, name, "
+            f"snippet(search_index, -1, '', '', '…', 12) FROM search_index {where}"
+        )
+        matches = self._rows(
+            f"SELECT count(*) FROM (SELECT 1 FROM search_index {where} "
+            f"LIMIT {RANKED_MATCH_CAP + 1})",
+            [match, *scope],
+        )[0][0]
         if matches <= RANKED_MATCH_CAP:
             rows = self._rows(select + " ORDER BY rank LIMIT ?", [match, *scope, limit])
         else:
@@ -238,7 +278,8 @@ class LocalBackend(Backend):
             seen = [r[0] for r in rows]
             rows += self._rows(
                 select + f" AND rowid NOT IN ({', '.join('?' * len(seen)) or 'NULL'}) LIMIT ?",
-                [match, *scope, *seen, limit - len(rows)])
+                [match, *scope, *seen, limit - len(rows)],
+            )
         return [SearchHit(r[1], r[2], _one_line(r[3]) or r[2], _one_line(r[4])) for r in rows]
 
 
@@ -274,4 +315,3 @@ def _one_line(text: str | None) -> str:
 
 def _and(clauses: list[str]) -> str:
     return " WHERE " + " AND ".join(clauses) if clauses else ""
-

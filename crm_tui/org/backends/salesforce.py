@@ -61,9 +61,14 @@ from crm_tui.org.soql.executor import QueryResult
 
 CONSOLE_ROWS = 2_000  # a console shows rows to read, not to export
 RELATED_COUNT_CAP = 10_000  # as the local backend: related lists show "10,000+"
-SOSL_RESERVED = set('?&|!{}[]()^~*:\\"\'+-')
-_TEXT_TYPES = {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL,
-               FieldType.PHONE}
+SOSL_RESERVED = set("?&|!{}[]()^~*:\\\"'+-")
+_TEXT_TYPES = {
+    FieldType.TEXT,
+    FieldType.LONG_TEXT,
+    FieldType.PICKLIST,
+    FieldType.EMAIL,
+    FieldType.PHONE,
+}
 
 
 @dataclass
@@ -80,8 +85,7 @@ class ApiUsage:
 
 
 class SalesforceBackend(Backend):
-    def __init__(self, credentials: SalesforceCredentials,
-                 session: requests.Session | None = None):
+    def __init__(self, credentials: SalesforceCredentials, session: requests.Session | None = None):
         self._credentials = credentials
         self._session = session
         self._lock = threading.Lock()  # one client; re-login swaps its headers
@@ -91,8 +95,10 @@ class SalesforceBackend(Backend):
         self._described: dict[str, SObject] = {}
         org = self._query("SELECT Id FROM Organization")["records"]
         if not org or not isinstance(org[0], dict) or "Id" not in org[0]:
-            raise CrmTuiError("Salesforce did not tell crm-tui the org's Id "
-                              "(SELECT Id FROM Organization came back empty)")
+            raise CrmTuiError(
+                "Salesforce did not tell crm-tui the org's Id "
+                "(SELECT Id FROM Organization came back empty)"
+            )
         org_id = org[0]["Id"]
         self._instance = self._sf.sf_instance
         self._fingerprint = f"salesforce-{org_id}@{self._instance}"
@@ -127,36 +133,46 @@ class SalesforceBackend(Backend):
                 if not retried:
                     retried = True
                     continue
-                raise self._error(f"Cannot reach Salesforce at {self._sf.sf_instance} "
-                                  f"({what}): {type(exc).__name__}. Check the network and "
-                                  "try again.") from None
+                raise self._error(
+                    f"Cannot reach Salesforce at {self._sf.sf_instance} "
+                    f"({what}): {type(exc).__name__}. Check the network and "
+                    "try again."
+                ) from None
             except requests.Timeout:
-                raise self._error(f"Salesforce at {self._sf.sf_instance} did not answer in "
-                                  f"time ({what}); try again.") from None
+                raise self._error(
+                    f"Salesforce at {self._sf.sf_instance} did not answer in "
+                    f"time ({what}); try again."
+                ) from None
             except SalesforceExpiredSession:
                 if self._credentials.uses_password and not relogged:
                     relogged = True
                     with self._lock:
                         self._sf = connect(self._credentials, self._session)
                     continue
-                raise self._error("The Salesforce session has expired or is invalid "
-                                  f"({what}): set a fresh SALESFORCE_SESSION_ID, or use "
-                                  "username, password and security token.") from None
+                raise self._error(
+                    "The Salesforce session has expired or is invalid "
+                    f"({what}): set a fresh SALESFORCE_SESSION_ID, or use "
+                    "username, password and security token."
+                ) from None
             except SalesforceRefusedRequest as exc:
                 codes = _error_codes(exc)
                 if "REQUEST_LIMIT_EXCEEDED" in codes:
-                    raise self._error(f"The org's API request limit is used up ({what}): "
-                                      f"{_error_text(exc)}. Try again later.") from None
+                    raise self._error(
+                        f"The org's API request limit is used up ({what}): "
+                        f"{_error_text(exc)}. Try again later."
+                    ) from None
                 raise self._error(f"Salesforce refused {what}: {_error_text(exc)}") from None
             except SalesforceMalformedRequest as exc:
                 raise self._error(f"Salesforce rejected {what}: {_error_text(exc)}") from None
             except SalesforceError as exc:
-                raise self._error(f"Salesforce answered HTTP {exc.status} to {what}: "
-                                  f"{_error_text(exc)}") from None
+                raise self._error(
+                    f"Salesforce answered HTTP {exc.status} to {what}: {_error_text(exc)}"
+                ) from None
             except (ValueError, KeyError, TypeError, IndexError):
                 # Non-JSON bodies, or 401 bodies the client cannot read.
-                raise self._error(f"Salesforce sent an answer crm-tui cannot read "
-                                  f"({what}); try again.") from None
+                raise self._error(
+                    f"Salesforce sent an answer crm-tui cannot read ({what}); try again."
+                ) from None
 
     def _error(self, message: str) -> CrmTuiError:
         """A CrmTuiError without the configured secrets or the session from the login."""
@@ -187,9 +203,13 @@ class SalesforceBackend(Backend):
     def _follow(self, answer: dict[str, Any], wanted: int) -> list[dict[str, Any]]:
         records = list(answer["records"])
         while len(records) < wanted and not answer.get("done", True):
-            answer = _checked(self._call("a query", "query_more", answer["nextRecordsUrl"],
-                                         identifier_is_url=True),
-                              "a query", records=list)
+            answer = _checked(
+                self._call(
+                    "a query", "query_more", answer["nextRecordsUrl"], identifier_is_url=True
+                ),
+                "a query",
+                records=list,
+            )
             records += answer["records"]
         return records[:wanted]
 
@@ -197,8 +217,11 @@ class SalesforceBackend(Backend):
     def _org_object_names(self) -> dict[str, dict[str, Any]]:
         if self._org_objects is None:
             answer = _checked(self._call("describe", "describe"), "describe", sobjects=list)
-            self._org_objects = {o["name"].lower(): o for o in answer["sobjects"]
-                                 if isinstance(o, dict) and "name" in o}
+            self._org_objects = {
+                o["name"].lower(): o
+                for o in answer["sobjects"]
+                if isinstance(o, dict) and "name" in o
+            }
         return self._org_objects
 
     def describe(self, object_name: str) -> SObject:
@@ -208,25 +231,36 @@ class SalesforceBackend(Backend):
             if obj.name.lower() not in self._org_object_names():
                 raise CrmTuiError(f"This Salesforce org has no {obj.name} object")
             what = f"describe {obj.name}"
-            answer = _checked(self._call(what, "restful", f"sobjects/{obj.name}/describe"),
-                              what, fields=list)
-            org_fields = {f["name"].lower(): f for f in answer["fields"]
-                          if isinstance(f, dict) and "name" in f}
-            fields = tuple(replace(f, label=org_fields[f.name.lower()].get("label", f.label))
-                           for f in obj.fields if f.name.lower() in org_fields)
+            answer = _checked(
+                self._call(what, "restful", f"sobjects/{obj.name}/describe"), what, fields=list
+            )
+            org_fields = {
+                f["name"].lower(): f
+                for f in answer["fields"]
+                if isinstance(f, dict) and "name" in f
+            }
+            fields = tuple(
+                replace(f, label=org_fields[f.name.lower()].get("label", f.label))
+                for f in obj.fields
+                if f.name.lower() in org_fields
+            )
             self._described[obj.name] = replace(
-                obj, label=answer.get("label", obj.label),
+                obj,
+                label=answer.get("label", obj.label),
                 label_plural=answer.get("labelPlural", obj.label_plural),
-                fields=fields, _by_name={})
+                fields=fields,
+                _by_name={},
+            )
         return self._described[obj.name]
 
     def _has_object(self, name: str) -> bool:
         return name.lower() in self._org_object_names()
 
     def list_objects(self) -> list[ObjectInfo]:
-        return [ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
-                for o in map(self.describe, (o.name for o in OBJECTS
-                                             if self._has_object(o.name)))]
+        return [
+            ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
+            for o in map(self.describe, (o.name for o in OBJECTS if self._has_object(o.name)))
+        ]
 
     # ----------------------------------------------------------------- SOQL pieces
     def _select(self, obj: SObject) -> str:
@@ -237,8 +271,7 @@ class SalesforceBackend(Backend):
         return ", ".join(columns)
 
     def _named_lookups(self, obj: SObject) -> list[Field]:
-        return [f for f in obj.lookups
-                if f.relationship_name and self._has_object(f.reference_to)]
+        return [f for f in obj.lookups if f.relationship_name and self._has_object(f.reference_to)]
 
     def _record(self, obj: SObject, raw: dict[str, Any], names: dict[str, str]) -> Record:
         """A flat record like the local store's; parents' names go into `names`."""
@@ -257,8 +290,14 @@ class SalesforceBackend(Backend):
         soql = f"SELECT COUNT() FROM {obj.name}" + _and(self._where(obj, filters))
         return self._query(soql)["totalSize"]
 
-    def page(self, object_name: str, filters: list[Filter] | tuple[Filter, ...] = (),
-             sort: Sort | None = None, after: Cursor | None = None, limit: int = 100) -> Page:
+    def page(
+        self,
+        object_name: str,
+        filters: list[Filter] | tuple[Filter, ...] = (),
+        sort: Sort | None = None,
+        after: Cursor | None = None,
+        limit: int = 100,
+    ) -> Page:
         obj = self.describe(object_name)
         if limit < 1:
             raise CrmTuiError(f"A page needs at least one row, not {limit}")
@@ -268,10 +307,15 @@ class SalesforceBackend(Backend):
         if after is not None:
             clauses.append(_after(sort_field, sort.descending, after))
         direction = "DESC NULLS LAST" if sort.descending else "ASC NULLS FIRST"
-        order = f"Id {direction[:4]}" if sort_field.name == "Id" else \
-            f"{sort_field.name} {direction}, Id {direction[:4]}"
-        soql = (f"SELECT {self._select(obj)} FROM {obj.name}{_and(clauses)} "
-                f"ORDER BY {order} LIMIT {limit + 1}")
+        order = (
+            f"Id {direction[:4]}"
+            if sort_field.name == "Id"
+            else f"{sort_field.name} {direction}, Id {direction[:4]}"
+        )
+        soql = (
+            f"SELECT {self._select(obj)} FROM {obj.name}{_and(clauses)} "
+            f"ORDER BY {order} LIMIT {limit + 1}"
+        )
         names: dict[str, str] = {}
         records = [self._record(obj, raw, names) for raw in self._rows(soql, limit + 1)]
         next_cursor = None
@@ -284,45 +328,61 @@ class SalesforceBackend(Backend):
     def _object_for(self, record_id: str) -> SObject:
         obj = object_for_id(record_id)
         if obj is None:
-            raise CrmTuiError(f"{record_id!r} is not the Id of any object in this org "
-                              f"(unknown key prefix {record_id[:3]!r})")
+            raise CrmTuiError(
+                f"{record_id!r} is not the Id of any object in this org "
+                f"(unknown key prefix {record_id[:3]!r})"
+            )
         if not is_valid_id(record_id):
-            raise CrmTuiError(f"{record_id!r} is not a Salesforce Id (15 or 18 letters and "
-                              "digits, with a valid checksum)")
+            raise CrmTuiError(
+                f"{record_id!r} is not a Salesforce Id (15 or 18 letters and "
+                "digits, with a valid checksum)"
+            )
         return self.describe(obj.name)
 
     def get_record(self, record_id: str) -> RecordView:
         record_id = record_id.strip()
         obj = self._object_for(record_id)
         record_id = to18(record_id)
-        soql = format_soql(f"SELECT {self._select(obj)} FROM {obj.name} WHERE Id = {{}}",
-                           record_id)
+        soql = format_soql(f"SELECT {self._select(obj)} FROM {obj.name} WHERE Id = {{}}", record_id)
         rows = self._query(soql)["records"]
         if not rows:
             raise CrmTuiError(f"No {obj.label} with Id {record_id} in this org")
         names: dict[str, str] = {}
         record = self._record(obj, rows[0], names)
         fields = [
-            FieldValue(f.name, f.label, f.type, record[f.name],
-                       display_value(f, record[f.name], names),
-                       record[f.name] if f.is_lookup and record[f.name] else None)
+            FieldValue(
+                f.name,
+                f.label,
+                f.type,
+                record[f.name],
+                display_value(f, record[f.name], names),
+                record[f.name] if f.is_lookup and record[f.name] else None,
+            )
             for f in obj.fields
         ]
-        return RecordView(obj.name, record_id, str(record.get(obj.title_field) or record_id),
-                          fields)
+        return RecordView(
+            obj.name, record_id, str(record.get(obj.title_field) or record_id), fields
+        )
 
     def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]:
         """Previews in one query through child relationships, then one COUNT() per list."""
         parent = self._object_for(record_id)
         record_id = to18(record_id)
-        rels = [r for r in child_relationships(parent.name)
-                if self._has_object(r.child) and self.describe(r.child).has_field(r.field)]
+        rels = [
+            r
+            for r in child_relationships(parent.name)
+            if self._has_object(r.child) and self.describe(r.child).has_field(r.field)
+        ]
         if not rels:
             return []
-        subqueries = [f"(SELECT {self._select(self.describe(r.child))} FROM {r.name} "
-                      f"ORDER BY Id ASC LIMIT {preview_rows + 1})" for r in rels]
-        soql = format_soql(f"SELECT Id, {', '.join(subqueries)} FROM {parent.name} "
-                           "WHERE Id = {}", record_id)
+        subqueries = [
+            f"(SELECT {self._select(self.describe(r.child))} FROM {r.name} "
+            f"ORDER BY Id ASC LIMIT {preview_rows + 1})"
+            for r in rels
+        ]
+        soql = format_soql(
+            f"SELECT Id, {', '.join(subqueries)} FROM {parent.name} WHERE Id = {{}}", record_id
+        )
         rows = self._query(soql)["records"]
         if not rows:
             raise CrmTuiError(f"No {parent.label} with Id {record_id} in this org")
@@ -331,33 +391,53 @@ class SalesforceBackend(Backend):
             child = self.describe(rel.child)
             nested = rows[0].get(rel.name) or {"records": []}  # null when there are none
             names: dict[str, str] = {}
-            children = [self._record(child, raw, names)
-                        for raw in _checked(nested, rel.name, records=list)["records"]]
+            children = [
+                self._record(child, raw, names)
+                for raw in _checked(nested, rel.name, records=list)["records"]
+            ]
             cursor = None
             if len(children) > preview_rows:
                 del children[preview_rows:]
                 cursor = Cursor(children[-1]["Id"], children[-1]["Id"])
-            count = self._query(format_soql(
-                f"SELECT COUNT() FROM {child.name} WHERE {rel.field} = {{}} "
-                f"LIMIT {RELATED_COUNT_CAP + 1}", record_id))["totalSize"]
-            lists.append(RelatedList(rel.name, child.name, rel.field, record_id,
-                                     min(count, RELATED_COUNT_CAP), count > RELATED_COUNT_CAP,
-                                     Page(children, cursor, names)))
+            count = self._query(
+                format_soql(
+                    f"SELECT COUNT() FROM {child.name} WHERE {rel.field} = {{}} "
+                    f"LIMIT {RELATED_COUNT_CAP + 1}",
+                    record_id,
+                )
+            )["totalSize"]
+            lists.append(
+                RelatedList(
+                    rel.name,
+                    child.name,
+                    rel.field,
+                    record_id,
+                    min(count, RELATED_COUNT_CAP),
+                    count > RELATED_COUNT_CAP,
+                    Page(children, cursor, names),
+                )
+            )
         return lists
 
     # ----------------------------------------------------------------- search
-    def search(self, text: str, objects: list[str] | None = None,
-               limit: int = 50) -> list[SearchHit]:
+    def search(
+        self, text: str, objects: list[str] | None = None, limit: int = 50
+    ) -> list[SearchHit]:
         """SOSL over every searchable object: all words, the last one also as a prefix."""
         words = [sosl_escape(w) for w in text.split() if re.search(r"\w", w)]
         if not words:
             return []
-        scope = [self.describe(o) for o in objects] if objects else [
-            self.describe(o.name) for o in OBJECTS
-            if self._has_object(o.name) and any(f.searchable for f in o.fields)]
+        scope = (
+            [self.describe(o) for o in objects]
+            if objects
+            else [
+                self.describe(o.name)
+                for o in OBJECTS
+                if self._has_object(o.name) and any(f.searchable for f in o.fields)
+            ]
+        )
         returning = ", ".join(f"{o.name}({', '.join(_search_fields(o))})" for o in scope)
-        sosl = (f"FIND {{{' '.join(words)}*}} IN ALL FIELDS RETURNING {returning} "
-                f"LIMIT {int(limit)}")
+        sosl = f"FIND {{{' '.join(words)}*}} IN ALL FIELDS RETURNING {returning} LIMIT {int(limit)}"
         answer = self._call("a search", "search", sosl)
         hits = _checked(answer or {"searchRecords": []}, "a search", searchRecords=list)
         plain = [w.lower() for w in re.findall(r"\w+", text)]
@@ -380,8 +460,9 @@ def _literal(fld: Field, value: Any) -> str:
         try:
             return date.fromisoformat(str(value).strip()[:10]).isoformat()
         except ValueError:
-            raise CrmTuiError(f"{fld.label} ({fld.name}) needs a date like 2024-01-31, "
-                              f"not {value!r}") from None
+            raise CrmTuiError(
+                f"{fld.label} ({fld.name}) needs a date like 2024-01-31, not {value!r}"
+            ) from None
     if fld.type is FieldType.DATETIME:
         return quote_soql_value(_datetime(fld, value))
     if fld.type in (FieldType.ID, FieldType.LOOKUP) and not is_valid_id(str(value)):
@@ -393,8 +474,10 @@ def _datetime(fld: Field, value: Any) -> datetime:
     try:
         return parse_datetime(str(value)).replace(tzinfo=UTC)
     except ValueError:
-        raise CrmTuiError(f"{fld.label} ({fld.name}) needs a date or a date and time like "
-                          f"2024-01-31T09:30:00Z, not {value!r}") from None
+        raise CrmTuiError(
+            f"{fld.label} ({fld.name}) needs a date or a date and time like "
+            f"2024-01-31T09:30:00Z, not {value!r}"
+        ) from None
 
 
 def _is_day(value: Any) -> bool:
@@ -404,11 +487,11 @@ def _is_day(value: Any) -> bool:
 def _condition(fld: Field, op: Operator, value: Any) -> str:
     name = fld.name
     if op is Operator.IS_EMPTY:
-        return f"({name} = null OR {name} = '')" if fld.type in _TEXT_TYPES else \
-            f"{name} = null"
+        return f"({name} = null OR {name} = '')" if fld.type in _TEXT_TYPES else f"{name} = null"
     if op is Operator.IS_NOT_EMPTY:
-        return f"({name} != null AND {name} != '')" if fld.type in _TEXT_TYPES else \
-            f"{name} != null"
+        return (
+            f"({name} != null AND {name} != '')" if fld.type in _TEXT_TYPES else f"{name} != null"
+        )
     if op is Operator.CONTAINS:
         return format_soql(f"{name} LIKE '%{{:like}}%'", value)
     if op is Operator.STARTS_WITH:
@@ -417,10 +500,14 @@ def _condition(fld: Field, op: Operator, value: Any) -> str:
         # A bare day on a DateTime field means that whole day (in UTC, as stored).
         start = _datetime(fld, value)
         lo, hi = quote_soql_value(start), quote_soql_value(start + timedelta(days=1))
-        return {Operator.EQ: f"({name} >= {lo} AND {name} < {hi})",
-                Operator.NE: f"({name} < {lo} OR {name} >= {hi} OR {name} = null)",
-                Operator.LT: f"{name} < {lo}", Operator.LE: f"{name} < {hi}",
-                Operator.GT: f"{name} >= {hi}", Operator.GE: f"{name} >= {lo}"}[op]
+        return {
+            Operator.EQ: f"({name} >= {lo} AND {name} < {hi})",
+            Operator.NE: f"({name} < {lo} OR {name} >= {hi} OR {name} = null)",
+            Operator.LT: f"{name} < {lo}",
+            Operator.LE: f"{name} < {hi}",
+            Operator.GT: f"{name} >= {hi}",
+            Operator.GE: f"{name} >= {lo}",
+        }[op]
     return f"{name} {op.value} {_literal(fld, value)}"
 
 
@@ -432,8 +519,11 @@ def _after(fld: Field, descending: bool, cursor: Cursor) -> str:
         return after_id
     name, value = fld.name, cursor.sort_value
     if value is None:
-        return f"({name} = null AND {after_id})" if descending else \
-            f"(({name} = null AND {after_id}) OR {name} != null)"
+        return (
+            f"({name} = null AND {after_id})"
+            if descending
+            else f"(({name} = null AND {after_id}) OR {name} != null)"
+        )
     literal = _literal(fld, value)
     same = f"({name} = {literal} AND {after_id})"
     if fld.type is FieldType.BOOLEAN:  # no < or > on booleans in SOQL
@@ -455,8 +545,9 @@ def sosl_escape(word: str) -> str:
 
 
 def _search_fields(obj: SObject) -> list[str]:
-    return list(dict.fromkeys(["Id", obj.title_field,
-                               *(f.name for f in obj.fields if f.searchable)]))
+    return list(
+        dict.fromkeys(["Id", obj.title_field, *(f.name for f in obj.fields if f.searchable)])
+    )
 
 
 def _snippet(obj: SObject, raw: dict[str, Any], words: list[str], width: int = 12) -> str:
@@ -466,22 +557,28 @@ def _snippet(obj: SObject, raw: dict[str, Any], words: list[str], width: int = 1
         if not isinstance(text, str):
             continue
         tokens = text.split()
-        at = next((i for i, t in enumerate(tokens)
-                   if any(t.lower().startswith(w) for w in words)), None)
+        at = next(
+            (i for i, t in enumerate(tokens) if any(t.lower().startswith(w) for w in words)), None
+        )
         if at is not None:
             start = max(0, at - width // 2)
-            return ("…" if start else "") + " ".join(tokens[start:start + width]) + \
-                ("…" if start + width < len(tokens) else "")
+            return (
+                ("…" if start else "")
+                + " ".join(tokens[start : start + width])
+                + ("…" if start + width < len(tokens) else "")
+            )
     return ""
 
 
 # --------------------------------------------------------------------- answers
 def _checked(answer: Any, what: str, **shape: type) -> dict[str, Any]:
     """`answer` if it is a JSON object whose keys have the types in `shape`; else an error."""
-    if not isinstance(answer, dict) or \
-            not all(isinstance(answer.get(key), kind) for key, kind in shape.items()):
-        raise CrmTuiError(f"Salesforce sent an answer crm-tui cannot read ({what}): "
-                          f"expected {', '.join(shape)}")
+    if not isinstance(answer, dict) or not all(
+        isinstance(answer.get(key), kind) for key, kind in shape.items()
+    ):
+        raise CrmTuiError(
+            f"Salesforce sent an answer crm-tui cannot read ({what}): expected {', '.join(shape)}"
+        )
     return answer
 
 
@@ -493,8 +590,11 @@ def _error_codes(exc: SalesforceError) -> set[str]:
 def _error_text(exc: SalesforceError) -> str:
     content = exc.content
     if isinstance(content, list):
-        parts = [f"{e.get('errorCode', '?')}: {' '.join(str(e.get('message', '')).split())}"
-                 for e in content if isinstance(e, dict)]
+        parts = [
+            f"{e.get('errorCode', '?')}: {' '.join(str(e.get('message', '')).split())}"
+            for e in content
+            if isinstance(e, dict)
+        ]
         if parts:
             return "; ".join(parts)
     text = content.decode(errors="replace") if isinstance(content, bytes) else str(content)

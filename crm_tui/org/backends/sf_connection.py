@@ -59,29 +59,41 @@ class SalesforceCredentials:
         return f"SalesforceCredentials({who!r}, domain={self.domain!r}, secrets hidden)"
 
 
-def load_credentials(env_file: str | Path | None = None, domain: str | None = None,
-                     environ: Mapping[str, str] | None = None) -> SalesforceCredentials:
+def load_credentials(
+    env_file: str | Path | None = None,
+    domain: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SalesforceCredentials:
     """Credentials from the environment, with `env_file` (default `./.env`) filling gaps."""
     environ = os.environ if environ is None else environ
     path = Path(env_file) if env_file is not None else Path(".env")
     if env_file is not None and not path.is_file():
         raise CrmTuiError(f"No .env file at {path}")
-    values = {k: v for k, v in dotenv_values(path).items() if v is not None} \
-        if path.is_file() else {}
+    values = (
+        {k: v for k, v in dotenv_values(path).items() if v is not None} if path.is_file() else {}
+    )
     values.update({k: v for k, v in environ.items() if k.startswith("SALESFORCE_")})
     domain = domain or values.get("SALESFORCE_DOMAIN") or "login"
     if all(values.get(name) for name in PASSWORD_VARS[:2]):
         return SalesforceCredentials(
-            username=values["SALESFORCE_USERNAME"], password=values["SALESFORCE_PASSWORD"],
-            security_token=values.get("SALESFORCE_SECURITY_TOKEN", ""), domain=domain)
+            username=values["SALESFORCE_USERNAME"],
+            password=values["SALESFORCE_PASSWORD"],
+            security_token=values.get("SALESFORCE_SECURITY_TOKEN", ""),
+            domain=domain,
+        )
     if all(values.get(name) for name in SESSION_VARS):
-        return SalesforceCredentials(instance_url=values["SALESFORCE_INSTANCE_URL"],
-                                     session_id=values["SALESFORCE_SESSION_ID"], domain=domain)
+        return SalesforceCredentials(
+            instance_url=values["SALESFORCE_INSTANCE_URL"],
+            session_id=values["SALESFORCE_SESSION_ID"],
+            domain=domain,
+        )
     where = f"the environment or {path}"
     missing = [n for n in PASSWORD_VARS[:2] if not values.get(n)]
-    raise CrmTuiError(f"No Salesforce credentials in {where}: set {', '.join(PASSWORD_VARS)} "
-                      f"(and SALESFORCE_DOMAIN for a sandbox or My Domain), or "
-                      f"{' and '.join(SESSION_VARS)}. Missing: {', '.join(missing)}")
+    raise CrmTuiError(
+        f"No Salesforce credentials in {where}: set {', '.join(PASSWORD_VARS)} "
+        f"(and SALESFORCE_DOMAIN for a sandbox or My Domain), or "
+        f"{' and '.join(SESSION_VARS)}. Missing: {', '.join(missing)}"
+    )
 
 
 class TimeoutSession(requests.Session):
@@ -96,24 +108,37 @@ class TimeoutSession(requests.Session):
         return super().request(method, url, **kwargs)
 
 
-def connect(credentials: SalesforceCredentials,
-            session: requests.Session | None = None) -> Salesforce:
+def connect(
+    credentials: SalesforceCredentials, session: requests.Session | None = None
+) -> Salesforce:
     """A logged-in client; a CrmTuiError (without secrets) if login fails."""
     session = session or TimeoutSession()
     try:
         if credentials.uses_password:
             # simple-salesforce logs in again by itself when the session expires.
-            return Salesforce(username=credentials.username, password=credentials.password,
-                              security_token=credentials.security_token,
-                              domain=credentials.domain, session=session, version=API_VERSION)
-        return Salesforce(instance_url=credentials.instance_url,
-                          session_id=credentials.session_id, session=session,
-                          version=API_VERSION)
+            return Salesforce(
+                username=credentials.username,
+                password=credentials.password,
+                security_token=credentials.security_token,
+                domain=credentials.domain,
+                session=session,
+                version=API_VERSION,
+            )
+        return Salesforce(
+            instance_url=credentials.instance_url,
+            session_id=credentials.session_id,
+            session=session,
+            version=API_VERSION,
+        )
     except SalesforceAuthenticationFailed as exc:
-        raise CrmTuiError(credentials.redact(
-            f"Salesforce login to {credentials.domain}.salesforce.com failed: {exc.auth_message} "
-            f"({exc.code}). Check SALESFORCE_USERNAME, SALESFORCE_PASSWORD and "
-            f"SALESFORCE_SECURITY_TOKEN, and SALESFORCE_DOMAIN for a sandbox.")) from None
+        raise CrmTuiError(
+            credentials.redact(
+                f"Salesforce login to {credentials.domain}.salesforce.com failed: {exc.auth_message} "
+                f"({exc.code}). Check SALESFORCE_USERNAME, SALESFORCE_PASSWORD and "
+                f"SALESFORCE_SECURITY_TOKEN, and SALESFORCE_DOMAIN for a sandbox."
+            )
+        ) from None
     except requests.RequestException as exc:
-        raise CrmTuiError(credentials.redact(
-            f"Cannot reach Salesforce to log in: {type(exc).__name__}: {exc}")) from None
+        raise CrmTuiError(
+            credentials.redact(f"Cannot reach Salesforce to log in: {type(exc).__name__}: {exc}")
+        ) from None

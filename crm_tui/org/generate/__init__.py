@@ -26,9 +26,11 @@ from crm_tui.org.store.orgstore import OrgStore
 Progress = Callable[[float, str], None]
 
 
-def build(store: OrgStore, seed: int, scale: float,
-          progress: Progress | None = None) -> dict[str, int]:
+def build(
+    store: OrgStore, seed: int, scale: float, progress: Progress | None = None
+) -> dict[str, int]:
     """Generate every object into `store`; returns rows written per object."""
+
     def step(fraction: float, label: str) -> None:
         if progress is not None:
             progress(fraction, label)

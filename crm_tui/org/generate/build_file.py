@@ -40,8 +40,13 @@ def _prepare(out: Path, force: bool) -> None:
         raise OrgError(f"Cannot create the folder {out.parent}: {exc.strerror or exc}") from None
 
 
-def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = False,
-             progress: Callable[[float, str], None] | None = None) -> GenerationResult:
+def generate(
+    out: Path | str,
+    seed: int = 1,
+    scale: float = 1.0,
+    force: bool = False,
+    progress: Callable[[float, str], None] | None = None,
+) -> GenerationResult:
     """Generate the org for `seed` and `scale` into `out`; see the module docstring."""
     started = time.perf_counter()
     out = Path(out)
@@ -66,8 +71,10 @@ def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = F
             progress(0.95, "checking integrity")
         report = check_org(store)
         if not report.ok:
-            raise OrgError(f"The generated org failed its integrity check ({len(report.problems)}"
-                           f" problems), first: {report.problems[0]}")
+            raise OrgError(
+                f"The generated org failed its integrity check ({len(report.problems)}"
+                f" problems), first: {report.problems[0]}"
+            )
         store.close()
         store = None
         os.replace(tmp, out)
@@ -82,5 +89,6 @@ def generate(out: Path | str, seed: int = 1, scale: float = 1.0, force: bool = F
         raise
     if progress:
         progress(1.0, "done")
-    return GenerationResult(out, digest, counts, sum(counts.values()),
-                            time.perf_counter() - started)
+    return GenerationResult(
+        out, digest, counts, sum(counts.values()), time.perf_counter() - started
+    )

@@ -74,8 +74,9 @@ def _money(v: float) -> str:
     return f"${v:,.2f}"
 
 
-def _pick_lines(r: random.Random, n: int, cat: Catalog,
-                book: OrderBook) -> list[tuple[int, int, int, int]]:
+def _pick_lines(
+    r: random.Random, n: int, cat: Catalog, book: OrderBook
+) -> list[tuple[int, int, int, int]]:
     """(order, line, issue, delay in days) of the lines that get a case.
 
     Every activated line draws an issue and a delay first; it is then picked with weight
@@ -153,8 +154,15 @@ def _schedule(r: random.Random, start: datetime, end: datetime, n: int) -> list[
     return out
 
 
-def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
-          book: OrderBook, kb: KnowledgeBase) -> dict[str, int]:
+def build(
+    store: OrgStore,
+    seed: int,
+    sizes: Sizes,
+    crowd: People,
+    cat: Catalog,
+    book: OrderBook,
+    kb: KnowledgeBase,
+) -> dict[str, int]:
     r = rng(seed, "cases")
     router = _Router(r, crowd, len(kb.issues))
     agents, customers = crowd.agents, crowd.customers
@@ -176,13 +184,16 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         # ---- when: days after the order (a window violation comes after the window)
         window_res = None
         if violation_kind == "window":
-            window_res = min((k for k, w in policy.resolutions.items() if w is not None),
-                             key=lambda k: policy.resolutions[k])
+            window_res = min(
+                (k for k, w in policy.resolutions.items() if w is not None),
+                key=lambda k: policy.resolutions[k],
+            )
             delay = policy.resolutions[window_res] + r.randint(3, 25)
         created = at_time(order.day + timedelta(days=delay), business_minutes(r))
         if created > END:
-            created = max(at_time(order.day, 23 * 60 + 30),
-                          END - timedelta(hours=r.randint(1, 200)))
+            created = max(
+                at_time(order.day, 23 * 60 + 30), END - timedelta(hours=r.randint(1, 200))
+            )
 
         # ---- who: first owner, transfers (low skill transfers more)
         owners = [router.first(issue)]
@@ -202,8 +213,9 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         recent = (END - created).days < 45
         open_case = r.random() < (0.55 if recent else 0.115) or finish > NOW
         if open_case:
-            status = r.choices(("New", "Working", "Escalated"),
-                               (15, 55, 30) if len(owners) > 1 else (35, 50, 15))[0]
+            status = r.choices(
+                ("New", "Working", "Escalated"), (15, 55, 30) if len(owners) > 1 else (35, 50, 15)
+            )[0]
             if status == "New" and len(owners) > 1:
                 status = "Working"
             closed = None
@@ -211,24 +223,34 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         else:
             status, closed, life_end = "Closed", finish, finish
         span = (life_end - created).total_seconds()
-        transfer_times = sorted(created + timedelta(seconds=r.uniform(0.1, 0.8) * span)
-                                for _ in owners[1:])
+        transfer_times = sorted(
+            created + timedelta(seconds=r.uniform(0.1, 0.8) * span) for _ in owners[1:]
+        )
         priority = r.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
 
         # ---- text
         kind = product.type.kind
         slots = grammar(product.type.plural)
         slots["it_is"] = "they're" if product.type.plural else "it's"  # customers write casually
-        slots.update({
-            "product": product.name, "short": product.type.noun.lower(),
-            "order": f"#{order.number}", "date": _fmt_day(order.day),
-            "direction": r.choice(("smaller", "larger")),
-            "tight": r.choice(("tight", "loose", "short", "long")),
-            "wrong": tx.pick(r, tx.WRONG_ITEMS), "occasion": tx.pick(r, tx.OCCASIONS),
-            "company": COMPANY, "first": cust.first, "promo": tx.pick(r, tx.PROMOS),
-            "amount": _money(line.price * line.quantity), "relative": tx.pick(r, tx.RELATIVES),
-            "points": f"{r.randrange(500, 6000, 50):,}", "card": f"{r.randint(0, 9999):04d}",
-        })
+        slots.update(
+            {
+                "product": product.name,
+                "short": product.type.noun.lower(),
+                "order": f"#{order.number}",
+                "date": _fmt_day(order.day),
+                "direction": r.choice(("smaller", "larger")),
+                "tight": r.choice(("tight", "loose", "short", "long")),
+                "wrong": tx.pick(r, tx.WRONG_ITEMS),
+                "occasion": tx.pick(r, tx.OCCASIONS),
+                "company": COMPANY,
+                "first": cust.first,
+                "promo": tx.pick(r, tx.PROMOS),
+                "amount": _money(line.price * line.quantity),
+                "relative": tx.pick(r, tx.RELATIVES),
+                "points": f"{r.randrange(500, 6000, 50):,}",
+                "card": f"{r.randint(0, 9999):04d}",
+            }
+        )
         size_pool = tx.SIZES.get(kind, ("size S", "size M", "size L"))
         slots["size"], slots["other"] = r.sample(size_pool, 2)
         slots["defect"] = tx.fill(tx.pick(r, tx.DEFECTS[kind]), slots)
@@ -237,8 +259,11 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         first_core = tx.pick(r, tx.CORES[issue])
         parts = [tx.fill(first_core, slots)]
         used = {k for k in ONCE if "{" + k + "}" in first_core}
-        others = [c for c in tx.CORES[issue] if c != first_core
-                  and not any("{" + k + "}" in c for k in used)]
+        others = [
+            c
+            for c in tx.CORES[issue]
+            if c != first_core and not any("{" + k + "}" in c for k in used)
+        ]
         if others and r.random() < 0.6:
             parts.append(tx.fill(r.choice(others), dict(slots, product=slots["short"])))
         detail = tx.fill(tx.pick(r, tx.DETAILS), slots)
@@ -249,19 +274,33 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
         slots["issue"] = issue
         slots["info"] = r.randrange(len(tx.INFO_REQUESTS[issue]))  # request and its answer
 
-        d = Draft(oi, li, issue, created, closed, status, priority, owners, transfer_times,
-                  subject, description)
+        d = Draft(
+            oi,
+            li,
+            issue,
+            created,
+            closed,
+            status,
+            priority,
+            owners,
+            transfer_times,
+            subject,
+            description,
+        )
 
         # ---- communications: the agent on the case at that moment makes the offer
-        def owner_at(t: datetime) -> int:
-            k = sum(1 for x in transfer_times if x <= t)
-            return owners[k]
+        def owner_at(t: datetime) -> int:  # used only within this iteration
+            k = sum(1 for x in transfer_times if x <= t)  # noqa: B023
+            return owners[k]  # noqa: B023
 
         offer_times: list[datetime] = []
         chat_times: list[datetime] = []
         if has_chat:
-            t = created + timedelta(minutes=r.randint(0, 25)) if not has_email else \
-                created + timedelta(seconds=r.uniform(0.05, 0.5) * span)
+            t = (
+                created + timedelta(minutes=r.randint(0, 25))
+                if not has_email
+                else created + timedelta(seconds=r.uniform(0.05, 0.5) * span)
+            )
             for _ in range(len(CHAT_SCRIPT)):
                 t += timedelta(seconds=r.randint(15, 110))
                 chat_times.append(t)
@@ -281,23 +320,32 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
             allowed = policy.resolutions
             if violation_kind == "window" and allowed[window_res] < first_days:
                 offered = window_res
-                why = (f"{offered} was offered {first_days} days after the purchase date; "
-                       f"the policy allows it only within {allowed[window_res]} days")
+                why = (
+                    f"{offered} was offered {first_days} days after the purchase date; "
+                    f"the policy allows it only within {allowed[window_res]} days"
+                )
             elif violation_kind is not None:
                 offered = r.choice([x for x in ALL_RESOLUTIONS if x not in allowed])
-                why = (f"{offered} is not an allowed resolution for {policy.name} "
-                       f"(allowed: {', '.join(allowed)})")
+                why = (
+                    f"{offered} is not an allowed resolution for {policy.name} "
+                    f"(allowed: {', '.join(allowed)})"
+                )
             else:
                 ok = [k for k, w in allowed.items() if w is None or last_days <= w]
                 if ok:
                     offered = r.choice(ok)
                 else:  # too late for every resolution: offering one breaks the policy
                     offered = max(allowed, key=lambda k: allowed[k] or 0)
-                    why = (f"{offered} was offered {last_days} days after the purchase date; "
-                           f"the policy allows it only within {allowed[offered]} days")
-            d.violation = {"article": policy.article_id if why else None, "offered": offered,
-                           "why": why or f"{offered} is allowed for {policy.name} at "
-                                         f"{last_days} days after purchase"}
+                    why = (
+                        f"{offered} was offered {last_days} days after the purchase date; "
+                        f"the policy allows it only within {allowed[offered]} days"
+                    )
+            d.violation = {
+                "article": policy.article_id if why else None,
+                "offered": offered,
+                "why": why
+                or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
+            }
             slots["offer"] = tx.fill(tx.pick(r, tx.OFFERS[offered]), slots)
             slots["lead"] = "" if why else tx.pick(r, tx.IN_WINDOW)
 
@@ -311,8 +359,18 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog,
     return _write(store, seed, drafts, crowd, cat, book, kb)
 
 
-CHAT_SCRIPT = ("greet", "problem", "details", "order", "lookup", "offer", "accept", "confirm",
-               "bye", "closing")
+CHAT_SCRIPT = (
+    "greet",
+    "problem",
+    "details",
+    "order",
+    "lookup",
+    "offer",
+    "accept",
+    "confirm",
+    "bye",
+    "closing",
+)
 
 
 def _chat_lines(r, times, agent, slots, description):
@@ -322,8 +380,12 @@ def _chat_lines(r, times, agent, slots, description):
         "greet": (True, tx.fill(tx.pick(r, tx.CHAT_GREETINGS), s)),
         "problem": (False, description.split(". ")[0].rstrip(".") + "."),
         "details": (True, tx.pick(r, tx.CHAT_DETAILS)),
-        "order": (False, r.choice(("It's {order}.", "Sure, {order}.", "Yes, it's {order}.",
-                                   "{order}")).format(order=s["order"])),
+        "order": (
+            False,
+            r.choice(("It's {order}.", "Sure, {order}.", "Yes, it's {order}.", "{order}")).format(
+                order=s["order"]
+            ),
+        ),
         "lookup": (True, tx.fill(tx.pick(r, tx.CHAT_LOOKUPS), s)),
         "offer": (True, tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " " + offer),
         "accept": (False, tx.pick(r, tx.ACCEPTS)),
@@ -337,7 +399,8 @@ def _chat_lines(r, times, agent, slots, description):
 def _emails(r, slots_times, slots, description, owner_at, agents):
     n = len(slots_times)
     plan = {2: ["open", "offer"], 3: ["open", "offer", "accept"]}.get(
-        n, ["open", "ack", "info", "offer", "accept", "confirm", "thanks", "final"][:n])
+        n, ["open", "ack", "info", "offer", "accept", "confirm", "thanks", "final"][:n]
+    )
     out = []
     for (t, _, _), step in zip(slots_times, plan):
         agent = agents[owner_at(t)]
@@ -345,40 +408,60 @@ def _emails(r, slots_times, slots, description, owner_at, agents):
         greet_c = f"Hi {s['first']},"
         if step == "open":
             opening = tx.fill(tx.pick(r, tx.OPENINGS), s)
-            body = (opening + "\n\n" if opening else "") + description + "\n\n" + \
-                tx.fill(tx.pick(r, tx.CUSTOMER_SIGNOFFS), s)
+            body = (
+                (opening + "\n\n" if opening else "")
+                + description
+                + "\n\n"
+                + tx.fill(tx.pick(r, tx.CUSTOMER_SIGNOFFS), s)
+            )
             out.append((t, False, body))
         elif step == "ack":
-            body = (f"{greet_c}\n\n{tx.fill(tx.pick(r, tx.ACKS), s)} "
-                    f"{tx.fill(tx.INFO_REQUESTS[s['issue']][s['info']], s)}\n\n"
-                    f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}")
+            body = (
+                f"{greet_c}\n\n{tx.fill(tx.pick(r, tx.ACKS), s)} "
+                f"{tx.fill(tx.INFO_REQUESTS[s['issue']][s['info']], s)}\n\n"
+                f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
+            )
             out.append((t, True, body))
         elif step == "info":
-            out.append((t, False, tx.fill(tx.INFO_REPLIES[s["issue"]][s["info"]], s) + "\n\n"
-                        + s["first"]))
+            out.append(
+                (t, False, tx.fill(tx.INFO_REPLIES[s["issue"]][s["info"]], s) + "\n\n" + s["first"])
+            )
         elif step == "offer":
             offer = tx.with_lead(s["lead"], s["offer"])
             intro = tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " "
             if n <= 3:
                 intro = tx.fill(tx.pick(r, tx.ACKS), s) + " " + intro
-            body = (f"{greet_c}\n\n{intro}{offer}\n\n"
-                    f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}")
+            body = f"{greet_c}\n\n{intro}{offer}\n\n{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
             out.append((t, True, body))
         elif step == "accept":
             out.append((t, False, tx.pick(r, tx.ACCEPTS) + "\n\n" + s["first"]))
         elif step == "confirm":
-            out.append((t, True, f"{greet_c}\n\n{tx.pick(r, tx.CONFIRMS)}\n\n"
-                                 f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"))
+            out.append(
+                (
+                    t,
+                    True,
+                    f"{greet_c}\n\n{tx.pick(r, tx.CONFIRMS)}\n\n"
+                    f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}",
+                )
+            )
         elif step == "thanks":
             out.append((t, False, tx.pick(r, tx.THANKS) + "\n" + s["first"]))
         else:
-            out.append((t, True, f"{tx.pick(r, tx.FINALS)}\n\n"
-                                 f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"))
+            out.append(
+                (t, True, f"{tx.pick(r, tx.FINALS)}\n\n{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}")
+            )
     return out
 
 
-def _write(store: OrgStore, seed: int, drafts: list[Draft], crowd: People, cat: Catalog,
-           book: OrderBook, kb: KnowledgeBase) -> dict[str, int]:
+def _write(
+    store: OrgStore,
+    seed: int,
+    drafts: list[Draft],
+    crowd: People,
+    cat: Catalog,
+    book: OrderBook,
+    kb: KnowledgeBase,
+) -> dict[str, int]:
     r = rng(seed, "cases-write")
     agents, customers = crowd.agents, crowd.customers
     drafts.sort(key=lambda d: (d.created, d.order, d.line))
@@ -388,14 +471,23 @@ def _write(store: OrgStore, seed: int, drafts: list[Draft], crowd: People, cat: 
         order = book.orders[d.order]
         cust = customers[order.customer]
         cid = case_id()
-        case_rows.append({
-            "Id": cid, "CaseNumber": f"{1001 + k:08d}", "Subject": d.subject,
-            "Description": d.description, "Status": d.status, "Priority": d.priority,
-            "ContactId": cust.contact_id, "AccountId": cust.id,
-            "OwnerId": agents[d.owners[-1]].id, "CreatedDate": format_datetime(d.created),
-            "ClosedDate": format_datetime(d.closed) if d.closed else None,
-            "OrderItemId__c": order.lines[d.line].id, "IssueId__c": kb.issues[d.issue].id,
-        })
+        case_rows.append(
+            {
+                "Id": cid,
+                "CaseNumber": f"{1001 + k:08d}",
+                "Subject": d.subject,
+                "Description": d.description,
+                "Status": d.status,
+                "Priority": d.priority,
+                "ContactId": cust.contact_id,
+                "AccountId": cust.id,
+                "OwnerId": agents[d.owners[-1]].id,
+                "CreatedDate": format_datetime(d.created),
+                "ClosedDate": format_datetime(d.closed) if d.closed else None,
+                "OrderItemId__c": order.lines[d.line].id,
+                "IssueId__c": kb.issues[d.issue].id,
+            }
+        )
         history.append((d.created, 0, cid, "Case Creation", None, None))
         history.append((d.created, 1, cid, "Owner Assignment", None, agents[d.owners[0]].id))
         for t, old, new in zip(d.transfer_times, d.owners, d.owners[1:]):
@@ -405,46 +497,95 @@ def _write(store: OrgStore, seed: int, drafts: list[Draft], crowd: People, cat: 
         subject = d.subject
         for i, (t, is_agent, body) in enumerate(d.emails):
             agent = agents[_owner_at(d, t)]
-            mails.append((t, cid, subject if i == 0 else f"Re: {subject}", body,
-                          agent.email if is_agent else cust.email,
-                          cust.email if is_agent else agent.email,
-                          cust.contact_id if is_agent else agent.id))
+            mails.append(
+                (
+                    t,
+                    cid,
+                    subject if i == 0 else f"Re: {subject}",
+                    body,
+                    agent.email if is_agent else cust.email,
+                    cust.email if is_agent else agent.email,
+                    cust.contact_id if is_agent else agent.id,
+                )
+            )
         if d.chat:
             lines, owner = d.chat
             agent = agents[owner]
             body = "\n".join(
                 f"[{t:%Y-%m-%dT%H:%M:%S}] {agent.name if a else cust.name} "
-                f"({'Agent' if a else 'Customer'}): {text}" for t, a, text in lines)
-            chats.append((lines[-1][0] + timedelta(seconds=r.randint(10, 90)), cid, cust,
-                          agent.id, body))
+                f"({'Agent' if a else 'Customer'}): {text}"
+                for t, a, text in lines
+            )
+            chats.append(
+                (lines[-1][0] + timedelta(seconds=r.randint(10, 90)), cid, cust, agent.id, body)
+            )
         if d.violation is not None:
             lat.append(("Case", cid, latent.CASE_POLICY_VIOLATION[1], latent.dumps(d.violation)))
     store.insert("Case", case_rows)
 
     history.sort(key=lambda h: (h[0], h[2], h[1]))
     hist_id = IdMaker("CaseHistory__c")
-    store.insert("CaseHistory__c", ({
-        "Id": hist_id(), "Name": f"CH-{i + 1:06d}", "CaseId__c": cid, "Field__c": f,
-        "OldValue__c": old, "NewValue__c": new, "CreatedDate": format_datetime(t),
-    } for i, (t, _, cid, f, old, new) in enumerate(history)))
+    store.insert(
+        "CaseHistory__c",
+        (
+            {
+                "Id": hist_id(),
+                "Name": f"CH-{i + 1:06d}",
+                "CaseId__c": cid,
+                "Field__c": f,
+                "OldValue__c": old,
+                "NewValue__c": new,
+                "CreatedDate": format_datetime(t),
+            }
+            for i, (t, _, cid, f, old, new) in enumerate(history)
+        ),
+    )
 
     mails.sort(key=lambda m: (m[0], m[1]))
     mail_id = IdMaker("EmailMessage")
-    store.insert("EmailMessage", ({
-        "Id": mail_id(), "Subject": subj, "TextBody": body, "ParentId": cid,
-        "FromAddress": frm, "ToAddress": to, "ToIds": to_id, "MessageDate": format_datetime(t),
-    } for t, cid, subj, body, frm, to, to_id in mails))
+    store.insert(
+        "EmailMessage",
+        (
+            {
+                "Id": mail_id(),
+                "Subject": subj,
+                "TextBody": body,
+                "ParentId": cid,
+                "FromAddress": frm,
+                "ToAddress": to,
+                "ToIds": to_id,
+                "MessageDate": format_datetime(t),
+            }
+            for t, cid, subj, body, frm, to, to_id in mails
+        ),
+    )
 
     chats.sort(key=lambda c: (c[0], c[1]))
     chat_id = IdMaker("LiveChatTranscript")
-    store.insert("LiveChatTranscript", ({
-        "Id": chat_id(), "Name": f"{i + 1:08d}", "CaseId": cid, "AccountId": cust.id,
-        "ContactId": cust.contact_id, "OwnerId": owner, "Body": body,
-        "EndTime": format_datetime(end), "LiveChatVisitorId": make_id("571", i + 1),
-    } for i, (end, cid, cust, owner, body) in enumerate(chats)))
+    store.insert(
+        "LiveChatTranscript",
+        (
+            {
+                "Id": chat_id(),
+                "Name": f"{i + 1:08d}",
+                "CaseId": cid,
+                "AccountId": cust.id,
+                "ContactId": cust.contact_id,
+                "OwnerId": owner,
+                "Body": body,
+                "EndTime": format_datetime(end),
+                "LiveChatVisitorId": make_id("571", i + 1),
+            }
+            for i, (end, cid, cust, owner, body) in enumerate(chats)
+        ),
+    )
     store.set_latent(lat)
-    return {"Case": len(case_rows), "CaseHistory__c": len(history), "EmailMessage": len(mails),
-            "LiveChatTranscript": len(chats)}
+    return {
+        "Case": len(case_rows),
+        "CaseHistory__c": len(history),
+        "EmailMessage": len(mails),
+        "LiveChatTranscript": len(chats),
+    }
 
 
 def _owner_at(d: Draft, t: datetime) -> int:

@@ -67,7 +67,7 @@ def rng(seed: int, stage: str) -> random.Random:
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
 _B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _BIT = [{c: (1 << k if "A" <= c <= "Z" else 0) for c in _B62} for k in range(5)]
-_OFFSET = 62 ** 5
+_OFFSET = 62**5
 
 
 def chunk_char(chunk: str) -> str:
@@ -99,8 +99,11 @@ def is_valid_local_id(value) -> bool:
     if not isinstance(value, str) or len(value) != 18:
         return False
     try:
-        return (chunk_char(value[0:5]) == value[15] and chunk_char(value[5:10]) == value[16]
-                and chunk_char(value[10:15]) == value[17])
+        return (
+            chunk_char(value[0:5]) == value[15]
+            and chunk_char(value[5:10]) == value[16]
+            and chunk_char(value[10:15]) == value[17]
+        )
     except KeyError:  # a character outside [0-9A-Za-z]
         return False
 

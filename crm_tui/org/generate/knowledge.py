@@ -59,19 +59,32 @@ def policy_text(p: dict) -> tuple[str, list[dict]]:
     paras = [intro]
     listing = f"For {p['phrase']}, agents may offer {join_or(res)}."
     paras.append(listing)
-    qa.append({"question": f"What resolutions are available for {p['phrase']}?",
-               "answer": join_or(res)})
+    qa.append(
+        {"question": f"What resolutions are available for {p['phrase']}?", "answer": join_or(res)}
+    )
     lines = ["Allowed resolutions:"]
     for name, days in p["resolutions"].items():
-        limit = ("No time limit applies." if days is None else
-                 f"Available when the request is made {window_phrase(days)}.")
+        limit = (
+            "No time limit applies."
+            if days is None
+            else f"Available when the request is made {window_phrase(days)}."
+        )
         lines.append(f"- {name}: {RESOLUTIONS[name]}. {limit}")
         if days is None:
-            qa.append({"question": f"Is there a time limit for a {name} after {p['phrase']}?",
-                       "answer": "No time limit"})
+            qa.append(
+                {
+                    "question": f"Is there a time limit for a {name} after {p['phrase']}?",
+                    "answer": "No time limit",
+                }
+            )
         else:
-            qa.append({"question": f"How long do customers have to request a {name} for "
-                                   f"{p['phrase']}?", "answer": window_phrase(days)})
+            qa.append(
+                {
+                    "question": f"How long do customers have to request a {name} for "
+                    f"{p['phrase']}?",
+                    "answer": window_phrase(days),
+                }
+            )
     paras.append("\n".join(lines))
     for sentence, question in p["facts"]:
         text, spans = render(sentence)
@@ -80,14 +93,23 @@ def policy_text(p: dict) -> tuple[str, list[dict]]:
     paras.append(
         "Agents must not offer any resolution that is not listed above for this issue, and "
         "must check the time limit against the purchase date on the order before offering "
-        "one. When no listed resolution applies, escalate the case to a team lead.")
+        "one. When no listed resolution applies, escalate the case to a team lead."
+    )
     body = "\n\n".join(paras)
     if "Store Credit" in p["resolutions"]:
-        qa.append({"question": "How long is store credit valid after it is issued?",
-                   "answer": "90 days after issuance"})
+        qa.append(
+            {
+                "question": "How long is store credit valid after it is issued?",
+                "answer": "90 days after issuance",
+            }
+        )
     if "Extended Warranty" in p["resolutions"]:
-        qa.append({"question": "How long does the extended warranty cover a product?",
-                   "answer": "365 days from the date of purchase"})
+        qa.append(
+            {
+                "question": "How long does the extended warranty cover a product?",
+                "answer": "365 days from the date of purchase",
+            }
+        )
     return body, qa
 
 
@@ -103,7 +125,7 @@ def guide_text(sentences: list[tuple[str, str | None]], fill) -> tuple[str, list
     paras, i = [], 0
     while i < len(parts):
         step = 2 if len(parts) - i != 3 else 3
-        paras.append(" ".join(parts[i:i + step]))
+        paras.append(" ".join(parts[i : i + step]))
         i += step
     return "\n\n".join(paras), qa
 
@@ -133,8 +155,9 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
 
     issues: list[Issue] = []
     for k, p in enumerate(POLICIES):
-        issues.append(Issue(k, issue_id(), p["issue"], p["phrase"], ids[id(p)],
-                            dict(p["resolutions"])))
+        issues.append(
+            Issue(k, issue_id(), p["issue"], p["phrase"], ids[id(p)], dict(p["resolutions"]))
+        )
     store.insert("Issue__c", [{"Id": i.id, "Name": i.name} for i in issues])
 
     rows, lat = [], []
@@ -144,8 +167,14 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
             title, summary = e["title"], e["summary"]
             body, qa = policy_text(e)
             issue = next(i for i in issues if i.article_id == aid)
-            lat.append(("Knowledge__kav", aid, latent.ARTICLE_POLICY[1], latent.dumps(
-                {"issue": issue.id, "resolutions": issue.resolutions})))
+            lat.append(
+                (
+                    "Knowledge__kav",
+                    aid,
+                    latent.ARTICLE_POLICY[1],
+                    latent.dumps({"issue": issue.id, "resolutions": issue.resolutions}),
+                )
+            )
         else:
             title, summary, sentences = e
             title, summary = fill(title), fill(summary)
@@ -153,11 +182,22 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         for pair in qa:  # the contract: every answer is a verbatim span of the body
             assert pair["answer"] in body, (title, pair)
         lat.append(("Knowledge__kav", aid, latent.ARTICLE_QA[1], latent.dumps(qa)))
-        rows.append({"Id": aid, "Title": title, "Summary": summary, "FAQ_Answer__c": body,
-                     "UrlName": slug(title), "PublishStatus": "Online", "Language": "en_US"})
+        rows.append(
+            {
+                "Id": aid,
+                "Title": title,
+                "Summary": summary,
+                "FAQ_Answer__c": body,
+                "UrlName": slug(title),
+                "PublishStatus": "Online",
+                "Language": "en_US",
+            }
+        )
     rows.sort(key=lambda row: row["Id"])
     store.insert("Knowledge__kav", rows)
-    lat.extend(("Issue__c", i.id, latent.ISSUE_POLICY_ARTICLE[1], latent.dumps(i.article_id))
-               for i in issues)
+    lat.extend(
+        ("Issue__c", i.id, latent.ISSUE_POLICY_ARTICLE[1], latent.dumps(i.article_id))
+        for i in issues
+    )
     store.set_latent(lat)
     return KnowledgeBase(issues, {"Issue__c": len(issues), "Knowledge__kav": len(rows)})

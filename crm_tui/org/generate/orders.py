@@ -64,8 +64,11 @@ class _Picker:
         for month in range(1, 13):
             for c in range(-1, len(CATEGORY_NAMES)):
                 idx = [p.index for p in cat.products if c == -1 or c in p.categories]
-                w = [cat.products[i].popularity * (PEAK_BOOST if month in cat.products[i].peak
-                                                   else 1.0) for i in idx]
+                w = [
+                    cat.products[i].popularity
+                    * (PEAK_BOOST if month in cat.products[i].peak else 1.0)
+                    for i in idx
+                ]
                 if idx:
                     self.by_key[(month, c)] = (idx, list(accumulate(w)))
 
@@ -74,21 +77,30 @@ class _Picker:
         return r.choices(idx, cum_weights=cum)[0]
 
 
-def _order_day(r: random.Random, seasons: list[str], share: float,
-               days: dict[str, list[date]], span: int) -> date:
+def _order_day(
+    r: random.Random, seasons: list[str], share: float, days: dict[str, list[date]], span: int
+) -> date:
     if seasons and r.random() < share:
         return r.choice(days[r.choice(seasons)])
     return START + timedelta(days=r.randrange(span))
 
 
 def _book_for(r: random.Random, cat: Catalog, day: date) -> int:
-    promos = [b.index for b in cat.pricebooks
-              if b.promo and b.valid_from.date() <= day <= b.valid_to.date()]
+    promos = [
+        b.index
+        for b in cat.pricebooks
+        if b.promo and b.valid_from.date() <= day <= b.valid_to.date()
+    ]
     if promos and r.random() < 0.85:
         return promos[0]
-    others = [b for b in cat.pricebooks if not b.promo and b.index > 0
-              and b.valid_from.date() <= day <= b.valid_to.date()
-              and b.name.split()[0] in ("Loyalty", "Marketplace", "Outlet", "Clearance")]
+    others = [
+        b
+        for b in cat.pricebooks
+        if not b.promo
+        and b.index > 0
+        and b.valid_from.date() <= day <= b.valid_to.date()
+        and b.name.split()[0] in ("Loyalty", "Marketplace", "Outlet", "Clearance")
+    ]
     if others and r.random() < 0.2:
         return r.choice(others).index
     return 0
@@ -137,18 +149,32 @@ def build(store, seed: int, sizes: Sizes, crowd: People, cat: Catalog) -> OrderB
     for k, (day, ci, book, chosen) in enumerate(drafts):
         status = "Draft" if (LAST_ORDER - day).days < 6 and r.random() < 0.4 else "Activated"
         order = Order(order_id(), f"{k + 101:08d}", ci, day, book, status, [])
-        order_rows.append({"Id": order.id, "OrderNumber": order.number,
-                           "AccountId": customers[ci].id, "Status": status,
-                           "EffectiveDate": format_date(day),
-                           "Pricebook2Id": cat.pricebooks[book].id})
+        order_rows.append(
+            {
+                "Id": order.id,
+                "OrderNumber": order.number,
+                "AccountId": customers[ci].id,
+                "Status": status,
+                "EffectiveDate": format_date(day),
+                "Pricebook2Id": cat.pricebooks[book].id,
+            }
+        )
         for p, qty in chosen:
             entry, price = cat.entry(book, p)
             item_no += 1
             line = Line(item_id(), p, qty, price)
             order.lines.append(line)
-            item_rows.append({"Id": line.id, "OrderItemNumber": f"{item_no:010d}",
-                              "OrderId": order.id, "Product2Id": cat.products[p].id,
-                              "Quantity": qty, "UnitPrice": price, "PricebookEntryId": entry})
+            item_rows.append(
+                {
+                    "Id": line.id,
+                    "OrderItemNumber": f"{item_no:010d}",
+                    "OrderId": order.id,
+                    "Product2Id": cat.products[p].id,
+                    "Quantity": qty,
+                    "UnitPrice": price,
+                    "PricebookEntryId": entry,
+                }
+            )
         orders.append(order)
     store.insert("Order", order_rows)
     store.insert("OrderItem", item_rows)

@@ -20,8 +20,19 @@ from crm_tui.org.store.orgstore import OrgStore
 
 # Real US cities by state, with a rough weight (how many customers live there).
 CITIES: dict[str, tuple[float, tuple[str, ...]]] = {
-    "CA": (12, ("Los Angeles", "San Diego", "San Jose", "Sacramento", "Oakland", "Fresno",
-                "Irvine", "Santa Rosa")),
+    "CA": (
+        12,
+        (
+            "Los Angeles",
+            "San Diego",
+            "San Jose",
+            "Sacramento",
+            "Oakland",
+            "Fresno",
+            "Irvine",
+            "Santa Rosa",
+        ),
+    ),
     "TX": (9, ("Houston", "Austin", "Dallas", "San Antonio", "Fort Worth", "El Paso", "Plano")),
     "FL": (7, ("Miami", "Orlando", "Tampa", "Jacksonville", "Tallahassee", "Sarasota")),
     "NY": (6, ("New York", "Buffalo", "Rochester", "Albany", "Syracuse", "Ithaca")),
@@ -62,11 +73,23 @@ CITIES: dict[str, tuple[float, tuple[str, ...]]] = {
     "VT": (0.3, ("Burlington", "Montpelier")),
 }
 
-TIME_ZONES = (("America/New_York", 45), ("America/Chicago", 28), ("America/Denver", 8),
-              ("America/Los_Angeles", 15), ("America/Phoenix", 2), ("Pacific/Honolulu", 1),
-              ("America/Anchorage", 1))
-MAIL_DOMAINS = ("mail.example", "inbox.example", "post.example", "webmail.example",
-                "netmail.example", "homemail.example")
+TIME_ZONES = (
+    ("America/New_York", 45),
+    ("America/Chicago", 28),
+    ("America/Denver", 8),
+    ("America/Los_Angeles", 15),
+    ("America/Phoenix", 2),
+    ("Pacific/Honolulu", 1),
+    ("America/Anchorage", 1),
+)
+MAIL_DOMAINS = (
+    "mail.example",
+    "inbox.example",
+    "post.example",
+    "webmail.example",
+    "netmail.example",
+    "homemail.example",
+)
 RECORD_TYPE_PERSON_ACCOUNT = make_id("012", 4242)  # fixed: the Person Account record type
 
 
@@ -155,15 +178,26 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         agent = Agent(user_id(), f"{first} {last}", email, skill)
         agents.append(agent)
         alias = (ascii_slug(first)[:1] + ascii_slug(last))[:8]
-        user_rows.append({
-            "Id": agent.id, "Name": agent.name, "FirstName": first, "LastName": last,
-            "Email": email, "Phone": phone(r), "Username": email, "Alias": alias,
-            "LanguageLocaleKey": "en_US", "EmailEncodingKey": "UTF-8",
-            "TimeZoneSidKey": r.choices(zones, zone_w)[0], "LocaleSidKey": "en_US",
-        })
+        user_rows.append(
+            {
+                "Id": agent.id,
+                "Name": agent.name,
+                "FirstName": first,
+                "LastName": last,
+                "Email": email,
+                "Phone": phone(r),
+                "Username": email,
+                "Alias": alias,
+                "LanguageLocaleKey": "en_US",
+                "EmailEncodingKey": "UTF-8",
+                "TimeZoneSidKey": r.choices(zones, zone_w)[0],
+                "LocaleSidKey": "en_US",
+            }
+        )
     store.insert("User", user_rows)
-    store.set_latent((*latent.USER_SKILL[:1], a.id, latent.USER_SKILL[1], latent.dumps(a.skill))
-                     for a in agents)
+    store.set_latent(
+        (*latent.USER_SKILL[:1], a.id, latent.USER_SKILL[1], latent.dumps(a.skill)) for a in agents
+    )
 
     # ---------------------------------------------------------------- customers
     account_id, contact_id = IdMaker("Account"), IdMaker("Contact")
@@ -177,37 +211,76 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         f, g = ascii_slug(first), ascii_slug(last)
         for _ in range(100):
             style = r.randrange(5)
-            local = (f"{f}.{g}", f"{f}{g}{r.randint(1, 99)}", f"{f[0]}{g}",
-                     f"{f}_{g}{r.randint(60, 99)}", f"{g}.{f}")[style]
+            local = (
+                f"{f}.{g}",
+                f"{f}{g}{r.randint(1, 99)}",
+                f"{f[0]}{g}",
+                f"{f}_{g}{r.randint(60, 99)}",
+                f"{g}.{f}",
+            )[style]
             email = f"{local}@{r.choice(MAIL_DOMAINS)}"
             if email not in addresses:
                 break
         addresses.add(email)
         state = r.choices(states, state_w)[0]
         city = r.choice(CITIES[state][1])
-        seasons = sorted(r.sample(season_names, r.choice((1, 2, 2, 3, 3))),
-                         key=season_names.index)
+        seasons = sorted(r.sample(season_names, r.choice((1, 2, 2, 3, 3))), key=season_names.index)
         cats = sorted(r.sample(range(len(CATEGORY_NAMES)), r.choice((2, 2, 3, 3, 4))))
-        cust = Customer(account_id(), contact_id(), f"{first} {last}", first, email, state,
-                        city, seasons, round(r.uniform(0.55, 0.9), 2), cats,
-                        r.lognormvariate(0, 0.7))
+        cust = Customer(
+            account_id(),
+            contact_id(),
+            f"{first} {last}",
+            first,
+            email,
+            state,
+            city,
+            seasons,
+            round(r.uniform(0.55, 0.9), 2),
+            cats,
+            r.lognormvariate(0, 0.7),
+        )
         customers.append(cust)
-        acc_rows.append({
-            "Id": cust.id, "Name": cust.name, "FirstName": first, "LastName": last,
-            "PersonEmail": email, "Phone": phone(r), "RecordTypeId": RECORD_TYPE_PERSON_ACCOUNT,
-            "ShippingCity": city, "ShippingState": state,
-        })
-        con_rows.append({
-            "Id": cust.contact_id, "Name": cust.name, "FirstName": first, "LastName": last,
-            "Email": email, "AccountId": cust.id, "OwnerId": r.choice(agents).id,
-        })
+        acc_rows.append(
+            {
+                "Id": cust.id,
+                "Name": cust.name,
+                "FirstName": first,
+                "LastName": last,
+                "PersonEmail": email,
+                "Phone": phone(r),
+                "RecordTypeId": RECORD_TYPE_PERSON_ACCOUNT,
+                "ShippingCity": city,
+                "ShippingState": state,
+            }
+        )
+        con_rows.append(
+            {
+                "Id": cust.contact_id,
+                "Name": cust.name,
+                "FirstName": first,
+                "LastName": last,
+                "Email": email,
+                "AccountId": cust.id,
+                "OwnerId": r.choice(agents).id,
+            }
+        )
     store.insert("Account", acc_rows)
     store.insert("Contact", con_rows)
     store.set_latent(
-        ("Account", c.id, latent.ACCOUNT_SHOPPING_HABIT[1], latent.dumps({
-            "seasons": c.seasons, "season_share": c.season_share,
-            "categories": [CATEGORY_NAMES[i] for i in c.categories]}))
-        for c in customers)
+        (
+            "Account",
+            c.id,
+            latent.ACCOUNT_SHOPPING_HABIT[1],
+            latent.dumps(
+                {
+                    "seasons": c.seasons,
+                    "season_share": c.season_share,
+                    "categories": [CATEGORY_NAMES[i] for i in c.categories],
+                }
+            ),
+        )
+        for c in customers
+    )
 
     # ---------------------------------------------------------------- closure speed
     # A multiplier on handle time per shipping state: a few states are clearly faster.
@@ -221,8 +294,9 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         else:
             speed = r.uniform(1.3, 1.8)
         state_speed[s] = round(speed, 3)
-    store.set_latent(("State", s, latent.STATE_CLOSURE_SPEED[1], latent.dumps(v))
-                     for s, v in state_speed.items())
+    store.set_latent(
+        ("State", s, latent.STATE_CLOSURE_SPEED[1], latent.dumps(v)) for s, v in state_speed.items()
+    )
 
     counts = {"User": len(user_rows), "Account": len(acc_rows), "Contact": len(con_rows)}
     return People(agents, customers, state_speed, counts)

@@ -117,8 +117,7 @@ DESCRIPTIONS = (
     "{f2} and {f3}.",
     "Meet the {name}: {a}{adj} {noun} with {f1} and {f2}. {Mat} and {f3} make {it} a "
     "dependable pick for {use}.",
-    "Whether you are into {use} or {use2}, the {adj} {name} {is} ready, with {f1}, {f2} and "
-    "{mat}.",
+    "Whether you are into {use} or {use2}, the {adj} {name} {is} ready, with {f1}, {f2} and {mat}.",
     "Our {adj} {noun} for {use}. Highlights: {f1}; {f2}; {f3}. Made with {mat}.",
     "Built for {use}, the {name} combine{s} {mat} with {f1}. {It_is} finished with {f2} and "
     "{f3}, so {they} work{s} just as well for {use2}.",
@@ -132,13 +131,21 @@ SIZE_LINES = {
 def grammar(plural: bool, next_word: str = "") -> dict[str, str]:
     """Agreement slots for a product noun (singular or plural)."""
     article = "" if plural else ("an " if next_word[:1].lower() in "aeiou" else "a ")
-    return {"is": "are" if plural else "is", "a": article, "it": "them" if plural else "it",
-            "It": "They" if plural else "It", "s": "" if plural else "s",
-            "they": "they" if plural else "it",
-            "this": "these" if plural else "this", "It_is": "They are" if plural else "It is",
-            "it_is": "they are" if plural else "it is", "does": "do" if plural else "does",
-            "was": "were" if plural else "was", "its": "their" if plural else "its",
-            "has": "have" if plural else "has"}
+    return {
+        "is": "are" if plural else "is",
+        "a": article,
+        "it": "them" if plural else "it",
+        "It": "They" if plural else "It",
+        "s": "" if plural else "s",
+        "they": "they" if plural else "it",
+        "this": "these" if plural else "this",
+        "It_is": "They are" if plural else "It is",
+        "it_is": "they are" if plural else "it is",
+        "does": "do" if plural else "does",
+        "was": "were" if plural else "was",
+        "its": "their" if plural else "its",
+        "has": "have" if plural else "has",
+    }
 
 
 def _describe(r: random.Random, name: str, t: ProductType, gender: str) -> tuple[str, str]:
@@ -148,26 +155,44 @@ def _describe(r: random.Random, name: str, t: ProductType, gender: str) -> tuple
     use2 = next(u for u in t.uses if u != use) if len(t.uses) > 1 else use
     mat = r.choice(t.materials)
     text = r.choice(DESCRIPTIONS).format(
-        name=name, adj=adj, Adj=adj[:1].upper() + adj[1:], adj2=adj2, noun=t.noun.lower(),
-        use=use, use2=use2, f1=f1, f2=f2, f3=f3, mat=mat, Mat=mat[:1].upper() + mat[1:],
-        **grammar(t.plural, adj))
+        name=name,
+        adj=adj,
+        Adj=adj[:1].upper() + adj[1:],
+        adj2=adj2,
+        noun=t.noun.lower(),
+        use=use,
+        use2=use2,
+        f1=f1,
+        f2=f2,
+        f3=f3,
+        mat=mat,
+        Mat=mat[:1].upper() + mat[1:],
+        **grammar(t.plural, adj),
+    )
     g = gender or {"W": "Women's", "M": "Men's"}.get(t.gender, "")
     if g and t.kind in SIZE_LINES:
         a, b = (5, 11) if g == "Women's" else (7, 14)
         text += " " + SIZE_LINES[t.kind].format(g=g.lower(), a=a, b=b)
     elif t.kind in SIZE_LINES and r.random() < 0.5:
-        text += " " + ("Available in a full run of sizes." if t.kind == "apparel"
-                       else "Available in half sizes, regular and wide.")
+        text += " " + (
+            "Available in a full run of sizes."
+            if t.kind == "apparel"
+            else "Available in half sizes, regular and wide."
+        )
     return text, adj
 
 
-def _nicknames(r: random.Random, name: str, t: ProductType, gender: str, adj: str,
-               description: str) -> list[str]:
+def _nicknames(
+    r: random.Random, name: str, t: ProductType, gender: str, adj: str, description: str
+) -> list[str]:
     noun = t.noun.lower()
     last = noun.split()[-1]
     line = name.removeprefix(gender).split()[0].lower()
-    options = [f"{adj} {noun}", noun if len(noun.split()) > 1 else f"{adj} {noun}",
-               f"{line} {last}"]
+    options = [
+        f"{adj} {noun}",
+        noun if len(noun.split()) > 1 else f"{adj} {noun}",
+        f"{line} {last}",
+    ]
     if gender:
         options.append(f"{gender.lower()} {noun}")
     if len(noun.split()) > 2:
@@ -189,9 +214,13 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     cat_id = IdMaker("ProductCategory")
     category_ids = cat_id.many(len(CATEGORY_NAMES))
     catalog_id = make_id("0ZS", 7)  # the (unmodelled) product catalogue
-    store.insert("ProductCategory", [
-        {"Id": i, "Name": n, "CatalogId": catalog_id}
-        for i, n in zip(category_ids, CATEGORY_NAMES)])
+    store.insert(
+        "ProductCategory",
+        [
+            {"Id": i, "Name": n, "CatalogId": catalog_id}
+            for i, n in zip(category_ids, CATEGORY_NAMES)
+        ],
+    )
 
     # ---------------------------------------------------------------- products
     product_id = IdMaker("Product2")
@@ -217,22 +246,36 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
         price = round(r.uniform(lo, hi)) - 0.01
         seasonal = bool(t.peak) and r.random() < 0.85
         p = Product(
-            index=i, id=product_id(), name=name, type=t, description=description,
-            categories=cats, price=price, popularity=r.lognormvariate(0, 0.6),
+            index=i,
+            id=product_id(),
+            name=name,
+            type=t,
+            description=description,
+            categories=cats,
+            price=price,
+            popularity=r.lognormvariate(0, 0.6),
             propensity=round(r.lognormvariate(0, 0.85), 3),
             peak=t.peak if seasonal else (),
-            issue_bias=r.randrange(100), nicknames=[])
+            issue_bias=r.randrange(100),
+            nicknames=[],
+        )
         p.nicknames = _nicknames(r, name, t, gender, adj, description)
         products.append(p)
-        rows.append({
-            "Id": p.id, "Name": name, "Description": description,
-            "IsActive": 1 if r.random() < 0.94 else 0,
-            "External_ID__c": f"{', '.join(CATEGORY_NAMES[c] for c in cats)}_{i + 1}",
-        })
-        placements.extend({"Id": pcp_id(), "ProductCategoryId": category_ids[c],
-                           "ProductId": p.id} for c in cats)
-        lat.append(("Product2", p.id, latent.PRODUCT_ISSUE_PROPENSITY[1],
-                    latent.dumps(p.propensity)))
+        rows.append(
+            {
+                "Id": p.id,
+                "Name": name,
+                "Description": description,
+                "IsActive": 1 if r.random() < 0.94 else 0,
+                "External_ID__c": f"{', '.join(CATEGORY_NAMES[c] for c in cats)}_{i + 1}",
+            }
+        )
+        placements.extend(
+            {"Id": pcp_id(), "ProductCategoryId": category_ids[c], "ProductId": p.id} for c in cats
+        )
+        lat.append(
+            ("Product2", p.id, latent.PRODUCT_ISSUE_PROPENSITY[1], latent.dumps(p.propensity))
+        )
         lat.append(("Product2", p.id, latent.PRODUCT_PEAK_MONTHS[1], latent.dumps(list(p.peak))))
         lat.append(("Product2", p.id, latent.PRODUCT_NICKNAMES[1], latent.dumps(p.nicknames)))
     store.insert("Product2", rows)
@@ -241,20 +284,33 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
 
     # ---------------------------------------------------------------- price books
     pb_id = IdMaker("Pricebook2")
-    books: list[PriceBook] = [PriceBook(0, pb_id(), "Standard Price Book", 1.0,
-                                        datetime(2019, 12, 1), datetime(2025, 12, 31, 23, 59),
-                                        False)]
+    books: list[PriceBook] = [
+        PriceBook(
+            0,
+            pb_id(),
+            "Standard Price Book",
+            1.0,
+            datetime(2019, 12, 1),
+            datetime(2025, 12, 31, 23, 59),
+            False,
+        )
+    ]
     descriptions = {"Standard Price Book": "List prices for every product, used by default."}
     for year in YEARS:
         for name, month, day, length, factor in PROMOTIONS:
             start = datetime(year, month, day)
-            end = datetime(year, month, day + length - 1, 23, 59) if month != 12 or \
-                day + length - 1 <= 31 else datetime(year, 12, 31, 23, 59)
+            end = (
+                datetime(year, month, day + length - 1, 23, 59)
+                if month != 12 or day + length - 1 <= 31
+                else datetime(year, 12, 31, 23, 59)
+            )
             full = f"{name} {year}"
             books.append(PriceBook(len(books), pb_id(), full, factor, start, end, True))
-            descriptions[full] = (f"{name} promotion prices, {start:%B} {start.day}"
-                                  f"{'' if length == 1 else f' to {end:%B} {end.day}'}, {year}: "
-                                  f"about {round((1 - factor) * 100)}% off list prices.")
+            descriptions[full] = (
+                f"{name} promotion prices, {start:%B} {start.day}"
+                f"{'' if length == 1 else f' to {end:%B} {end.day}'}, {year}: "
+                f"about {round((1 - factor) * 100)}% off list prices."
+            )
     for name, desc, factor in CHANNEL_BOOKS:
         if name.startswith("Clearance"):
             year = int(name.split()[1])
@@ -263,23 +319,45 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             start, end = datetime(2020, 1, 1), datetime(2025, 12, 31, 23, 59)
         books.append(PriceBook(len(books), pb_id(), name, factor, start, end, False))
         descriptions[name] = desc
-    books = books[:sizes.pricebooks]
-    store.insert("Pricebook2", [{
-        "Id": b.id, "Name": b.name, "Description": descriptions[b.name],
-        "IsActive": 1 if (b.valid_to >= datetime(2024, 6, 1) or not b.promo) else 0,
-        "ValidFrom": format_datetime(b.valid_from), "ValidTo": format_datetime(b.valid_to),
-    } for b in books])
+    books = books[: sizes.pricebooks]
+    store.insert(
+        "Pricebook2",
+        [
+            {
+                "Id": b.id,
+                "Name": b.name,
+                "Description": descriptions[b.name],
+                "IsActive": 1 if (b.valid_to >= datetime(2024, 6, 1) or not b.promo) else 0,
+                "ValidFrom": format_datetime(b.valid_from),
+                "ValidTo": format_datetime(b.valid_to),
+            }
+            for b in books
+        ],
+    )
 
     # ---------------------------------------------------------------- entries
     entry_base = 1
     n = len(products)
-    store.insert("PricebookEntry", (
-        {"Id": fast_id("01u", entry_base + b.index * n + p.index), "Name": p.name,
-         "Pricebook2Id": b.id, "Product2Id": p.id,
-         "UnitPrice": price_in_book(p.price, b.factor)}
-        for b in books for p in products))
+    store.insert(
+        "PricebookEntry",
+        (
+            {
+                "Id": fast_id("01u", entry_base + b.index * n + p.index),
+                "Name": p.name,
+                "Pricebook2Id": b.id,
+                "Product2Id": p.id,
+                "UnitPrice": price_in_book(p.price, b.factor),
+            }
+            for b in books
+            for p in products
+        ),
+    )
 
-    counts = {"ProductCategory": len(category_ids), "Product2": n,
-              "ProductCategoryProduct": len(placements), "Pricebook2": len(books),
-              "PricebookEntry": n * len(books)}
+    counts = {
+        "ProductCategory": len(category_ids),
+        "Product2": n,
+        "ProductCategoryProduct": len(placements),
+        "Pricebook2": len(books),
+        "PricebookEntry": n * len(books),
+    }
     return Catalog(category_ids, products, books, entry_base, counts)

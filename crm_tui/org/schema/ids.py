@@ -24,7 +24,7 @@ def checksum_suffix(id15: str) -> str:
     suffix = ""
     for chunk in range(3):
         mask = 0
-        for bit, ch in enumerate(id15[chunk * 5:chunk * 5 + 5]):
+        for bit, ch in enumerate(id15[chunk * 5 : chunk * 5 + 5]):
             if "A" <= ch <= "Z":
                 mask |= 1 << bit
         suffix += SUFFIX_ALPHABET[mask]

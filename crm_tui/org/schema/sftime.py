@@ -5,14 +5,14 @@ All stored times are UTC; the fixed-width format sorts lexically in time order.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.000+0000"
 
 
 def format_datetime(value: datetime) -> str:
     if value.tzinfo is not None:
-        value = value.astimezone(timezone.utc).replace(tzinfo=None)
+        value = value.astimezone(UTC).replace(tzinfo=None)
     return value.strftime(DATETIME_FORMAT)
 
 
@@ -29,7 +29,7 @@ def parse_datetime(text: str) -> datetime:
         t = t[:-2] + ":" + t[-2:]
     value = datetime.fromisoformat(t)
     if value.tzinfo is not None:
-        value = value.astimezone(timezone.utc).replace(tzinfo=None)
+        value = value.astimezone(UTC).replace(tzinfo=None)
     return value
 
 

@@ -35,45 +35,59 @@ def _name(common_name: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
 
 
-def make_loopback_certificates(directory: Path, host: str = "127.0.0.1",
-                               days: int = 30) -> LoopbackCertificates:
+def make_loopback_certificates(
+    directory: Path, host: str = "127.0.0.1", days: int = 30
+) -> LoopbackCertificates:
     """Write ca.pem, server.pem and server-key.pem into `directory` (created if needed)."""
     directory.mkdir(parents=True, exist_ok=True)
     now = datetime.now(UTC)
     ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
-    ca = (x509.CertificateBuilder().subject_name(_name("crm-tui loopback CA"))
-          .issuer_name(_name("crm-tui loopback CA")).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number())
-          .not_valid_before(now - timedelta(minutes=5)).not_valid_after(now + timedelta(days))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False,
-                                       False), critical=True)
-          .add_extension(ca_ski, critical=False)
-          .sign(ca_key, hashes.SHA256()))
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(_name("crm-tui loopback CA"))
+        .issuer_name(_name("crm-tui loopback CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(False, False, False, False, False, True, True, False, False),
+            critical=True,
+        )
+        .add_extension(ca_ski, critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
     try:
         alt_name: x509.GeneralName = x509.IPAddress(ipaddress.ip_address(host))
     except ValueError:
         alt_name = x509.DNSName(host)
-    leaf = (x509.CertificateBuilder().subject_name(_name(host)).issuer_name(ca.subject)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - timedelta(minutes=5)).not_valid_after(now + timedelta(days))
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.SubjectAlternativeName([alt_name]), critical=False)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]),
-                           critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()),
-                           critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
-                ca_ski), critical=False)
-            .sign(ca_key, hashes.SHA256()))
-    certs = LoopbackCertificates(directory / "ca.pem", directory / "server.pem",
-                                 directory / "server-key.pem")
+    leaf = (
+        x509.CertificateBuilder()
+        .subject_name(_name(host))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.SubjectAlternativeName([alt_name]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    certs = LoopbackCertificates(
+        directory / "ca.pem", directory / "server.pem", directory / "server-key.pem"
+    )
     certs.ca_pem.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     certs.cert_pem.write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
-    key_bytes = key.private_bytes(serialization.Encoding.PEM,
-                                  serialization.PrivateFormat.PKCS8,
-                                  serialization.NoEncryption())
+    key_bytes = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     fd = os.open(certs.key_pem, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(key_bytes)

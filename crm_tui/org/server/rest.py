@@ -40,8 +40,7 @@ USER_ID = make_id("005", 0, instance="Lc")[:15]
 _DATA = re.compile(r"^/services/data/v(?P<version>\d+\.\d)(?P<rest>/.*)?$")
 _LOCATOR = re.compile(r"^(?P<locator>[A-Za-z0-9]+)-(?P<offset>\d+)$")
 # The org's own record, outside the catalogue: clients read its Id to identify the org.
-_ORGANIZATION = re.compile(r"\s*SELECT\s+Id\s+FROM\s+Organization(\s+LIMIT\s+1)?\s*",
-                           re.IGNORECASE)
+_ORGANIZATION = re.compile(r"\s*SELECT\s+Id\s+FROM\s+Organization(\s+LIMIT\s+1)?\s*", re.IGNORECASE)
 
 
 @dataclass
@@ -74,8 +73,7 @@ class _Cursor:
 class SalesforceApi:
     """Answers Salesforce REST requests from one org; thread-safe."""
 
-    def __init__(self, store: OrgStore, session_id: str | None = None,
-                 today: date | None = None):
+    def __init__(self, store: OrgStore, session_id: str | None = None, today: date | None = None):
         self.store = store
         self.session_id = session_id or secrets.token_urlsafe(24)
         self.today = today or store_today(store)
@@ -84,8 +82,9 @@ class SalesforceApi:
         self.cursor_count = 0
 
     # ----------------------------------------------------------------- dispatch
-    def handle(self, method: str, url: str, headers: dict[str, str], body: bytes,
-               host: str) -> Response:
+    def handle(
+        self, method: str, url: str, headers: dict[str, str], body: bytes, host: str
+    ) -> Response:
         parts = urlsplit(url)
         path = parts.path.rstrip("/") or "/"
         params = parse_qs(parts.query)
@@ -94,8 +93,9 @@ class SalesforceApi:
         if method == "POST" and path == "/services/oauth2/token":
             return self.oauth_login(host)
         if path == "/services/data":
-            return Response(200, [{"label": "Local org", "url": "/services/data/v59.0",
-                                   "version": "59.0"}])
+            return Response(
+                200, [{"label": "Local org", "url": "/services/data/v59.0", "version": "59.0"}]
+            )
         match = _DATA.match(path)
         if not match:
             return _error(404, *NOT_FOUND)
@@ -103,13 +103,17 @@ class SalesforceApi:
         if not secrets.compare_digest(token, self.session_id):
             return _error(401, "INVALID_SESSION_ID", "Session expired or invalid")
         if method != "GET":
-            return _error(403, "INSUFFICIENT_ACCESS_OR_READONLY",
-                          "This local org is read-only: only GET requests are answered.")
+            return _error(
+                403,
+                "INSUFFICIENT_ACCESS_OR_READONLY",
+                "This local org is read-only: only GET requests are answered.",
+            )
         version, rest = match["version"], (match["rest"] or "/").strip("/").split("/")
         return self.route(version, rest, params, headers)
 
-    def route(self, version: str, rest: list[str], params: dict[str, list[str]],
-              headers: dict[str, str]) -> Response:
+    def route(
+        self, version: str, rest: list[str], params: dict[str, list[str]], headers: dict[str, str]
+    ) -> Response:
         resource = rest[0]
         try:
             if resource in ("query", "queryAll"):
@@ -131,32 +135,43 @@ class SalesforceApi:
     # ----------------------------------------------------------------- login
     def soap_login(self, body: bytes, host: str, path: str) -> Response:
         if b"username>" not in body:  # any user may log in to this local org
-            xml = ('<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
-                   '"http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf='
-                   '"urn:fault.partner.soap.sforce.com"><soapenv:Body><soapenv:Fault>'
-                   '<faultcode>INVALID_LOGIN</faultcode><detail><sf:LoginFault>'
-                   '<sf:exceptionCode>INVALID_LOGIN</sf:exceptionCode><sf:exceptionMessage>'
-                   'Invalid username, password, security token; or user locked out.'
-                   '</sf:exceptionMessage></sf:LoginFault></detail></soapenv:Fault>'
-                   '</soapenv:Body></soapenv:Envelope>')
+            xml = (
+                '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
+                '"http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf='
+                '"urn:fault.partner.soap.sforce.com"><soapenv:Body><soapenv:Fault>'
+                "<faultcode>INVALID_LOGIN</faultcode><detail><sf:LoginFault>"
+                "<sf:exceptionCode>INVALID_LOGIN</sf:exceptionCode><sf:exceptionMessage>"
+                "Invalid username, password, security token; or user locked out."
+                "</sf:exceptionMessage></sf:LoginFault></detail></soapenv:Fault>"
+                "</soapenv:Body></soapenv:Envelope>"
+            )
             return Response(500, xml.encode(), "text/xml;charset=UTF-8")
         version = path.split("/")[4]
         server_url = f"https://{host}/services/Soap/u/{version}/{ORG_ID}"
-        xml = ('<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
-               '"http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>'
-               '<loginResponse xmlns="urn:partner.soap.sforce.com"><result>'
-               f'<metadataServerUrl>https://{escape(host)}/services/Soap/m/{version}/{ORG_ID}'
-               '</metadataServerUrl><passwordExpired>false</passwordExpired>'
-               f'<sandbox>true</sandbox><serverUrl>{escape(server_url)}</serverUrl>'
-               f'<sessionId>{escape(self.session_id)}</sessionId><userId>{USER_ID}</userId>'
-               '</result></loginResponse></soapenv:Body></soapenv:Envelope>')
+        xml = (
+            '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
+            '"http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>'
+            '<loginResponse xmlns="urn:partner.soap.sforce.com"><result>'
+            f"<metadataServerUrl>https://{escape(host)}/services/Soap/m/{version}/{ORG_ID}"
+            "</metadataServerUrl><passwordExpired>false</passwordExpired>"
+            f"<sandbox>true</sandbox><serverUrl>{escape(server_url)}</serverUrl>"
+            f"<sessionId>{escape(self.session_id)}</sessionId><userId>{USER_ID}</userId>"
+            "</result></loginResponse></soapenv:Body></soapenv:Envelope>"
+        )
         return Response(200, xml.encode(), "text/xml;charset=UTF-8")
 
     def oauth_login(self, host: str) -> Response:
-        return Response(200, {"access_token": self.session_id,
-                              "instance_url": f"https://{host}", "token_type": "Bearer",
-                              "id": f"https://{host}/id/{ORG_ID}/{USER_ID}",
-                              "issued_at": "0", "signature": ""})
+        return Response(
+            200,
+            {
+                "access_token": self.session_id,
+                "instance_url": f"https://{host}",
+                "token_type": "Bearer",
+                "id": f"https://{host}/id/{ORG_ID}/{USER_ID}",
+                "issued_at": "0",
+                "signature": "",
+            },
+        )
 
     # ----------------------------------------------------------------- queries
     def query(self, version: str, resource: str, params, headers) -> Response:
@@ -164,8 +179,14 @@ class SalesforceApi:
         if _ORGANIZATION.fullmatch(text):
             org_id = to18(ORG_ID)
             url = f"/services/data/v{version}/sobjects/Organization/{org_id}"
-            return Response(200, {"totalSize": 1, "done": True, "records": [
-                {"attributes": {"type": "Organization", "url": url}, "Id": org_id}]})
+            return Response(
+                200,
+                {
+                    "totalSize": 1,
+                    "done": True,
+                    "records": [{"attributes": {"type": "Organization", "url": url}, "Id": org_id}],
+                },
+            )
         with self.lock:
             result = execute_soql(self.store, text, today=self.today, api_version=version)
         batch = _batch_size(headers.get("sforce-query-options", ""))
@@ -188,17 +209,20 @@ class SalesforceApi:
     def page(self, version: str, locator: str, offset: int) -> dict[str, Any]:
         cursor = self.cursors[locator]
         end = offset + cursor.batch
-        page = {"totalSize": len(cursor.records), "done": end >= len(cursor.records),
-                "records": cursor.records[offset:end]}
+        page = {
+            "totalSize": len(cursor.records),
+            "done": end >= len(cursor.records),
+            "records": cursor.records[offset:end],
+        }
         if not page["done"]:
-            page["nextRecordsUrl"] = (f"/services/data/v{version}/{cursor.resource}/"
-                                      f"{locator}-{end}")
+            page["nextRecordsUrl"] = f"/services/data/v{version}/{cursor.resource}/{locator}-{end}"
         return page
 
     def search(self, version: str, text: str) -> Response:
         with self.lock:
-            return Response(200, execute_sosl(self.store, text, today=self.today,
-                                              api_version=version))
+            return Response(
+                200, execute_sosl(self.store, text, today=self.today, api_version=version)
+            )
 
     # ----------------------------------------------------------------- sobjects
     def sobjects(self, version: str, rest: list[str], params) -> Response:
@@ -208,8 +232,9 @@ class SalesforceApi:
             return _error(404, *NOT_FOUND)
         obj = get_object(rest[0])
         if len(rest) == 1:
-            return Response(200, {"objectDescribe": describe_summary(obj, version),
-                                  "recentItems": []})
+            return Response(
+                200, {"objectDescribe": describe_summary(obj, version), "recentItems": []}
+            )
         if rest[1] == "describe":
             return Response(200, describe_object(obj, version))
         if not is_valid_id(rest[1]):
@@ -297,16 +322,24 @@ class _HttpServer(ThreadingHTTPServer):
 class OrgServer:
     """Serve an org on host:port (port 0 = any free port), in a background thread."""
 
-    def __init__(self, org_path: str | Path, host: str = "127.0.0.1", port: int = 0,
-                 tls: ssl.SSLContext | None = None, session_id: str | None = None,
-                 today: date | None = None, verbose: bool = False):
+    def __init__(
+        self,
+        org_path: str | Path,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tls: ssl.SSLContext | None = None,
+        session_id: str | None = None,
+        today: date | None = None,
+        verbose: bool = False,
+    ):
         self.store = OrgStore.open(org_path)
         self.api = SalesforceApi(self.store, session_id, today)
         self.httpd = _HttpServer((host, port), self.api, verbose)
         if tls is not None:
             # The handshake then runs in the request's thread, not the accept loop.
-            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True,
-                                                do_handshake_on_connect=False)
+            self.httpd.socket = tls.wrap_socket(
+                self.httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
         self.scheme = "https" if tls else "http"
         self.thread: threading.Thread | None = None
 

@@ -7,13 +7,19 @@ Bad queries raise SalesforceError(error_code, message), worded as Salesforce wor
 """
 
 from crm_tui.org.soql.executor import (
-           API_VERSION,
-           QueryResult,
-           execute_soql,
-           store_today,
+    API_VERSION,
+    QueryResult,
+    execute_soql,
+    store_today,
 )
 from crm_tui.org.soql.sf_errors import SalesforceError
 from crm_tui.org.soql.sosl import execute_sosl
 
-__all__ = ["API_VERSION", "QueryResult", "SalesforceError", "execute_soql", "execute_sosl",
-           "store_today"]
+__all__ = [
+    "API_VERSION",
+    "QueryResult",
+    "SalesforceError",
+    "execute_soql",
+    "execute_sosl",
+    "store_today",
+]

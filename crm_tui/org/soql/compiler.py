@@ -40,14 +40,31 @@ from crm_tui.org.store.orgstore import q
 MAX_OFFSET = 2000
 
 # Value categories for filter checks, with Salesforce's type names for messages.
-_CATEGORY = {FieldType.ID: "id", FieldType.LOOKUP: "id", FieldType.NUMBER: "number",
-             FieldType.CURRENCY: "number", FieldType.BOOLEAN: "boolean",
-             FieldType.DATE: "date", FieldType.DATETIME: "datetime"}
-_SF_TYPE = {"string": "string", "id": "id", "number": "double", "boolean": "boolean",
-            "date": "date", "datetime": "dateTime"}
-_LITERAL_FITS = {"string": {"string"}, "id": {"string"}, "number": {"number"},
-                 "boolean": {"boolean"}, "date": {"date", "date_literal"},
-                 "datetime": {"datetime", "date_literal"}}
+_CATEGORY = {
+    FieldType.ID: "id",
+    FieldType.LOOKUP: "id",
+    FieldType.NUMBER: "number",
+    FieldType.CURRENCY: "number",
+    FieldType.BOOLEAN: "boolean",
+    FieldType.DATE: "date",
+    FieldType.DATETIME: "datetime",
+}
+_SF_TYPE = {
+    "string": "string",
+    "id": "id",
+    "number": "double",
+    "boolean": "boolean",
+    "date": "date",
+    "datetime": "dateTime",
+}
+_LITERAL_FITS = {
+    "string": {"string"},
+    "id": {"string"},
+    "number": {"number"},
+    "boolean": {"boolean"},
+    "date": {"date", "date_literal"},
+    "datetime": {"datetime", "date_literal"},
+}
 
 
 def category(fld: Field) -> str:
@@ -136,47 +153,67 @@ class _Scope:
             child_alias = self.joins[path[:-1]][0]
             alias = f"{self.prefix}t{len(self.joins)}"
             parent = get_object(lookup.reference_to)
-            self.join_sql.append(f"LEFT JOIN {q(parent.name)} AS {alias} "
-                                 f"ON {alias}.{q('Id')} = {child_alias}.{q(lookup.name)}")
+            self.join_sql.append(
+                f"LEFT JOIN {q(parent.name)} AS {alias} "
+                f"ON {alias}.{q('Id')} = {child_alias}.{q(lookup.name)}"
+            )
             self.joins[path] = (alias, parent)
         return self.joins[path]
 
     def resolve(self, path: FieldPath) -> _Resolved:
         parts = list(path.parts)
-        if (len(parts) > 1 and parts[0].lower() in self.aliases | {self.sobject.name.lower()}
-                and parts[0].lower() not in self.sobject.parent_relationship_fields):
+        if (
+            len(parts) > 1
+            and parts[0].lower() in self.aliases | {self.sobject.name.lower()}
+            and parts[0].lower() not in self.sobject.parent_relationship_fields
+        ):
             parts = parts[1:]
         obj, rel_path = self.sobject, ()
         alias = self.root
         for rel in parts[:-1]:
             lookup = obj.parent_relationship_fields.get(rel.lower())
             if lookup is None:
-                raise SalesforceError("INVALID_FIELD", positioned(
-                    self.text, path.pos,
-                    f"Didn't understand relationship '{rel}' in field path. If you are "
-                    "attempting to use a custom relationship, be sure to append the '__r' "
-                    "after the custom relationship name. Please reference your WSDL or the "
-                    "describe call for the appropriate names."))
+                raise SalesforceError(
+                    "INVALID_FIELD",
+                    positioned(
+                        self.text,
+                        path.pos,
+                        f"Didn't understand relationship '{rel}' in field path. If you are "
+                        "attempting to use a custom relationship, be sure to append the '__r' "
+                        "after the custom relationship name. Please reference your WSDL or the "
+                        "describe call for the appropriate names.",
+                    ),
+                )
             rel_path = (*rel_path, lookup.relationship_name)
             alias, obj = self.join(rel_path, lookup)
         if not obj.has_field(parts[-1]):
-            raise SalesforceError("INVALID_FIELD", positioned(
-                self.text, path.pos,
-                f"No such column '{parts[-1]}' on entity '{obj.name}'. If you are attempting "
-                "to use a custom field, be sure to append the '__c' after the custom field "
-                "name. Please reference your WSDL or the describe call for the appropriate "
-                "names."))
+            raise SalesforceError(
+                "INVALID_FIELD",
+                positioned(
+                    self.text,
+                    path.pos,
+                    f"No such column '{parts[-1]}' on entity '{obj.name}'. If you are attempting "
+                    "to use a custom field, be sure to append the '__c' after the custom field "
+                    "name. Please reference your WSDL or the describe call for the appropriate "
+                    "names.",
+                ),
+            )
         fld = obj.field(parts[-1])
         return _Resolved(f"{alias}.{q(fld.name)}", fld, rel_path, alias)
 
 
 def _object(text: str, name: str, pos: int) -> SObject:
     if not has_object(name):
-        raise SalesforceError("INVALID_TYPE", positioned(
-            text, pos,
-            f"sObject type '{name}' is not supported. If you are attempting to use a custom "
-            "object, be sure to append the '__c' after the entity name. Please reference "
-            "your WSDL or the describe call for the appropriate names."))
+        raise SalesforceError(
+            "INVALID_TYPE",
+            positioned(
+                text,
+                pos,
+                f"sObject type '{name}' is not supported. If you are attempting to use a custom "
+                "object, be sure to append the '__c' after the entity name. Please reference "
+                "your WSDL or the describe call for the appropriate names.",
+            ),
+        )
     return get_object(name)
 
 
@@ -189,21 +226,29 @@ class _Compiler:
         self.subqueries = 0
 
     # ----------------------------------------------------------------- entry
-    def compile(self, query: Query, sobject: SObject | None = None,
-                restrict: tuple[str, str] | None = None, parent_key: str | None = None,
-                semi_join: bool = False) -> CompiledQuery:
+    def compile(
+        self,
+        query: Query,
+        sobject: SObject | None = None,
+        restrict: tuple[str, str] | None = None,
+        parent_key: str | None = None,
+        semi_join: bool = False,
+    ) -> CompiledQuery:
         """`restrict` = (field, JSON array parameter): keep rows whose field is in it.
         `parent_key`: a lookup field returned as a second hidden column (child queries).
         `semi_join`: select only the one selected field, for `Id IN (SELECT ...)`."""
         sobject = sobject or _object(self.text, query.object_name, query.object_pos)
         scope = _Scope(self.text, sobject, self.prefix, {query.object_alias})
         aggregate = bool(query.group_by) or any(
-            isinstance(item.expr, Aggregate) for item in query.select)
-        plan = CompiledQuery(sobject, "", self.params.values, aggregate=aggregate,
-                             count_only=query.count_only)
+            isinstance(item.expr, Aggregate) for item in query.select
+        )
+        plan = CompiledQuery(
+            sobject, "", self.params.values, aggregate=aggregate, count_only=query.count_only
+        )
         if query.offset is not None and query.offset > MAX_OFFSET:
-            raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE",
-                                  f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+            raise SalesforceError(
+                "NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}"
+            )
         if query.count_only:
             select_sql = ["1"]
         elif aggregate:
@@ -218,11 +263,11 @@ class _Compiler:
         if semi_join:  # no nulls, so NOT IN keeps its plain meaning
             where.append(f"{select_sql[0]} IS NOT NULL")
         if restrict:
-            where.append(f"{scope.root}.{q(restrict[0])} IN (SELECT value FROM json_each("
-                         f"{restrict[1]}))")
+            where.append(
+                f"{scope.root}.{q(restrict[0])} IN (SELECT value FROM json_each({restrict[1]}))"
+            )
         group_keys = [scope.resolve(path) for path in query.group_by]
-        having = (self.condition(query.having, scope, query, having=True)
-                  if query.having else None)
+        having = self.condition(query.having, scope, query, having=True) if query.having else None
         order = [self.order_item(item, scope, query) for item in query.order_by]
         sql = f"SELECT {', '.join(select_sql)} {scope.from_sql()}"
         if where:
@@ -242,8 +287,9 @@ class _Compiler:
         return plan
 
     # ----------------------------------------------------------------- SELECT lists
-    def record_select(self, query: Query, scope: _Scope, plan: CompiledQuery,
-                      parent_key: str | None) -> list[str]:
+    def record_select(
+        self, query: Query, scope: _Scope, plan: CompiledQuery, parent_key: str | None
+    ) -> list[str]:
         select_sql = [f"{scope.root}.{q('Id')}"]
         if parent_key:
             select_sql.append(f"{scope.root}.{q(parent_key)}")
@@ -257,8 +303,9 @@ class _Compiler:
             resolved = scope.resolve(item.expr)
             key = (*resolved.rel_path, resolved.field.name)
             if tuple(k.lower() for k in key) in seen:
-                raise malformed(self.text, item.expr.pos,
-                                f"duplicate field selected: {item.expr.text}")
+                raise malformed(
+                    self.text, item.expr.pos, f"duplicate field selected: {item.expr.text}"
+                )
             seen.add(tuple(k.lower() for k in key))
             for depth in range(1, len(resolved.rel_path) + 1):
                 self.link_parent(resolved.rel_path[:depth], scope, plan, select_sql)
@@ -284,12 +331,14 @@ class _Compiler:
         for item in query.select:
             expr = item.expr
             if isinstance(expr, Query):
-                raise malformed(self.text, expr.pos,
-                                "Nested queries are not supported in aggregate queries")
+                raise malformed(
+                    self.text, expr.pos, "Nested queries are not supported in aggregate queries"
+                )
             if isinstance(expr, Aggregate):
                 if expr.argument is None:
-                    raise malformed(self.text, expr.pos,
-                                    "COUNT() must be the only element in the SELECT list")
+                    raise malformed(
+                        self.text, expr.pos, "COUNT() must be the only element in the SELECT list"
+                    )
                 sql, fld = self.aggregate_sql(expr, scope)
                 name = item.alias or f"expr{unaliased}"
                 unaliased += item.alias is None
@@ -297,11 +346,15 @@ class _Compiler:
             else:
                 resolved = scope.resolve(expr)
                 if self.key(resolved) not in grouped:
-                    raise malformed(self.text, expr.pos,
-                                    f"Field must be grouped or aggregated: {expr.parts[-1]}")
+                    raise malformed(
+                        self.text,
+                        expr.pos,
+                        f"Field must be grouped or aggregated: {expr.parts[-1]}",
+                    )
                 sql = resolved.sql
-                plan.columns.append(Column((item.alias or resolved.field.name,), resolved.field,
-                                           len(select_sql)))
+                plan.columns.append(
+                    Column((item.alias or resolved.field.name,), resolved.field, len(select_sql))
+                )
             select_sql.append(sql)
         return select_sql
 
@@ -315,35 +368,68 @@ class _Compiler:
         resolved = scope.resolve(agg.argument)
         fld = resolved.field
         if agg.function in ("SUM", "AVG") and category(fld) != "number":
-            raise malformed(self.text, agg.pos,
-                            f"field {fld.name} does not support aggregate operator "
-                            f"{agg.function}")
-        sql = {"COUNT": "count({})", "COUNT_DISTINCT": "count(DISTINCT {})",
-               "SUM": "sum({})", "AVG": "avg({})", "MIN": "min({})",
-               "MAX": "max({})"}[agg.function].format(resolved.sql)
+            raise malformed(
+                self.text,
+                agg.pos,
+                f"field {fld.name} does not support aggregate operator {agg.function}",
+            )
+        sql = {
+            "COUNT": "count({})",
+            "COUNT_DISTINCT": "count(DISTINCT {})",
+            "SUM": "sum({})",
+            "AVG": "avg({})",
+            "MIN": "min({})",
+            "MAX": "max({})",
+        }[agg.function].format(resolved.sql)
         return sql, fld
 
     def child_plan(self, sub: Query, parent: SObject) -> ChildPlan:
-        rel = next((r for r in child_relationships(parent.name)
-                    if r.name.lower() == sub.object_name.lower()), None)
+        rel = next(
+            (
+                r
+                for r in child_relationships(parent.name)
+                if r.name.lower() == sub.object_name.lower()
+            ),
+            None,
+        )
         if rel is None:
-            raise SalesforceError("INVALID_TYPE", positioned(
-                self.text, sub.object_pos,
-                f"Didn't understand relationship '{sub.object_name}' in FROM part of query "
-                "call. If you are attempting to use a custom relationship, be sure to append "
-                "the '__r' after the custom relationship name. Please reference your WSDL or "
-                "the describe call for the appropriate names."))
+            raise SalesforceError(
+                "INVALID_TYPE",
+                positioned(
+                    self.text,
+                    sub.object_pos,
+                    f"Didn't understand relationship '{sub.object_name}' in FROM part of query "
+                    "call. If you are attempting to use a custom relationship, be sure to append "
+                    "the '__r' after the custom relationship name. Please reference your WSDL or "
+                    "the describe call for the appropriate names.",
+                ),
+            )
         if any(isinstance(i.expr, (Aggregate, Query)) for i in sub.select) or sub.group_by:
-            raise malformed(self.text, sub.pos, "Nested queries support neither aggregates "
-                            "nor further nested queries")
+            raise malformed(
+                self.text,
+                sub.pos,
+                "Nested queries support neither aggregates nor further nested queries",
+            )
         child = get_object(rel.child)
         self.subqueries += 1
         compiler = _Compiler(self.text, self.today, _Params(), f"c{self.subqueries}_")
         parent_ids = compiler.params.add("[]")
-        body = Query(sub.select, child.name, sub.object_pos, sub.object_alias or rel.name,
-                     sub.where, (), None, sub.order_by, None, None, sub.pos)
-        compiled = compiler.compile(body, child, restrict=(rel.field, parent_ids),
-                                    parent_key=rel.field)
+        body = Query(
+            sub.select,
+            child.name,
+            sub.object_pos,
+            sub.object_alias or rel.name,
+            sub.where,
+            (),
+            None,
+            sub.order_by,
+            None,
+            None,
+            sub.pos,
+        )
+        compiled = compiler.compile(
+            body, child, restrict=(rel.field, parent_ids), parent_key=rel.field
+        )
         return ChildPlan(rel, compiled, parent_ids[1:], sub.limit, sub.offset)
 
     # ----------------------------------------------------------------- conditions
@@ -360,31 +446,46 @@ class _Compiler:
         left = cmp.left
         if isinstance(left, Aggregate):
             if not having:
-                raise malformed(self.text, left.pos,
-                                "Aggregate functions are not allowed in the WHERE clause")
+                raise malformed(
+                    self.text, left.pos, "Aggregate functions are not allowed in the WHERE clause"
+                )
             sql, fld = self.aggregate_sql(left, scope)
-            kind = ("number" if left.function in ("COUNT", "COUNT_DISTINCT", "SUM", "AVG")
-                    else category(fld))
+            kind = (
+                "number"
+                if left.function in ("COUNT", "COUNT_DISTINCT", "SUM", "AVG")
+                else category(fld)
+            )
             name = left.text
         else:
             resolved = scope.resolve(left)
-            if having and self.key(resolved) not in {self.key(scope.resolve(p))
-                                                     for p in query.group_by}:
-                raise malformed(self.text, left.pos,
-                                f"Field must be grouped or aggregated: {left.parts[-1]}")
+            if having and self.key(resolved) not in {
+                self.key(scope.resolve(p)) for p in query.group_by
+            }:
+                raise malformed(
+                    self.text, left.pos, f"Field must be grouped or aggregated: {left.parts[-1]}"
+                )
             sql, name = resolved.sql, resolved.field.name
             kind = category(resolved.field)
         op = cmp.operator
         if op in ("INCLUDES", "EXCLUDES"):
-            raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", positioned(
-                self.text, cmp.pos, "includes or excludes operator only valid on "
-                "multipicklist field"))
+            raise SalesforceError(
+                "INVALID_QUERY_FILTER_OPERATOR",
+                positioned(
+                    self.text,
+                    cmp.pos,
+                    "includes or excludes operator only valid on multipicklist field",
+                ),
+            )
         if isinstance(cmp.value, Query):
             return self.semi_join(sql, kind, cmp)
         if op == "LIKE":
             if kind != "string":
-                raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", positioned(
-                    self.text, cmp.pos, f"invalid operator on {_SF_TYPE[kind]} field: LIKE"))
+                raise SalesforceError(
+                    "INVALID_QUERY_FILTER_OPERATOR",
+                    positioned(
+                        self.text, cmp.pos, f"invalid operator on {_SF_TYPE[kind]} field: LIKE"
+                    ),
+                )
             if cmp.value.kind != "string":
                 raise self.type_error(name, kind, cmp.value)
             return f"{sql} LIKE {self.params.add(cmp.value.like_pattern)} ESCAPE '\\'"
@@ -394,8 +495,10 @@ class _Compiler:
         lit = cmp.value
         if lit.kind == "null":
             if op not in ("=", "!="):
-                raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", positioned(
-                    self.text, cmp.pos, f"invalid operator {op} for a null value"))
+                raise SalesforceError(
+                    "INVALID_QUERY_FILTER_OPERATOR",
+                    positioned(self.text, cmp.pos, f"invalid operator {op} for a null value"),
+                )
             return f"{sql} IS {'NOT ' if op == '!=' else ''}NULL"
         if lit.kind == "date_literal":
             self.check_literal(name, kind, lit)
@@ -426,17 +529,31 @@ class _Compiler:
     def semi_join(self, sql: str, kind: str, cmp: Comparison) -> str:
         sub: Query = cmp.value
         if kind != "id" or len(sub.select) != 1 or not isinstance(sub.select[0].expr, FieldPath):
-            raise malformed(self.text, sub.pos, "semi join sub-selects must select one Id "
-                            "or reference field and can only filter an Id or reference field")
+            raise malformed(
+                self.text,
+                sub.pos,
+                "semi join sub-selects must select one Id "
+                "or reference field and can only filter an Id or reference field",
+            )
         self.subqueries += 1
-        compiler = _Compiler(self.text, self.today, self.params, f"s{self.subqueries}_"
-                             f"{self.prefix}")
-        inner = compiler.compile(Query(sub.select, sub.object_name, sub.object_pos,
-                                       sub.object_alias, sub.where, pos=sub.pos),
-                                 semi_join=True)
+        compiler = _Compiler(
+            self.text, self.today, self.params, f"s{self.subqueries}_{self.prefix}"
+        )
+        inner = compiler.compile(
+            Query(
+                sub.select,
+                sub.object_name,
+                sub.object_pos,
+                sub.object_alias,
+                sub.where,
+                pos=sub.pos,
+            ),
+            semi_join=True,
+        )
         if category(inner.columns[0].field) != "id":
-            raise malformed(self.text, sub.pos, "semi join sub-selects must select an Id or "
-                            "reference field")
+            raise malformed(
+                self.text, sub.pos, "semi join sub-selects must select an Id or reference field"
+            )
         negate = "NOT " if cmp.operator == "NOT IN" else ""
         return f"coalesce({sql}, '') {negate}IN ({inner.sql})"
 
@@ -446,16 +563,24 @@ class _Compiler:
 
     def type_error(self, name: str, kind: str, lit: Literal) -> SalesforceError:
         quotes = "be enclosed" if kind in ("string", "id") else "not be enclosed"
-        return SalesforceError("INVALID_FIELD", positioned(
-            self.text, lit.pos, f"value of filter criterion for field '{name}' must be of "
-            f"type {_SF_TYPE[kind]} and should {quotes} in quotes"))
+        return SalesforceError(
+            "INVALID_FIELD",
+            positioned(
+                self.text,
+                lit.pos,
+                f"value of filter criterion for field '{name}' must be of "
+                f"type {_SF_TYPE[kind]} and should {quotes} in quotes",
+            ),
+        )
 
     def bind(self, name: str, kind: str, lit: Literal) -> object:
         self.check_literal(name, kind, lit)
         if kind == "id":
             if not is_valid_id(lit.value):
-                raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", positioned(
-                    self.text, lit.pos, f"invalid ID field: {lit.value}"))
+                raise SalesforceError(
+                    "INVALID_QUERY_FILTER_OPERATOR",
+                    positioned(self.text, lit.pos, f"invalid ID field: {lit.value}"),
+                )
             return to18(lit.value)
         if kind == "boolean":
             return int(lit.value)
@@ -472,8 +597,9 @@ class _Compiler:
         return lit.value
 
     def bad_date(self, lit: Literal) -> SalesforceError:
-        return malformed(self.text, lit.pos, f"line 1:{lit.pos} no viable alternative at "
-                         f"character '{lit.value}'")
+        return malformed(
+            self.text, lit.pos, f"line 1:{lit.pos} no viable alternative at character '{lit.value}'"
+        )
 
     def date_range_sql(self, sql: str, kind: str, op: str, lit: Literal) -> str:
         start, end = date_range(lit.value, lit.n, self.today)
@@ -482,10 +608,14 @@ class _Compiler:
         else:
             start_value, end_value = start.isoformat(), end.isoformat()
         lo, hi = self.params.add(start_value), self.params.add(end_value)
-        return {"=": f"({sql} >= {lo} AND {sql} < {hi})",
-                "!=": f"({sql} IS NULL OR {sql} < {lo} OR {sql} >= {hi})",
-                "<": f"{sql} < {lo}", "<=": f"{sql} < {hi}",
-                ">": f"{sql} >= {hi}", ">=": f"{sql} >= {lo}"}[op]
+        return {
+            "=": f"({sql} >= {lo} AND {sql} < {hi})",
+            "!=": f"({sql} IS NULL OR {sql} < {lo} OR {sql} >= {hi})",
+            "<": f"{sql} < {lo}",
+            "<=": f"{sql} < {hi}",
+            ">": f"{sql} >= {hi}",
+            ">=": f"{sql} >= {lo}",
+        }[op]
 
     # ----------------------------------------------------------------- ORDER BY
     def order_item(self, item: OrderItem, scope: _Scope, query: Query) -> str:
@@ -495,11 +625,14 @@ class _Compiler:
             sql, _ = self.aggregate_sql(item.expr, scope)
         else:
             resolved = scope.resolve(item.expr)
-            if (query.group_by or any(isinstance(i.expr, Aggregate) for i in query.select)) \
-                    and self.key(resolved) not in {self.key(scope.resolve(p))
-                                                   for p in query.group_by}:
-                raise malformed(self.text, item.expr.pos, "Ordered field must be grouped or "
-                                f"aggregated: {item.expr.parts[-1]}")
+            if (
+                query.group_by or any(isinstance(i.expr, Aggregate) for i in query.select)
+            ) and self.key(resolved) not in {self.key(scope.resolve(p)) for p in query.group_by}:
+                raise malformed(
+                    self.text,
+                    item.expr.pos,
+                    f"Ordered field must be grouped or aggregated: {item.expr.parts[-1]}",
+                )
             sql = resolved.sql
             if category(resolved.field) == "string":
                 sql += " COLLATE NOCASE"
@@ -509,8 +642,13 @@ class _Compiler:
         return sql
 
 
-def compile_query(text: str, query: Query, today: date, sobject: SObject | None = None,
-                  restrict_ids: list[str] | None = None) -> CompiledQuery:
+def compile_query(
+    text: str,
+    query: Query,
+    today: date,
+    sobject: SObject | None = None,
+    restrict_ids: list[str] | None = None,
+) -> CompiledQuery:
     """The SQL plan for `query`; `restrict_ids` keeps only those record Ids (for SOSL)."""
     params = _Params()
     compiler = _Compiler(text, today, params)

@@ -11,12 +11,22 @@ from datetime import date, timedelta
 from dateutil.relativedelta import relativedelta
 
 UNITS = ("DAY", "WEEK", "MONTH", "QUARTER", "YEAR")
-_PLURAL = {"DAYS": "DAY", "WEEKS": "WEEK", "MONTHS": "MONTH", "QUARTERS": "QUARTER",
-           "YEARS": "YEAR"}
+_PLURAL = {
+    "DAYS": "DAY",
+    "WEEKS": "WEEK",
+    "MONTHS": "MONTH",
+    "QUARTERS": "QUARTER",
+    "YEARS": "YEAR",
+}
 
 # Literals without a number: name -> (unit, first period offset, number of periods).
-_FIXED = {"YESTERDAY": ("DAY", -1, 1), "TODAY": ("DAY", 0, 1), "TOMORROW": ("DAY", 1, 1),
-          "LAST_90_DAYS": ("DAY", -90, 91), "NEXT_90_DAYS": ("DAY", 1, 90)}
+_FIXED = {
+    "YESTERDAY": ("DAY", -1, 1),
+    "TODAY": ("DAY", 0, 1),
+    "TOMORROW": ("DAY", 1, 1),
+    "LAST_90_DAYS": ("DAY", -90, 91),
+    "NEXT_90_DAYS": ("DAY", 1, 90),
+}
 for _unit in ("WEEK", "MONTH", "QUARTER", "YEAR"):
     _FIXED[f"LAST_{_unit}"] = (_unit, -1, 1)
     _FIXED[f"THIS_{_unit}"] = (_unit, 0, 1)

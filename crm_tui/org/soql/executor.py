@@ -42,16 +42,16 @@ def store_today(store: OrgStore) -> date:
         return date.today()
 
 
-def execute_soql(store: OrgStore, text: str, today: date | None = None,
-                 api_version: str = API_VERSION) -> QueryResult:
+def execute_soql(
+    store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
+) -> QueryResult:
     """Run one SOQL query; raises SalesforceError (never anything else) for bad queries."""
     query = parse_query(text)
     plan = compile_query(text, query, today or store_today(store))
     return run_plan(store, plan, api_version)
 
 
-def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSION
-             ) -> QueryResult:
+def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSION) -> QueryResult:
     shaper = _Shaper(api_version)
     try:
         if plan.count_only:
@@ -65,8 +65,9 @@ def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSIO
             for child in plan.children:
                 _attach_children(store, shaper, child, rows, records)
     except sqlite3.Error as error:  # a compiler bug, still answered the Salesforce way
-        raise SalesforceError("UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}",
-                              status=500) from error
+        raise SalesforceError(
+            "UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}", status=500
+        ) from error
     return QueryResult(len(records), records)
 
 
@@ -76,7 +77,7 @@ def _attach_children(store, shaper, child, parent_rows, parent_records) -> None:
     plan = child.query
     for start in range(0, len(parent_ids), CHILD_BATCH):
         params = dict(plan.params)
-        params[child.parent_ids_param] = json.dumps(parent_ids[start:start + CHILD_BATCH])
+        params[child.parent_ids_param] = json.dumps(parent_ids[start : start + CHILD_BATCH])
         for row in store.conn.execute(plan.sql, params):
             grouped[row[1]].append(shaper.record(plan, row))
     first = child.offset or 0
@@ -84,7 +85,8 @@ def _attach_children(store, shaper, child, parent_rows, parent_records) -> None:
     for parent_id, record in zip(parent_ids, parent_records):
         kids = grouped.get(parent_id, [])[first:last]
         record[child.relationship.name] = (
-            {"totalSize": len(kids), "done": True, "records": kids} if kids else None)
+            {"totalSize": len(kids), "done": True, "records": kids} if kids else None
+        )
 
 
 class _Shaper:
@@ -105,9 +107,11 @@ class _Shaper:
                 if relationship not in target:
                     link = links[column.key_path[:depth]]
                     parent_id = row[link.id_column]
-                    target[relationship] = (None if parent_id is None else
-                                            {"attributes": self.attributes(link.sobject,
-                                                                           parent_id)})
+                    target[relationship] = (
+                        None
+                        if parent_id is None
+                        else {"attributes": self.attributes(link.sobject, parent_id)}
+                    )
                 target = target[relationship]
                 if target is None:
                     break

@@ -31,7 +31,8 @@ class Token:
         return self.kind is Kind.IDENT and self.text.upper() in words
 
 
-_TOKEN_RE = re.compile(r"""
+_TOKEN_RE = re.compile(
+    r"""
     (?P<space>\s+)
   | (?P<datetime>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:?\d{2}))
   | (?P<date>\d{4}-\d{2}-\d{2}(?![\w:]))
@@ -39,11 +40,12 @@ _TOKEN_RE = re.compile(r"""
   | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>!=|<>|<=|>=|[=<>(),.:{}])
   | (?P<quote>')
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 # SOQL escape sequences; \% and \_ only mean something inside LIKE patterns.
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'",
-            "\\": "\\"}
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
 
 def _read_string(text: str, start: int) -> tuple[Token, int]:
@@ -53,10 +55,10 @@ def _read_string(text: str, start: int) -> tuple[Token, int]:
     while i < len(text):
         ch = text[i]
         if ch == "'":
-            raw = text[start:i + 1]
+            raw = text[start : i + 1]
             return Token(Kind.STRING, raw, start, "".join(value), "".join(like)), i + 1
         if ch == "\\":
-            nxt = text[i + 1:i + 2]
+            nxt = text[i + 1 : i + 2]
             if nxt.lower() in _ESCAPES:
                 decoded = _ESCAPES[nxt.lower()]
                 value.append(decoded)
@@ -65,8 +67,9 @@ def _read_string(text: str, start: int) -> tuple[Token, int]:
                 value.append(nxt)
                 like.append("\\" + nxt)
             else:
-                raise malformed(text, i, "Invalid string literal: illegal escape sequence "
-                                f"'\\{nxt}'")
+                raise malformed(
+                    text, i, f"Invalid string literal: illegal escape sequence '\\{nxt}'"
+                )
             i += 2
             continue
         value.append(ch)

@@ -94,8 +94,11 @@ class Query:
     @property
     def count_only(self) -> bool:
         """`SELECT COUNT() FROM ...`: the answer is only a total size."""
-        return (len(self.select) == 1 and isinstance(self.select[0].expr, Aggregate)
-                and self.select[0].expr.argument is None)
+        return (
+            len(self.select) == 1
+            and isinstance(self.select[0].expr, Aggregate)
+            and self.select[0].expr.argument is None
+        )
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,38 @@ from crm_tui.org.soql.nodes import (
 from crm_tui.org.soql.sf_errors import SalesforceError, malformed, unexpected
 
 AGGREGATES = {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"}
-RESERVED = {"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP", "BY",
-            "HAVING", "ORDER", "ASC", "DESC", "NULLS", "FIRST", "LAST", "LIMIT", "OFFSET",
-            "TRUE", "FALSE", "NULL", "INCLUDES", "EXCLUDES", "WITH", "FOR", "USING", "TYPEOF",
-            "RETURNING", "FIND"}
+RESERVED = {
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "AND",
+    "OR",
+    "NOT",
+    "IN",
+    "LIKE",
+    "GROUP",
+    "BY",
+    "HAVING",
+    "ORDER",
+    "ASC",
+    "DESC",
+    "NULLS",
+    "FIRST",
+    "LAST",
+    "LIMIT",
+    "OFFSET",
+    "TRUE",
+    "FALSE",
+    "NULL",
+    "INCLUDES",
+    "EXCLUDES",
+    "WITH",
+    "FOR",
+    "USING",
+    "TYPEOF",
+    "RETURNING",
+    "FIND",
+}
 COMPARISON_OPERATORS = {"=", "!=", "<", "<=", ">", ">="}
 MAX_NESTING = 40  # deeper parentheses are refused rather than overflowing the stack
 SOSL_SCOPES = {"ALL", "NAME", "EMAIL", "PHONE", "SIDEBAR"}
@@ -122,8 +150,19 @@ class _Parser:
         order_by = self.order_by() if self.accept_word("ORDER") else []
         limit = self.integer() if self.accept_word("LIMIT") else None
         offset = self.integer() if self.accept_word("OFFSET") else None
-        return Query(tuple(select), obj.text, obj.pos, alias, where, tuple(group_by), having,
-                     tuple(order_by), limit, offset, start.pos)
+        return Query(
+            tuple(select),
+            obj.text,
+            obj.pos,
+            alias,
+            where,
+            tuple(group_by),
+            having,
+            tuple(order_by),
+            limit,
+            offset,
+            start.pos,
+        )
 
     def select_item(self) -> SelectItem:
         if self.tok.kind is Kind.PUNCT and self.tok.text == "(":
@@ -140,8 +179,11 @@ class _Parser:
         return SelectItem(expr, alias)
 
     def operand(self) -> FieldPath | Aggregate:
-        if (self.tok.kind is Kind.IDENT and self.tok.text.upper() in AGGREGATES
-                and self.next_is("(")):
+        if (
+            self.tok.kind is Kind.IDENT
+            and self.tok.text.upper() in AGGREGATES
+            and self.next_is("(")
+        ):
             func = self.advance()
             self.advance()
             argument = None
@@ -170,8 +212,9 @@ class _Parser:
 
     def order_item(self) -> OrderItem:
         expr = self.operand()
-        descending = bool(self.accept_word("ASC", "DESC") and self.tokens[self.i - 1]
-                          .is_word("DESC"))
+        descending = bool(
+            self.accept_word("ASC", "DESC") and self.tokens[self.i - 1].is_word("DESC")
+        )
         nulls_last = None
         if self.accept_word("NULLS"):
             nulls_last = self.expect_word("FIRST", "LAST").is_word("LAST")
@@ -258,8 +301,9 @@ class _Parser:
         if word in N_DATE_LITERALS:
             self.advance()
             if not self.accept_punct(":"):
-                raise malformed(self.text, self.tok.pos,
-                                f"Invalid date literal {word}: expected {word}:n")
+                raise malformed(
+                    self.text, self.tok.pos, f"Invalid date literal {word}: expected {word}:n"
+                )
             return Literal("date_literal", word, token.pos, n=self.integer())
         raise self.fail()
 
@@ -294,8 +338,21 @@ class _Parser:
             self.expect_punct(")")
         if not select:
             select = [SelectItem(FieldPath(("Id",), obj.pos))]
-        return Returning(Query(tuple(select), obj.text, obj.pos, None, where, (), None,
-                               tuple(order_by), limit, offset, obj.pos))
+        return Returning(
+            Query(
+                tuple(select),
+                obj.text,
+                obj.pos,
+                None,
+                where,
+                (),
+                None,
+                tuple(order_by),
+                limit,
+                offset,
+                obj.pos,
+            )
+        )
 
     def end(self) -> None:
         if self.tok.kind is not Kind.EOF:
@@ -339,4 +396,4 @@ def _search_term(text: str) -> tuple[str, int]:
         j += 2 if text[j] == "\\" else 1
     if j >= len(text):
         raise malformed(text, i, "unterminated search term: '}' expected")
-    return text[i + 1:j], j + 1
+    return text[i + 1 : j], j + 1

@@ -43,38 +43,42 @@ def fts_query(term: str, scope: str) -> str:
             prefix = "*" if piece.rstrip('"').endswith(("*", "?")) else ""
             parts.append('"' + " ".join(words) + '"' + prefix)
     if letters < 2:
-        raise SalesforceError("MALFORMED_SEARCH",
-                              "search term must be longer than one character")
+        raise SalesforceError("MALFORMED_SEARCH", "search term must be longer than one character")
     expression = " ".join(parts)
     return f"name : ({expression})" if scope == "NAME" else expression
 
 
-def execute_sosl(store: OrgStore, text: str, today: date | None = None,
-                 api_version: str = API_VERSION) -> dict[str, Any]:
+def execute_sosl(
+    store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
+) -> dict[str, Any]:
     """Run one SOSL search; returns `{"searchRecords": [...]}` or raises SalesforceError."""
     search = parse_search(text)
     match = fts_query(search.term, search.scope)
     try:
         hits = store.conn.execute(
-            "SELECT object, record_id FROM search_index WHERE search_index MATCH ? "
-            "ORDER BY rank", (match,)).fetchall()
+            "SELECT object, record_id FROM search_index WHERE search_index MATCH ? ORDER BY rank",
+            (match,),
+        ).fetchall()
     except sqlite3.OperationalError:
-        raise SalesforceError("MALFORMED_SEARCH",
-                              f"No search term found or invalid search syntax: {search.term}"
-                              ) from None
+        raise SalesforceError(
+            "MALFORMED_SEARCH", f"No search term found or invalid search syntax: {search.term}"
+        ) from None
     rank = {record_id: i for i, (_, record_id) in enumerate(hits)}
     overall = search.limit if search.limit is not None else DEFAULT_LIMIT
     records: list[dict[str, Any]] = []
     if not search.returning:
         base = f"/services/data/v{api_version}/sobjects"
-        records = [{"attributes": {"type": obj, "url": f"{base}/{obj}/{rid}"}, "Id": rid}
-                   for obj, rid in hits]
+        records = [
+            {"attributes": {"type": obj, "url": f"{base}/{obj}/{rid}"}, "Id": rid}
+            for obj, rid in hits
+        ]
         return {"searchRecords": records[:overall]}
     for spec in search.returning:
         query = spec.query
         if not has_object(query.object_name):
-            raise SalesforceError("INVALID_TYPE", f"sObject type '{query.object_name}' is not "
-                                  "supported.")
+            raise SalesforceError(
+                "INVALID_TYPE", f"sObject type '{query.object_name}' is not supported."
+            )
         name = get_object(query.object_name).name
         ids = [rid for obj, rid in hits if obj == name]
         ranked = not query.order_by  # without ORDER BY, keep relevance order
@@ -89,6 +93,6 @@ def execute_sosl(store: OrgStore, text: str, today: date | None = None,
         if ranked:
             found.sort(key=lambda r: rank[r["attributes"]["url"].rsplit("/", 1)[1]])
             first = query.offset or 0
-            found = found[first:None if query.limit is None else first + query.limit]
+            found = found[first : None if query.limit is None else first + query.limit]
         records.extend(found)
     return {"searchRecords": records[:overall]}

@@ -22,8 +22,17 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "User": ("Name", "Email", "Username", "Alias"),
     "Account": ("Name", "ShippingState"),
     "Contact": ("Name", "AccountId"),
-    "Case": ("CaseNumber", "Subject", "Status", "ContactId", "AccountId", "OwnerId",
-             "CreatedDate", "OrderItemId__c", "IssueId__c"),
+    "Case": (
+        "CaseNumber",
+        "Subject",
+        "Status",
+        "ContactId",
+        "AccountId",
+        "OwnerId",
+        "CreatedDate",
+        "OrderItemId__c",
+        "IssueId__c",
+    ),
     "Knowledge__kav": ("Title", "FAQ_Answer__c", "UrlName"),
     "ProductCategory": ("Name",),
     "Product2": ("Name",),
@@ -38,10 +47,15 @@ EXPECTED: dict[str, tuple[str, ...]] = {
 }
 # Unique beyond the catalogue's `unique` flags: e-mail addresses (case-insensitive).
 UNIQUE_EMAILS: tuple[tuple[str, str], ...] = (
-    ("User", "Email"), ("Account", "PersonEmail"), ("Contact", "Email"))
+    ("User", "Email"),
+    ("Account", "PersonEmail"),
+    ("Contact", "Email"),
+)
 # Text fields that hold User Ids without being declared lookups.
 USER_ID_TEXT: tuple[tuple[str, str], ...] = (
-    ("CaseHistory__c", "OldValue__c"), ("CaseHistory__c", "NewValue__c"))
+    ("CaseHistory__c", "OldValue__c"),
+    ("CaseHistory__c", "NewValue__c"),
+)
 
 
 @dataclass
@@ -57,8 +71,10 @@ class CheckReport:
         rows = sum(self.checked.values())
         if self.ok:
             return [f"ok: {len(self.checked)} checks passed ({rows:,} rows checked)"]
-        return [f"FAILED: {len(self.problems)} problem(s) in {len(self.checked)} checks",
-                *(f"  {p}" for p in self.problems)]
+        return [
+            f"FAILED: {len(self.problems)} problem(s) in {len(self.checked)} checks",
+            *(f"  {p}" for p in self.problems),
+        ]
 
 
 def _valid_id(value) -> int:
@@ -98,83 +114,120 @@ class _Checker:
     def ids(self) -> None:
         for o in OBJECTS:
             t = q(o.name)
-            self.flag(f"ids:{o.name}", self.sizes[o.name],
-                      f"SELECT Id AS bad FROM {t} WHERE Id IS NULL OR length(Id) != 18 OR "
-                      f"substr(Id, 1, 3) != ? OR NOT sf_valid_id(Id)",
-                      f"{o.name}.Id: malformed or without the key prefix {o.key_prefix}",
-                      (o.key_prefix,))
+            self.flag(
+                f"ids:{o.name}",
+                self.sizes[o.name],
+                f"SELECT Id AS bad FROM {t} WHERE Id IS NULL OR length(Id) != 18 OR "
+                f"substr(Id, 1, 3) != ? OR NOT sf_valid_id(Id)",
+                f"{o.name}.Id: malformed or without the key prefix {o.key_prefix}",
+                (o.key_prefix,),
+            )
 
     def lookups(self) -> None:
         for o in OBJECTS:
             for f in o.lookups:
                 parent = get_object(f.reference_to)
-                self.flag(f"lookups:{o.name}.{f.name}", self.sizes[o.name],
-                          f"SELECT c.Id AS bad FROM {q(o.name)} c LEFT JOIN {q(parent.name)} p "
-                          f"ON p.Id = c.{q(f.name)} WHERE c.{q(f.name)} IS NOT NULL "
-                          f"AND p.Id IS NULL",
-                          f"{o.name}.{f.name}: points to no {parent.name}")
+                self.flag(
+                    f"lookups:{o.name}.{f.name}",
+                    self.sizes[o.name],
+                    f"SELECT c.Id AS bad FROM {q(o.name)} c LEFT JOIN {q(parent.name)} p "
+                    f"ON p.Id = c.{q(f.name)} WHERE c.{q(f.name)} IS NOT NULL "
+                    f"AND p.Id IS NULL",
+                    f"{o.name}.{f.name}: points to no {parent.name}",
+                )
         for obj, name in USER_ID_TEXT:
-            self.flag(f"lookups:{obj}.{name}", self.sizes[obj],
-                      f"SELECT c.Id AS bad FROM {q(obj)} c LEFT JOIN {q('User')} p "
-                      f"ON p.Id = c.{q(name)} WHERE c.{q(name)} IS NOT NULL AND p.Id IS NULL",
-                      f"{obj}.{name}: holds no User Id")
+            self.flag(
+                f"lookups:{obj}.{name}",
+                self.sizes[obj],
+                f"SELECT c.Id AS bad FROM {q(obj)} c LEFT JOIN {q('User')} p "
+                f"ON p.Id = c.{q(name)} WHERE c.{q(name)} IS NOT NULL AND p.Id IS NULL",
+                f"{obj}.{name}: holds no User Id",
+            )
 
     def required(self) -> None:
         for o in OBJECTS:
             names = [f.name for f in o.fields if f.required and f.name != "Id"]
             names += [n for n in EXPECTED.get(o.name, ()) if n not in names]
             for name in names:
-                self.flag(f"required:{o.name}", self.sizes[o.name],
-                          f"SELECT Id AS bad FROM {q(o.name)} WHERE {q(name)} IS NULL "
-                          f"OR trim({q(name)}) = ''",
-                          f"{o.name}.{name}: required but empty")
+                self.flag(
+                    f"required:{o.name}",
+                    self.sizes[o.name],
+                    f"SELECT Id AS bad FROM {q(o.name)} WHERE {q(name)} IS NULL "
+                    f"OR trim({q(name)}) = ''",
+                    f"{o.name}.{name}: required but empty",
+                )
 
     def unique(self) -> None:
-        pairs = [(o.name, f.name, False) for o in OBJECTS for f in o.fields
-                 if f.unique and f.name != "Id"]
+        pairs = [
+            (o.name, f.name, False)
+            for o in OBJECTS
+            for f in o.fields
+            if f.unique and f.name != "Id"
+        ]
         pairs += [(o, n, True) for o, n in UNIQUE_EMAILS]
         for obj, name, fold in pairs:
             col = f"lower({q(name)})" if fold else q(name)
-            self.flag(f"unique:{obj}.{name}", self.sizes[obj],
-                      f"SELECT Id AS bad FROM {q(obj)} WHERE {col} IN (SELECT {col} FROM "
-                      f"{q(obj)} WHERE {q(name)} IS NOT NULL GROUP BY {col} "
-                      f"HAVING count(*) > 1)",
-                      f"{obj}.{name}: duplicate values")
+            self.flag(
+                f"unique:{obj}.{name}",
+                self.sizes[obj],
+                f"SELECT Id AS bad FROM {q(obj)} WHERE {col} IN (SELECT {col} FROM "
+                f"{q(obj)} WHERE {q(name)} IS NOT NULL GROUP BY {col} "
+                f"HAVING count(*) > 1)",
+                f"{obj}.{name}: duplicate values",
+            )
 
     def picklists(self) -> None:
         for o in OBJECTS:
             for f in o.fields:
                 if f.type is FieldType.PICKLIST and f.picklist:
                     marks = ", ".join("?" * len(f.picklist))
-                    self.flag(f"picklists:{o.name}", self.sizes[o.name],
-                              f"SELECT Id AS bad FROM {q(o.name)} WHERE {q(f.name)} IS NOT NULL "
-                              f"AND {q(f.name)} NOT IN ({marks})",
-                              f"{o.name}.{f.name}: value outside its picklist", f.picklist)
+                    self.flag(
+                        f"picklists:{o.name}",
+                        self.sizes[o.name],
+                        f"SELECT Id AS bad FROM {q(o.name)} WHERE {q(f.name)} IS NOT NULL "
+                        f"AND {q(f.name)} NOT IN ({marks})",
+                        f"{o.name}.{f.name}: value outside its picklist",
+                        f.picklist,
+                    )
 
     # ---------------------------------------------------------------- cases
     def case_dates(self) -> None:
         n = self.sizes["Case"]
-        self.flag("case-dates", n,
-                  "SELECT Id AS bad FROM \"Case\" WHERE ClosedDate < CreatedDate",
-                  "Case.ClosedDate: before CreatedDate")
-        self.flag("case-dates", n,
-                  "SELECT Id AS bad FROM \"Case\" WHERE Status = 'Closed' AND ClosedDate IS NULL",
-                  "Case.ClosedDate: empty on a Closed case")
-        self.flag("case-dates", n,
-                  "SELECT Id AS bad FROM \"Case\" WHERE Status != 'Closed' "
-                  "AND ClosedDate IS NOT NULL",
-                  "Case.ClosedDate: set on a case that is not Closed")
+        self.flag(
+            "case-dates",
+            n,
+            'SELECT Id AS bad FROM "Case" WHERE ClosedDate < CreatedDate',
+            "Case.ClosedDate: before CreatedDate",
+        )
+        self.flag(
+            "case-dates",
+            n,
+            "SELECT Id AS bad FROM \"Case\" WHERE Status = 'Closed' AND ClosedDate IS NULL",
+            "Case.ClosedDate: empty on a Closed case",
+        )
+        self.flag(
+            "case-dates",
+            n,
+            "SELECT Id AS bad FROM \"Case\" WHERE Status != 'Closed' AND ClosedDate IS NOT NULL",
+            "Case.ClosedDate: set on a case that is not Closed",
+        )
 
     def case_consistency(self) -> None:
         n = self.sizes["Case"]
-        self.flag("case-consistency", n,
-                  "SELECT c.Id AS bad FROM \"Case\" c JOIN Contact k ON k.Id = c.ContactId "
-                  "WHERE k.AccountId IS NOT c.AccountId",
-                  "Case.ContactId: the contact belongs to another account than Case.AccountId")
-        self.flag("case-consistency", n,
-                  "SELECT c.Id AS bad FROM \"Case\" c JOIN OrderItem i ON i.Id = c.OrderItemId__c "
-                  "JOIN \"Order\" o ON o.Id = i.OrderId WHERE o.AccountId IS NOT c.AccountId",
-                  "Case.OrderItemId__c: the order line belongs to another account's order")
+        self.flag(
+            "case-consistency",
+            n,
+            'SELECT c.Id AS bad FROM "Case" c JOIN Contact k ON k.Id = c.ContactId '
+            "WHERE k.AccountId IS NOT c.AccountId",
+            "Case.ContactId: the contact belongs to another account than Case.AccountId",
+        )
+        self.flag(
+            "case-consistency",
+            n,
+            'SELECT c.Id AS bad FROM "Case" c JOIN OrderItem i ON i.Id = c.OrderItemId__c '
+            'JOIN "Order" o ON o.Id = i.OrderId WHERE o.AccountId IS NOT c.AccountId',
+            "Case.OrderItemId__c: the order line belongs to another account's order",
+        )
 
     def case_history(self) -> None:
         n = self.sizes["Case"]
@@ -182,54 +235,95 @@ class _Checker:
         self.report.checked["case-history"] = 0
 
         def per_case(field_name: str, cond: str, message: str) -> None:
-            self.flag("case-history", n,
-                      f"SELECT c.Id AS bad FROM \"Case\" c LEFT JOIN (SELECT CaseId__c, "
-                      f"count(*) AS n FROM CaseHistory__c WHERE Field__c = '{field_name}' "
-                      f"GROUP BY CaseId__c) h ON h.CaseId__c = c.Id WHERE {cond}", message)
+            self.flag(
+                "case-history",
+                n,
+                f'SELECT c.Id AS bad FROM "Case" c LEFT JOIN (SELECT CaseId__c, '
+                f"count(*) AS n FROM CaseHistory__c WHERE Field__c = '{field_name}' "
+                f"GROUP BY CaseId__c) h ON h.CaseId__c = c.Id WHERE {cond}",
+                message,
+            )
 
-        per_case("Case Creation", "coalesce(h.n, 0) != 1",
-                 "CaseHistory__c: case without exactly one 'Case Creation' row")
-        per_case("Owner Assignment", "h.n IS NULL",
-                 "CaseHistory__c: case without an 'Owner Assignment' row")
-        self.flag("case-history", n,
-                  "SELECT c.Id AS bad FROM \"Case\" c JOIN CaseHistory__c h ON h.CaseId__c = c.Id "
-                  "AND h.Field__c = 'Case Creation' WHERE h.CreatedDate != c.CreatedDate",
-                  "CaseHistory__c: 'Case Creation' row not at Case.CreatedDate")
-        self.flag("case-history", n,
-                  "SELECT c.Id AS bad FROM \"Case\" c LEFT JOIN CaseHistory__c h "
-                  "ON h.CaseId__c = c.Id AND h.Field__c = 'Case Closed' "
-                  "AND h.CreatedDate = c.ClosedDate WHERE c.Status = 'Closed' AND h.Id IS NULL",
-                  "CaseHistory__c: Closed case without a 'Case Closed' row at ClosedDate")
-        self.flag("case-history", h,
-                  "SELECT h.Id AS bad FROM CaseHistory__c h JOIN \"Case\" c "
-                  "ON c.Id = h.CaseId__c WHERE h.Field__c = 'Case Closed' "
-                  "AND c.Status != 'Closed'",
-                  "CaseHistory__c: 'Case Closed' row on a case that is not Closed")
-        ranked = ("SELECT Id, CaseId__c, OldValue__c, NewValue__c, CreatedDate, "
-                  "row_number() OVER (PARTITION BY CaseId__c ORDER BY CreatedDate, Name) AS k, "
-                  "row_number() OVER (PARTITION BY CaseId__c ORDER BY CreatedDate DESC, "
-                  "Name DESC) AS back, "
-                  "lag(NewValue__c) OVER (PARTITION BY CaseId__c ORDER BY CreatedDate, Name) "
-                  "AS prev FROM CaseHistory__c WHERE Field__c = 'Owner Assignment'")
-        self.flag("case-history", h,
-                  f"SELECT Id AS bad FROM ({ranked}) WHERE k = 1 AND OldValue__c IS NOT NULL",
-                  "CaseHistory__c.OldValue__c: first 'Owner Assignment' of a case is not empty")
-        self.flag("case-history", h,
-                  f"SELECT Id AS bad FROM ({ranked}) WHERE k > 1 AND OldValue__c IS NOT prev",
-                  "CaseHistory__c.OldValue__c: transfer does not start from the previous owner")
-        self.flag("case-history", n,
-                  f"SELECT c.Id AS bad FROM \"Case\" c JOIN ({ranked}) a ON a.CaseId__c = c.Id "
-                  f"AND a.back = 1 WHERE a.NewValue__c IS NOT c.OwnerId",
-                  "Case.OwnerId: differs from the last 'Owner Assignment' NewValue__c")
-        self.flag("case-history", h,
-                  "SELECT h.Id AS bad FROM CaseHistory__c h JOIN \"Case\" c "
-                  "ON c.Id = h.CaseId__c WHERE h.CreatedDate < c.CreatedDate "
-                  "OR (c.ClosedDate IS NOT NULL AND h.CreatedDate > c.ClosedDate)",
-                  "CaseHistory__c.CreatedDate: outside the case's life")
+        per_case(
+            "Case Creation",
+            "coalesce(h.n, 0) != 1",
+            "CaseHistory__c: case without exactly one 'Case Creation' row",
+        )
+        per_case(
+            "Owner Assignment",
+            "h.n IS NULL",
+            "CaseHistory__c: case without an 'Owner Assignment' row",
+        )
+        self.flag(
+            "case-history",
+            n,
+            'SELECT c.Id AS bad FROM "Case" c JOIN CaseHistory__c h ON h.CaseId__c = c.Id '
+            "AND h.Field__c = 'Case Creation' WHERE h.CreatedDate != c.CreatedDate",
+            "CaseHistory__c: 'Case Creation' row not at Case.CreatedDate",
+        )
+        self.flag(
+            "case-history",
+            n,
+            'SELECT c.Id AS bad FROM "Case" c LEFT JOIN CaseHistory__c h '
+            "ON h.CaseId__c = c.Id AND h.Field__c = 'Case Closed' "
+            "AND h.CreatedDate = c.ClosedDate WHERE c.Status = 'Closed' AND h.Id IS NULL",
+            "CaseHistory__c: Closed case without a 'Case Closed' row at ClosedDate",
+        )
+        self.flag(
+            "case-history",
+            h,
+            'SELECT h.Id AS bad FROM CaseHistory__c h JOIN "Case" c '
+            "ON c.Id = h.CaseId__c WHERE h.Field__c = 'Case Closed' "
+            "AND c.Status != 'Closed'",
+            "CaseHistory__c: 'Case Closed' row on a case that is not Closed",
+        )
+        ranked = (
+            "SELECT Id, CaseId__c, OldValue__c, NewValue__c, CreatedDate, "
+            "row_number() OVER (PARTITION BY CaseId__c ORDER BY CreatedDate, Name) AS k, "
+            "row_number() OVER (PARTITION BY CaseId__c ORDER BY CreatedDate DESC, "
+            "Name DESC) AS back, "
+            "lag(NewValue__c) OVER (PARTITION BY CaseId__c ORDER BY CreatedDate, Name) "
+            "AS prev FROM CaseHistory__c WHERE Field__c = 'Owner Assignment'"
+        )
+        self.flag(
+            "case-history",
+            h,
+            f"SELECT Id AS bad FROM ({ranked}) WHERE k = 1 AND OldValue__c IS NOT NULL",
+            "CaseHistory__c.OldValue__c: first 'Owner Assignment' of a case is not empty",
+        )
+        self.flag(
+            "case-history",
+            h,
+            f"SELECT Id AS bad FROM ({ranked}) WHERE k > 1 AND OldValue__c IS NOT prev",
+            "CaseHistory__c.OldValue__c: transfer does not start from the previous owner",
+        )
+        self.flag(
+            "case-history",
+            n,
+            f'SELECT c.Id AS bad FROM "Case" c JOIN ({ranked}) a ON a.CaseId__c = c.Id '
+            f"AND a.back = 1 WHERE a.NewValue__c IS NOT c.OwnerId",
+            "Case.OwnerId: differs from the last 'Owner Assignment' NewValue__c",
+        )
+        self.flag(
+            "case-history",
+            h,
+            'SELECT h.Id AS bad FROM CaseHistory__c h JOIN "Case" c '
+            "ON c.Id = h.CaseId__c WHERE h.CreatedDate < c.CreatedDate "
+            "OR (c.ClosedDate IS NOT NULL AND h.CreatedDate > c.ClosedDate)",
+            "CaseHistory__c.CreatedDate: outside the case's life",
+        )
 
     def run(self) -> CheckReport:
-        for step in (self.ids, self.lookups, self.required, self.unique, self.picklists,
-                     self.case_dates, self.case_consistency, self.case_history):
+        for step in (
+            self.ids,
+            self.lookups,
+            self.required,
+            self.unique,
+            self.picklists,
+            self.case_dates,
+            self.case_consistency,
+            self.case_history,
+        ):
             step()
         return self.report
 

@@ -33,8 +33,7 @@ def q(identifier: str) -> str:
 
 def _object_ddl(obj: SObject) -> list[str]:
     cols = ", ".join(
-        f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "")
-        for f in obj.fields
+        f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "") for f in obj.fields
     )
     ddl = [f"CREATE TABLE {q(obj.name)} ({cols})"]
     for f in obj.fields:
@@ -93,8 +92,10 @@ class OrgStore:
             for obj in OBJECTS:
                 for stmt in _object_ddl(obj):
                     conn.execute(stmt)
-            conn.executemany("INSERT INTO _meta VALUES (?, ?)",
-                             [("kind", ORG_KIND), ("schema_version", str(SCHEMA_VERSION))])
+            conn.executemany(
+                "INSERT INTO _meta VALUES (?, ?)",
+                [("kind", ORG_KIND), ("schema_version", str(SCHEMA_VERSION))],
+            )
         return cls(conn, path)
 
     @classmethod
@@ -131,8 +132,10 @@ class OrgStore:
         """Insert rows (dicts keyed by API name; missing fields are NULL). Returns count."""
         obj = get_object(object_name)
         names = obj.field_names
-        sql = (f"INSERT INTO {q(obj.name)} ({', '.join(map(q, names))}) "
-               f"VALUES ({', '.join('?' * len(names))})")
+        sql = (
+            f"INSERT INTO {q(obj.name)} ({', '.join(map(q, names))}) "
+            f"VALUES ({', '.join('?' * len(names))})"
+        )
         n = 0
         batch: list[tuple] = []
         for row in rows:
@@ -156,7 +159,8 @@ class OrgStore:
     def latent(self, object_name: str, variable: str) -> dict[str, str]:
         rows = self.conn.execute(
             "SELECT record_id, value FROM _latent WHERE object = ? AND variable = ?",
-            (object_name, variable))
+            (object_name, variable),
+        )
         return {r[0]: r[1] for r in rows}
 
     def set_meta(self, key: str, value: str) -> None:
@@ -181,7 +185,8 @@ class OrgStore:
             self.conn.execute(
                 f"INSERT INTO search_index (object, record_id, name, body) "
                 f"SELECT ?, Id, {concat(name_cols)}, {concat(body_cols)} FROM {q(obj.name)}",
-                (obj.name,))
+                (obj.name,),
+            )
 
     def finish(self) -> str:
         """Index, hash and seal a freshly written org; returns its content hash."""
@@ -214,12 +219,12 @@ class OrgStore:
         for obj in OBJECTS:
             h.update(f"\x00{obj.name}\x00".encode())
             cur = self.conn.execute(
-                f"SELECT {', '.join(map(q, obj.field_names))} FROM {q(obj.name)} ORDER BY Id")
+                f"SELECT {', '.join(map(q, obj.field_names))} FROM {q(obj.name)} ORDER BY Id"
+            )
             for row in cur:
                 h.update(repr(tuple(row)).encode())
         h.update(b"\x00_latent\x00")
-        for row in self.conn.execute(
-                "SELECT * FROM _latent ORDER BY object, record_id, variable"):
+        for row in self.conn.execute("SELECT * FROM _latent ORDER BY object, record_id, variable"):
             h.update(repr(tuple(row)).encode())
         return h.hexdigest()
 

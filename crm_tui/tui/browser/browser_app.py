@@ -41,9 +41,13 @@ class CrmApp(App):
         Binding("f9", "results", "Results (coordinators)", id="results", show=False),
     ]
 
-    def __init__(self, backend: Backend, study_path: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 settings: BrowserSettings | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        study_path: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        settings: BrowserSettings | None = None,
+    ) -> None:
         super().__init__()
         self.backend = backend
         self.study_path = study_path  # the solve and rating screens will open it
@@ -97,8 +101,11 @@ class CrmApp(App):
 
     def on_use_as_answer(self, message: UseAsAnswer) -> None:
         """The plain browser has no query to answer (the study app takes the record)."""
-        self.notify("No query is open: answers are taken while solving a study query.",
-                    title="Use as my answer", severity="warning")
+        self.notify(
+            "No query is open: answers are taken while solving a study query.",
+            title="Use as my answer",
+            severity="warning",
+        )
 
     def action_objects(self) -> None:
         self.navigate(ObjectsLocation())
@@ -119,16 +126,25 @@ class CrmApp(App):
             self.push_screen(ResultsScreen())
 
 
-def create_app(org_path: Path | str | None = None, study_path: Path | None = None,
-               clock: Callable[[], float] = time.monotonic,
-               settings: BrowserSettings | None = None,
-               backend: Backend | None = None, study_name: str | None = None) -> CrmApp:
+def create_app(
+    org_path: Path | str | None = None,
+    study_path: Path | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    settings: BrowserSettings | None = None,
+    backend: Backend | None = None,
+    study_name: str | None = None,
+) -> CrmApp:
     """The app on a local org file (or on `backend`, e.g. a Salesforce org); with a study
     file, the study screens come first (study `study_name`, else the latest for the org)."""
     backend = backend or LocalBackend(org_path)
     if study_path is not None:
         from crm_tui.tui.study.study_app import StudyApp  # it subclasses CrmApp
 
-        return StudyApp(backend, study_path=Path(study_path), clock=clock, settings=settings,
-                        study_name=study_name)
+        return StudyApp(
+            backend,
+            study_path=Path(study_path),
+            clock=clock,
+            settings=settings,
+            study_name=study_name,
+        )
     return CrmApp(backend, study_path=study_path, clock=clock, settings=settings)

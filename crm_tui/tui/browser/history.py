@@ -52,7 +52,7 @@ class History:
         return self._index < len(self._places) - 1
 
     def visit(self, place: Location) -> None:
-        del self._places[self._index + 1:]
+        del self._places[self._index + 1 :]
         self._places.append(place)
         self._index += 1
 

@@ -40,12 +40,17 @@ class AnswerEntry(Vertical):
             case "month":
                 yield Select([(m, m) for m in MONTHS], prompt="Pick a month", id="answer-choice")
             case "state":
-                yield Select([(f"{code} — {name}", code) for code, name in us_states()],
-                             prompt="Pick a state", id="answer-choice")
+                yield Select(
+                    [(f"{code} — {name}", code) for code, name in us_states()],
+                    prompt="Pick a state",
+                    id="answer-choice",
+                )
             case "record_id":
                 label = get_object(self.answer_object).label if self.answer_object else "record"
-                yield Input(placeholder=f"{label} Id: type it, or F2 → open the record → u",
-                            id="answer-text")
+                yield Input(
+                    placeholder=f"{label} Id: type it, or F2 → open the record → u",
+                    id="answer-text",
+                )
             case _:
                 yield Input(placeholder="Type your answer", id="answer-text")
         yield Static("", id="answer-state")
@@ -55,8 +60,10 @@ class AnswerEntry(Vertical):
             label = get_object(self.answer_object).label
             article = "an" if label[:1] in "AEIOaeio" else "a"  # an Issue, a User
             return f"Your answer: the Id of {article} {label} record"
-        return {"month": "Your answer: a month", "state": "Your answer: a US state",
-                }.get(self.answer_type, "Your answer")
+        return {
+            "month": "Your answer: a month",
+            "state": "Your answer: a US state",
+        }.get(self.answer_type, "Your answer")
 
     @property
     def answer(self) -> str | None:

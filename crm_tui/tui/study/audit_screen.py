@@ -24,14 +24,21 @@ def _detail(item: AuditItem) -> Table:
     for answer in item.answers:
         score = "—" if answer.score is None else f"{answer.score:g}"
         time = "—" if answer.active_ms is None else clock_text(answer.active_ms)
-        grid.add_row(Text(answer.annotator, style="bold"),
-                     Text(f"{answer.answer_raw} · {answer.status} · score {score} · "
-                          f"{time} active · confidence {answer.confidence or '—'}"))
+        grid.add_row(
+            Text(answer.annotator, style="bold"),
+            Text(
+                f"{answer.answer_raw} · {answer.status} · score {score} · "
+                f"{time} active · confidence {answer.confidence or '—'}"
+            ),
+        )
     for flag in item.flags:
-        grid.add_row(Text(f"⚑ {flag.annotator}", style="bold"),
-                     Text(f"{flag.category}: {flag.comment or ''}"
-                          + (f" (suggests {flag.suggested_answer})"
-                             if flag.suggested_answer else "")))
+        grid.add_row(
+            Text(f"⚑ {flag.annotator}", style="bold"),
+            Text(
+                f"{flag.category}: {flag.comment or ''}"
+                + (f" (suggests {flag.suggested_answer})" if flag.suggested_answer else "")
+            ),
+        )
     return grid
 
 
@@ -56,9 +63,14 @@ class AuditScreen(StudyScreen):
         self.title = "Audit"
         self.sub_title = self.ctx.annotator.name
         table = self.query_one("#audit-items", DataTable)
-        for label, key, width in (("idx", "idx", 6), ("Task", "task", 30), ("Gold", "gold", 20),
-                                  ("Answers", "answers", 8), ("Right", "right", 6),
-                                  ("Flags", "flags", 6)):
+        for label, key, width in (
+            ("idx", "idx", 6),
+            ("Task", "task", 30),
+            ("Gold", "gold", 20),
+            ("Answers", "answers", 8),
+            ("Right", "right", 6),
+            ("Flags", "flags", 6),
+        ):
             table.add_column(label, key=key, width=width)
         await self.reload()
         table.focus()
@@ -73,8 +85,15 @@ class AuditScreen(StudyScreen):
         table.clear()
         for item in items:
             right = sum(1 for a in item.answers if a.score is not None and a.score >= 1)
-            table.add_row(str(item.idx), item.task, str(item.gold), str(len(item.answers)),
-                          str(right), str(len(item.flags)), key=str(item.item_id))
+            table.add_row(
+                str(item.idx),
+                item.task,
+                str(item.gold),
+                str(len(item.answers)),
+                str(right),
+                str(len(item.flags)),
+                key=str(item.item_id),
+            )
         if items:
             table.move_cursor(row=min(row, len(items) - 1))
 
@@ -97,9 +116,18 @@ class AuditScreen(StudyScreen):
         item = self._current()
         if flag is None or item is None:
             return
-        if await self.service(flag_item, self.ctx.study.id, self.ctx.annotator_id,
-                              item.item_id, flag.category, flag.comment,
-                              flag.suggested_answer) is not None:
+        if (
+            await self.service(
+                flag_item,
+                self.ctx.study.id,
+                self.ctx.annotator_id,
+                item.item_id,
+                flag.category,
+                flag.comment,
+                flag.suggested_answer,
+            )
+            is not None
+        ):
             self.notify(f"Query {item.idx} is flagged.", title="Flagged")
             await self.reload()
 

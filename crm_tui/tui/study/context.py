@@ -25,7 +25,8 @@ class StudyContext:
     # One thread: calls run in the order they were made (a pause is on disk before its
     # resume), and a slow lock wait never freezes the screen.
     _writer: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="study-writer"))
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="study-writer")
+    )
 
     @property
     def protocol(self) -> Protocol:
@@ -38,8 +39,10 @@ class StudyContext:
 
     @property
     def is_auditor(self) -> bool:
-        return self.annotator is not None and self.annotator.mode in (Mode.AUDITOR,
-                                                                       Mode.COORDINATOR)
+        return self.annotator is not None and self.annotator.mode in (
+            Mode.AUDITOR,
+            Mode.COORDINATOR,
+        )
 
     async def call(self, service: Callable[..., T], *args, **kwargs) -> T:
         """Run a study-service call on the writer thread and wait for its result."""

@@ -21,8 +21,10 @@ class PauseDialog(StudyDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pause-box", classes="dialog"):
-            yield Static("[b]Paused[/b]\n\nThe clock is stopped and the query is hidden.\n"
-                         "Press Enter to resume.")
+            yield Static(
+                "[b]Paused[/b]\n\nThe clock is stopped and the query is hidden.\n"
+                "Press Enter to resume."
+            )
 
 
 class DetailsDialog(StudyDialog):
@@ -44,8 +46,9 @@ class SubmitDialog(StudyDialog):
     """Shows the answer about to be submitted; a key 1-5 (confidence) submits it."""
 
     HELP_TITLE = "Submit"
-    BINDINGS = [Binding(str(n), f"dismiss({n})", f"Confidence {n}", show=n in (1, 5))
-                for n in range(1, 6)] + [Binding("escape", "dismiss(None)", "Back")]
+    BINDINGS = [
+        Binding(str(n), f"dismiss({n})", f"Confidence {n}", show=n in (1, 5)) for n in range(1, 6)
+    ] + [Binding("escape", "dismiss(None)", "Back")]
 
     def __init__(self, answer: str | None) -> None:
         super().__init__()
@@ -56,22 +59,27 @@ class SubmitDialog(StudyDialog):
         with Vertical(id="submit-box", classes="dialog"):
             yield Label("[b]Submit this answer?[/b]")
             yield Static(shown, id="submit-answer", markup=False)
-            yield Static("How confident are you? Press 1 (a guess) … 5 (certain) to "
-                         "submit, Esc to go back.")
+            yield Static(
+                "How confident are you? Press 1 (a guess) … 5 (certain) to submit, Esc to go back."
+            )
 
 
 class SkipDialog(StudyDialog):
     """Skipping cannot be undone: ask once, so F7 next to F6 is never pressed by mistake."""
 
     HELP_TITLE = "Skip"
-    BINDINGS = [Binding("enter,y", "dismiss(True)", "Skip it"),
-                Binding("escape,n", "dismiss(False)", "Back")]
+    BINDINGS = [
+        Binding("enter,y", "dismiss(True)", "Skip it"),
+        Binding("escape,n", "dismiss(False)", "Back"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="skip-box", classes="dialog"):
             yield Label("[b]Skip this query?[/b]")
-            yield Static("It will not come back, and anything typed for it is not an answer. "
-                         "Enter or y skips, Esc goes back to it.")
+            yield Static(
+                "It will not come back, and anything typed for it is not an answer. "
+                "Enter or y skips, Esc goes back to it."
+            )
 
 
 @dataclass(frozen=True)
@@ -94,22 +102,28 @@ class FlagDialog(StudyDialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="flag-box", classes="dialog"):
             yield Label("[b]Flag this query[/b] — what is wrong with it?")
-            yield Select([(c.label, c.key) for c in self.taxonomy.categories],
-                         prompt="Category", id="flag-category")
+            yield Select(
+                [(c.label, c.key) for c in self.taxonomy.categories],
+                prompt="Category",
+                id="flag-category",
+            )
             yield Static("", id="flag-description")
             yield Input(placeholder="Comment: what makes it wrong?", id="flag-comment")
-            yield Input(placeholder="The answer you believe is right (optional)",
-                        id="flag-suggested")
-            yield Static("Ctrl+S or Enter in the last field sends the flag; Esc cancels. "
-                         "You keep working on the query afterwards.", classes="hint")
+            yield Input(
+                placeholder="The answer you believe is right (optional)", id="flag-suggested"
+            )
+            yield Static(
+                "Ctrl+S or Enter in the last field sends the flag; Esc cancels. "
+                "You keep working on the query afterwards.",
+                classes="hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one("#flag-category", Select).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         category = next((c for c in self.taxonomy.categories if c.key == event.value), None)
-        self.query_one("#flag-description", Static).update(
-            category.description if category else "")
+        self.query_one("#flag-description", Static).update(category.description if category else "")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -125,5 +139,8 @@ class FlagDialog(StudyDialog):
             self.query_one("#flag-category", Select).focus()
             return
         suggested = self.query_one("#flag-suggested", Input).value.strip()
-        self.dismiss(FlagInput(str(category), self.query_one("#flag-comment", Input).value,
-                               suggested or None))
+        self.dismiss(
+            FlagInput(
+                str(category), self.query_one("#flag-comment", Input).value, suggested or None
+            )
+        )

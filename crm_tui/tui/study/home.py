@@ -44,28 +44,32 @@ class HomeScreen(StudyScreen):
         self.sub_title = self.ctx.annotator.name
         table = self.query_one("#parts", DataTable)
         # 71 columns with the cell padding: the table fits an 80-column terminal
-        for label, key, width in (("Part", "n", 5), ("What", "title", 34),
-                                  ("Done", "done", 10), ("Suggested time", "minutes", 14)):
+        for label, key, width in (
+            ("Part", "n", 5),
+            ("What", "title", 34),
+            ("Done", "done", 10),
+            ("Suggested time", "minutes", 14),
+        ):
             table.add_column(label, key=key, width=width)
         await self.refresh_progress()
 
     async def on_screen_resume(self) -> None:
         if self.exploring:
             self.exploring = False
-            await self.service(record_study_event, self.ctx.study.id, self.ctx.annotator_id,
-                               "explore_finished")
+            await self.service(
+                record_study_event, self.ctx.study.id, self.ctx.annotator_id, "explore_finished"
+            )
         if self.is_mounted:
             await self.refresh_progress()
 
     async def refresh_progress(self) -> None:
         ctx = self.ctx
-        self.parts = await self.service(annotator_progress, ctx.study.id,
-                                        ctx.annotator_id) or []
-        self.unfinished = await self.service(unfinished_attempt, ctx.study.id,
-                                             ctx.annotator_id)
+        self.parts = await self.service(annotator_progress, ctx.study.id, ctx.annotator_id) or []
+        self.unfinished = await self.service(unfinished_attempt, ctx.study.id, ctx.annotator_id)
         who = ctx.annotator
-        self.query_one("#home-title", Static).update(Text.assemble(
-            (who.name, "bold"), f" · {who.role} · study ", (ctx.study.name, "bold")))
+        self.query_one("#home-title", Static).update(
+            Text.assemble((who.name, "bold"), f" · {who.role} · study ", (ctx.study.name, "bold"))
+        )
         table = self.query_one("#parts", DataTable)
         table.clear()
         for n, part in enumerate(self.parts, start=1):
@@ -73,8 +77,9 @@ class HomeScreen(StudyScreen):
             if part.kind == "explore":
                 done = "✓ done" if part.complete else "not yet"
             minutes = f"about {part.minutes:g} min" if part.minutes else ""
-            table.add_row(str(n), f"{part.kind.capitalize()}: {part.title}", done, minutes,
-                          key=part.kind)
+            table.add_row(
+                str(n), f"{part.kind.capitalize()}: {part.title}", done, minutes, key=part.kind
+            )
         self.query_one("#home-next", Static).update(self._next_step())
         self.refresh_bindings()
 
@@ -110,8 +115,9 @@ class HomeScreen(StudyScreen):
         await self.action_solve()  # open_next resumes the unfinished attempt first
 
     async def action_explore(self) -> None:
-        await self.service(record_study_event, self.ctx.study.id, self.ctx.annotator_id,
-                           "explore_started")
+        await self.service(
+            record_study_event, self.ctx.study.id, self.ctx.annotator_id, "explore_started"
+        )
         self.exploring = True
         self.app.action_objects()  # type: ignore[attr-defined]
         self.notify("Look around the org; press F2 to come back here.", title="Explore")

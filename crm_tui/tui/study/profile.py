@@ -29,11 +29,13 @@ class ProfileScreen(StudyScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(f"Study: {self.ctx.study.name}", classes="screen-title")
         with Vertical(id="profile-body"):
-            yield Label("Who is working? Pick your profile and press Enter:",
-                        id="profile-list-label")
+            yield Label(
+                "Who is working? Pick your profile and press Enter:", id="profile-list-label"
+            )
             yield OptionList(id="profiles")
-            yield Label("…or create one (Tab moves between fields, Enter in the last one "
-                        "creates it):")
+            yield Label(
+                "…or create one (Tab moves between fields, Enter in the last one creates it):"
+            )
             with Horizontal(id="profile-form"):
                 yield Input(placeholder="Your name", id="profile-name")
                 yield Input(placeholder="Role, e.g. Customer Service Agent", id="profile-role")

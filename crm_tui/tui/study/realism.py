@@ -21,8 +21,10 @@ from crm_tui.tui.study.study_screen import StudyScreen
 
 class RealismScreen(StudyScreen):
     HELP_TITLE = "Rate realism"
-    BINDINGS = [Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
-                for n in range(6)] + [
+    BINDINGS = [
+        Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
+        for n in range(6)
+    ] + [
         Binding("ctrl+s", "submit", "Submit rating", id="submit-rating", priority=True),
         Binding("ctrl+n", "move(1)", "Next", id="next-target"),
         Binding("ctrl+b", "move(-1)", "Previous", id="previous-target"),
@@ -43,8 +45,12 @@ class RealismScreen(StudyScreen):
         yield Static("", id="realism-prompt")
         yield DataTable(id="samples", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scale")
-        yield Static(self.questionnaire.rationale.prompt + " (Tab to write, Tab again to "
-                     "leave; Ctrl+S submits)", id="rationale-prompt", classes="section-title")
+        yield Static(
+            self.questionnaire.rationale.prompt + " (Tab to write, Tab again to "
+            "leave; Ctrl+S submits)",
+            id="rationale-prompt",
+            classes="section-title",
+        )
         yield TextArea(id="rationale", tab_behavior="focus")
 
     async def on_mount(self) -> None:
@@ -58,15 +64,25 @@ class RealismScreen(StudyScreen):
         self.level = rated.get(target)
         position = self.targets.index(target) + 1
         name = "The org as a whole" if target == ORG_TARGET else get_object(target).label_plural
-        self.query_one("#realism-title", Static).update(Text.assemble(
-            (f"Rate {position} of {len(self.targets)}: ", ""), (name, "bold"),
-            (f"   ({len(rated)} rated so far)", "dim")))
-        prompt = (self.questionnaire.org.prompt if target == ORG_TARGET else
-                  self.questionnaire.object.prompt.format(
-                      label_plural=get_object(target).label_plural))
+        self.query_one("#realism-title", Static).update(
+            Text.assemble(
+                (f"Rate {position} of {len(self.targets)}: ", ""),
+                (name, "bold"),
+                (f"   ({len(rated)} rated so far)", "dim"),
+            )
+        )
+        prompt = (
+            self.questionnaire.org.prompt
+            if target == ORG_TARGET
+            else self.questionnaire.object.prompt.format(
+                label_plural=get_object(target).label_plural
+            )
+        )
         self.query_one("#realism-prompt", Static).update(prompt)
-        self.saved_rationale = await self.service(
-            rationale_so_far, self.ctx.study.id, self.ctx.annotator_id, target) or ""
+        self.saved_rationale = (
+            await self.service(rationale_so_far, self.ctx.study.id, self.ctx.annotator_id, target)
+            or ""
+        )
         self.query_one("#rationale", TextArea).text = self.saved_rationale
         try:
             await self._show_samples()
@@ -102,9 +118,14 @@ class RealismScreen(StudyScreen):
         table = Table.grid(padding=(0, 1))
         for level in levels:
             chosen = level.level == self.level
-            table.add_row(Text(f"{'▶' if chosen else ' '} {level.level}",
-                               style="bold reverse" if chosen else "bold"),
-                          Text(level.label, style="bold"), Text(level.anchor, style="dim"))
+            table.add_row(
+                Text(
+                    f"{'▶' if chosen else ' '} {level.level}",
+                    style="bold reverse" if chosen else "bold",
+                ),
+                Text(level.label, style="bold"),
+                Text(level.anchor, style="dim"),
+            )
         self.query_one("#scale", Static).update(table)
 
     async def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -113,8 +134,13 @@ class RealismScreen(StudyScreen):
         if text == self.saved_rationale:
             return
         self.saved_rationale = text
-        await self.service(save_text_draft, self.ctx.study.id, self.ctx.annotator_id,
-                           realism_key(self.target), text)
+        await self.service(
+            save_text_draft,
+            self.ctx.study.id,
+            self.ctx.annotator_id,
+            realism_key(self.target),
+            text,
+        )
 
     # ----------------------------------------------------------------- actions
     def action_choose(self, level: int) -> None:
@@ -126,19 +152,31 @@ class RealismScreen(StudyScreen):
 
     async def action_submit(self) -> None:
         if self.level is None:
-            self.notify("Press a key 1-5 (or 0: I don't know this object) first.",
-                        severity="error")
+            self.notify("Press a key 1-5 (or 0: I don't know this object) first.", severity="error")
             return
         rationale = self.query_one("#rationale", TextArea).text
-        if await self.service(rate_realism, self.ctx.study.id, self.ctx.annotator_id,
-                              self.target, self.level, rationale, self.record_ids) is None:
+        if (
+            await self.service(
+                rate_realism,
+                self.ctx.study.id,
+                self.ctx.annotator_id,
+                self.target,
+                self.level,
+                rationale,
+                self.record_ids,
+            )
+            is None
+        ):
             return
         rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id) or {}
-        following = self.targets[self.targets.index(self.target) + 1:]
+        following = self.targets[self.targets.index(self.target) + 1 :]
         upcoming = next((t for t in following if t not in rated), None)
         if upcoming is None:
-            self.notify("Thank you: every rating of this part is saved." if len(rated) ==
-                        len(self.targets) else "Saved. Some targets are still unrated.")
+            self.notify(
+                "Thank you: every rating of this part is saved."
+                if len(rated) == len(self.targets)
+                else "Saved. Some targets are still unrated."
+            )
             self.dismiss()
         else:
             await self.show_target(upcoming)

@@ -28,19 +28,28 @@ from crm_tui.study.report_render import TableView, report_tables
 from crm_tui.study.studies import list_studies
 
 DASH = "—"
-TABS = (("side-by-side", "Side by side"), ("humans-agents", "Humans and agents"),
-        ("realism", "Realism"), ("audit", "Audit"))
+TABS = (
+    ("side-by-side", "Side by side"),
+    ("humans-agents", "Humans and agents"),
+    ("realism", "Realism"),
+    ("audit", "Audit"),
+)
 # The tab of each `crm-tui report` table; any other goes on "Humans and agents".
-TAB_OF_TABLE = {"Realism ratings": "realism", "Agreement on realism": "realism",
-                "Audit flags": "audit",
-                "Items where most humans disagree with the gold": "audit"}
+TAB_OF_TABLE = {
+    "Realism ratings": "realism",
+    "Agreement on realism": "realism",
+    "Audit flags": "audit",
+    "Items where most humans disagree with the gold": "audit",
+}
 
 
 def load_report(study_path: Path, study_name: str | None = None) -> Report:
     """The report of `study_name` (default: the newest study) in the file at `study_path`."""
     if not study_path.exists():
-        raise CrmTuiError(f"No study file at {study_path}: create a study with "
-                          "`crm-tui study create`, then open the app with it.")
+        raise CrmTuiError(
+            f"No study file at {study_path}: create a study with "
+            "`crm-tui study create`, then open the app with it."
+        )
     from crm_tui.study.report import (
         build_report,  # numpy and the scorers: only when needed
     )
@@ -48,17 +57,21 @@ def load_report(study_path: Path, study_name: str | None = None) -> Report:
     with StudyStore.open(study_path) as store:
         studies = list_studies(store)
         if not studies:
-            raise CrmTuiError(f"{study_path} holds no study yet: create one with "
-                              "`crm-tui study create`.")
+            raise CrmTuiError(
+                f"{study_path} holds no study yet: create one with `crm-tui study create`."
+            )
         study = next((s for s in studies if s.name == study_name), studies[-1])
         with store.transaction() as session:
             return build_report(session, study)
 
 
 def has_results(report: Report) -> bool:
-    return bool(report.agents or report.realism.targets
-                or any(flag.flags for flag in report.flags)
-                or any(row.humans.answers for row in report.families))
+    return bool(
+        report.agents
+        or report.realism.targets
+        or any(flag.flags for flag in report.flags)
+        or any(row.humans.answers for row in report.families)
+    )
 
 
 def _pct(value: float | None) -> str:
@@ -71,16 +84,29 @@ def side_by_side(report: Report) -> TableView:
     rows = []
     for row in report.families:
         humans = row.humans
-        interval = DASH if humans.interval is None else (
-            f"{humans.interval.low * 100:.1f}–{humans.interval.high * 100:.1f}")
+        interval = (
+            DASH
+            if humans.interval is None
+            else (f"{humans.interval.low * 100:.1f}–{humans.interval.high * 100:.1f}")
+        )
         median = DASH if humans.active_ms is None else f"{humans.active_ms.median / 1000:.0f}"
-        rows.append([row.family, str(row.items), str(humans.answers), _pct(humans.accuracy),
-                     interval, median]
-                    + [_pct(row.agents[a].rescored_success) if a in row.agents else DASH
-                       for a in agents])
-    return TableView("Success by task family (%; knowledge QA is F1; agents re-scored)",
-                     ["Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)"]
-                     + [f"{a} %" for a in agents], rows)
+        rows.append(
+            [
+                row.family,
+                str(row.items),
+                str(humans.answers),
+                _pct(humans.accuracy),
+                interval,
+                median,
+            ]
+            + [_pct(row.agents[a].rescored_success) if a in row.agents else DASH for a in agents]
+        )
+    return TableView(
+        "Success by task family (%; knowledge QA is F1; agents re-scored)",
+        ["Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)"]
+        + [f"{a} %" for a in agents],
+        rows,
+    )
 
 
 def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
@@ -90,7 +116,10 @@ def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
     for agent in report.agents:
         series[agent.label] = [
             (row.agents[agent.label].rescored_success or 0.0) * 100
-            if agent.label in row.agents else 0.0 for row in report.families]
+            if agent.label in row.agents
+            else 0.0
+            for row in report.families
+        ]
     return families, series
 
 
@@ -102,8 +131,7 @@ def data_table(view: TableView, **kwargs) -> DataTable:
 
 
 class ResultsScreen(Screen):
-    BINDINGS = [Binding("r", "reload", "Reload"),
-                Binding("escape", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("r", "reload", "Reload"), Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
     ResultsScreen #results-heading { padding: 0 1; color: $text-muted; height: auto; }
     ResultsScreen #results-message { padding: 1 2; display: none; }
@@ -145,8 +173,10 @@ class ResultsScreen(Screen):
         if context is None:  # the app without a study session: whoever holds the file
             return None
         if context.annotator is None or context.annotator.mode != Mode.COORDINATOR:
-            return ("Results are for study coordinators. Choose a coordinator profile "
-                    "(or run `crm-tui report`).")
+            return (
+                "Results are for study coordinators. Choose a coordinator profile "
+                "(or run `crm-tui report`)."
+            )
         return None
 
     @work(thread=True, exclusive=True, group="results")
@@ -168,7 +198,8 @@ class ResultsScreen(Screen):
             self._show_message(
                 f"Study {outcome.study!r} has no results yet: nobody has answered, rated "
                 "or flagged anything, and no agent results are imported. Annotators answer "
-                "in the app; import agents with `crm-tui agents import FILE...`.")
+                "in the app; import agents with `crm-tui agents import FILE...`."
+            )
         else:
             await self._show_report(outcome)
 
@@ -182,14 +213,17 @@ class ResultsScreen(Screen):
         source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
         self.query_one("#results-heading", Static).update(
             f"Study {report.study} · {source} · {report.annotators} annotator(s) · "
-            f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)")
+            f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)"
+        )
         self.query_one("#results-message").display = False
         self.query_one(TabbedContent).display = True
         content: dict[str, list] = {key: [] for key, _ in TABS}
         content["side-by-side"] = self._side_by_side(report)
         for view in report_tables(report):
             content[TAB_OF_TABLE.get(view.title, "humans-agents")] += [
-                Static(view.title, classes="results-title"), data_table(view)]
+                Static(view.title, classes="results-title"),
+                data_table(view),
+            ]
         for key, widgets in content.items():
             body = self.query_one(f"#{key}-body", VerticalScroll)
             await body.remove_children()  # before mounting: a reload reuses the Ids
@@ -204,5 +238,8 @@ class ResultsScreen(Screen):
         plot.title(f"Success by family (%; {ALL} = mean of families)")
         plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
         plot.yticks([0, 25, 50, 75, 100])
-        return [Static(view.title, classes="results-title"),
-                data_table(view, id="results-families"), chart]
+        return [
+            Static(view.title, classes="results-title"),
+            data_table(view, id="results-families"),
+            chart,
+        ]

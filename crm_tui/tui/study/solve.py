@@ -57,8 +57,13 @@ class SolveScreen(StudyScreen):
         Binding("f5", "pause", "Pause", id="pause"),
         Binding("f6", "answer_none", "Answer None", id="answer-none"),
         Binding("f7", "skip", "Skip", id="skip"),
-        Binding("escape", "leave", "Home", id="leave",
-                tooltip="Back to the home screen; the query stays open (r resumes it)"),
+        Binding(
+            "escape",
+            "leave",
+            "Home",
+            id="leave",
+            tooltip="Back to the home screen; the query stays open (r resumes it)",
+        ),
     ]
 
     def __init__(self, ctx, view: AttemptView) -> None:
@@ -79,9 +84,14 @@ class SolveScreen(StudyScreen):
         item = self.view.item
         persona = PERSONAS.get(item.persona or "", item.persona) or self.family.persona_label
         with Horizontal(id="solve-head"):
-            yield Static(Text.assemble(
-                (f"Query {self.view.position} of {self.view.queue_length}", "bold"),
-                f" · {self.family.abbrev} · you are a ", (persona, "bold")), id="solve-where")
+            yield Static(
+                Text.assemble(
+                    (f"Query {self.view.position} of {self.view.queue_length}", "bold"),
+                    f" · {self.family.abbrev} · you are a ",
+                    (persona, "bold"),
+                ),
+                id="solve-where",
+            )
             yield Static("", id="timer")
         with VerticalScroll(id="solve-body"):
             yield Static("Query", classes="section-title")
@@ -103,8 +113,10 @@ class SolveScreen(StudyScreen):
         if self.view.draft_answer:
             self.query_one(AnswerEntry).restore(self.view.draft_answer)
         if self.view.resumed:
-            self.notify(f"Resumed with {clock_text(self.view.active_ms)} of active time.",
-                        title="Welcome back")
+            self.notify(
+                f"Resumed with {clock_text(self.view.active_ms)} of active time.",
+                title="Welcome back",
+            )
 
     # ----------------------------------------------------------------- timer
     def active_ms(self) -> int:
@@ -180,8 +192,10 @@ class SolveScreen(StudyScreen):
             return False
         entry.fill(record_id)
         await self.event("answer_used", {"record_id": record_id, "object": object_name})
-        self.notify(f"{get_object(object_name).label} {record_id} is your answer; "
-                    "Ctrl+S submits.", title="Answer taken")
+        self.notify(
+            f"{get_object(object_name).label} {record_id} is your answer; Ctrl+S submits.",
+            title="Answer taken",
+        )
         return True
 
     # ----------------------------------------------------------------- actions
@@ -207,12 +221,19 @@ class SolveScreen(StudyScreen):
     async def _flagged(self, flag: FlagInput | None) -> None:
         if flag is None:
             return
-        done = await self.service(flag_item, self.ctx.study.id, self.ctx.annotator_id,
-                                  self.view.item.item_id, flag.category, flag.comment,
-                                  flag.suggested_answer)
+        done = await self.service(
+            flag_item,
+            self.ctx.study.id,
+            self.ctx.annotator_id,
+            self.view.item.item_id,
+            flag.category,
+            flag.comment,
+            flag.suggested_answer,
+        )
         if done is not None:
-            self.notify("Thank you: the query is flagged. Carry on, or skip it (F7).",
-                        title="Flagged")
+            self.notify(
+                "Thank you: the query is flagged. Carry on, or skip it (F7).", title="Flagged"
+            )
 
     def action_submit(self) -> None:
         entry = self.query_one(AnswerEntry)
@@ -229,8 +250,9 @@ class SolveScreen(StudyScreen):
     async def _confirmed(self, confidence: int | None) -> None:
         if confidence is None:
             return
-        result = await self.service(submit, self.view.attempt_id,
-                                    self.query_one(AnswerEntry).answer, confidence=confidence)
+        result = await self.service(
+            submit, self.view.attempt_id, self.query_one(AnswerEntry).answer, confidence=confidence
+        )
         if result is None:
             return
         message = f"Submitted after {clock_text(result.active_ms)} of active time."

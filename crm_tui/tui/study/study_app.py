@@ -53,8 +53,14 @@ class StudyApp(CrmApp):
     CSS_PATH = [Path(__file__).parent.parent / "browser" / CrmApp.CSS_PATH, "study.tcss"]
     # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
 
-    def __init__(self, backend: Backend, study_path: Path, study_clock: Clock | None = None,
-                 study_name: str | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        study_path: Path,
+        study_clock: Clock | None = None,
+        study_name: str | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(backend, study_path=study_path, **kwargs)
         self.study_clock = study_clock
         self.study_name = study_name  # None: the latest study made for this org
@@ -70,15 +76,20 @@ class StudyApp(CrmApp):
             self.notify(str(exc), title="No study", severity="error")
             return
         # Only a study made for this very org: its queries' Ids and golds belong to it.
-        studies = [s for s in list_studies(store)
-                   if study_fits_org(s, self.backend.fingerprint)
-                   and self.study_name in (None, s.name)]
+        studies = [
+            s
+            for s in list_studies(store)
+            if study_fits_org(s, self.backend.fingerprint) and self.study_name in (None, s.name)
+        ]
         if not studies:
             store.close()
             which = f"no study {self.study_name!r}" if self.study_name else "no study"
-            self.notify(f"{self.study_path} holds {which} for this org "
-                        f"({self.backend.fingerprint}); create one with `crm-tui study "
-                        "create`. Meanwhile, browse the org.", title="No study")
+            self.notify(
+                f"{self.study_path} holds {which} for this org "
+                f"({self.backend.fingerprint}); create one with `crm-tui study "
+                "create`. Meanwhile, browse the org.",
+                title="No study",
+            )
             return
         self.study = StudyContext(store, studies[-1])
         self.push_screen(ProfileScreen(self.study))
@@ -93,8 +104,14 @@ class StudyApp(CrmApp):
 
     # ----------------------------------------------------------------- routing
     def solving(self) -> SolveScreen | None:
-        return next((s for s in reversed(self.screen_stack)
-                     if isinstance(s, SolveScreen) and not s.finished), None)
+        return next(
+            (
+                s
+                for s in reversed(self.screen_stack)
+                if isinstance(s, SolveScreen) and not s.finished
+            ),
+            None,
+        )
 
     async def _record(self, kind: str, payload: dict | None = None) -> None:
         """An attempt event while solving, else a study event for the person working."""
@@ -102,8 +119,9 @@ class StudyApp(CrmApp):
         if solve is not None:
             await solve.event(kind, payload)
         elif self.study is not None and self.study.annotator is not None:
-            await self.study.call(record_study_event, self.study.study.id,
-                                  self.study.annotator_id, kind, payload)
+            await self.study.call(
+                record_study_event, self.study.study.id, self.study.annotator_id, kind, payload
+            )
 
     def navigate(self, place: Location) -> None:
         recorded = browsing_event(place, self.history.current)
@@ -112,8 +130,9 @@ class StudyApp(CrmApp):
             self.call_later(self._record, *recorded)
 
     async def on_query_run(self, message: QueryRun) -> None:
-        await self._record("soql_run", {"query": message.text, "rows": message.rows,
-                                        "error": message.error})
+        await self._record(
+            "soql_run", {"query": message.text, "rows": message.rows, "error": message.error}
+        )
 
     async def on_app_blur(self, event: events.AppBlur) -> None:
         await self._record("focus_lost")
@@ -125,15 +144,17 @@ class StudyApp(CrmApp):
         message.prevent_default()  # not CrmApp's "no study" answer as well
         solve = self.solving()
         if solve is None:
-            self.notify("No query is open: start one on the study home screen (s).",
-                        severity="warning")
+            self.notify(
+                "No query is open: start one on the study home screen (s).", severity="warning"
+            )
         elif await solve.use_as_answer(message.record_id, message.object_name):
             self.action_to_study()
 
     # ----------------------------------------------------------------- back to the study
     def _study_below(self) -> bool:
         return isinstance(self.screen, BrowserScreen) and any(
-            isinstance(s, StudyScreen) for s in self.screen_stack)
+            isinstance(s, StudyScreen) for s in self.screen_stack
+        )
 
     def action_to_study(self) -> None:
         while self._study_below():

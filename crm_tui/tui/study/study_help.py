@@ -13,22 +13,29 @@ from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
 
 
 def keys_table(title: str, bindings) -> Table:
-    table = Table(title=title, title_justify="left", show_header=False, box=None,
-                  padding=(0, 2), expand=True)
+    table = Table(
+        title=title, title_justify="left", show_header=False, box=None, padding=(0, 2), expand=True
+    )
     table.add_column("Key", style="bold", width=22)
     table.add_column("Does")
     for entry in bindings:
         binding = entry if isinstance(entry, Binding) else Binding(*entry)
-        table.add_row(", ".join(k.strip() for k in binding.key.split(",")),
-                      binding.tooltip or binding.description)  # the tooltip says more
+        table.add_row(
+            ", ".join(k.strip() for k in binding.key.split(",")),
+            binding.tooltip or binding.description,
+        )  # the tooltip says more
     return table
 
 
 def _screens_with_keys() -> list[type]:
     from crm_tui.tui.study import audit_screen, dialogs, home, profile, realism, solve  # noqa: F401  (all listed)
 
-    return [cls for base in (StudyScreen, StudyDialog) for cls in base.__subclasses__()
-            if cls.HELP_TITLE]
+    return [
+        cls
+        for base in (StudyScreen, StudyDialog)
+        for cls in base.__subclasses__()
+        if cls.HELP_TITLE
+    ]
 
 
 class StudyHelpScreen(ModalScreen):
@@ -39,15 +46,26 @@ class StudyHelpScreen(ModalScreen):
 
         with VerticalScroll(id="study-help-body"):
             yield Static("[b]crm-tui study keys[/b]  (Esc closes)")
-            yield Static(keys_table("Every study screen", StudyScreen.BINDINGS + [
-                ("ctrl+p", "Command palette: open an object, jump to a record Id"),
-                ("tab, shift+tab", "Move between fields"),
-                ("ctrl+q", "Quit (your work is saved as you go)")]))
+            yield Static(
+                keys_table(
+                    "Every study screen",
+                    StudyScreen.BINDINGS
+                    + [
+                        ("ctrl+p", "Command palette: open an object, jump to a record Id"),
+                        ("tab, shift+tab", "Move between fields"),
+                        ("ctrl+q", "Quit (your work is saved as you go)"),
+                    ],
+                )
+            )
             for screen in _screens_with_keys():
                 yield Static(keys_table(screen.HELP_TITLE, screen.BINDINGS))
-            yield Static(keys_table("Record browser (back, forward and o work on its "
-                                    "screens)",
-                                    [b for b in CrmApp.BINDINGS if b.action != "help"]
-                                    + [("u", ("On a record page while solving: use it "
-                                              "as my answer")),
-                                       ("f2", "On a browser screen: back to the study")]))
+            yield Static(
+                keys_table(
+                    "Record browser (back, forward and o work on its screens)",
+                    [b for b in CrmApp.BINDINGS if b.action != "help"]
+                    + [
+                        ("u", ("On a record page while solving: use it as my answer")),
+                        ("f2", "On a browser screen: back to the study"),
+                    ],
+                )
+            )

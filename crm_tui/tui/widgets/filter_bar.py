@@ -27,8 +27,12 @@ class FilterBar(Horizontal):
     def compose(self) -> ComposeResult:
         fields = [(f"{f.label} ({f.name})", f.name) for f in self.obj.fields]
         yield Select(fields, prompt="Field", id="filter-field")
-        yield Select([(op.value, op.value) for op in Operator], value=Operator.EQ.value,
-                     allow_blank=False, id="filter-operator")
+        yield Select(
+            [(op.value, op.value) for op in Operator],
+            value=Operator.EQ.value,
+            allow_blank=False,
+            id="filter-operator",
+        )
         yield Input(placeholder="value", id="filter-value")
         yield Button("Add filter", id="filter-apply", variant="primary")
 

@@ -16,8 +16,10 @@ KEPT_ENTRIES = 200
 
 
 class HistoryInput(Input):
-    BINDINGS = [Binding("up", "older", "Older entry", show=False),
-                Binding("down", "newer", "Newer entry", show=False)]
+    BINDINGS = [
+        Binding("up", "older", "Older entry", show=False),
+        Binding("down", "newer", "Newer entry", show=False),
+    ]
 
     def __init__(self, history: list[str] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -63,8 +65,9 @@ def load_history(path: Path) -> list[str]:
         except json.JSONDecodeError:
             entry = None
         if not isinstance(entry, str):
-            raise CrmTuiError(f"{path} line {number}: not a JSON string; "
-                              "fix or delete the file to keep a history")
+            raise CrmTuiError(
+                f"{path} line {number}: not a JSON string; fix or delete the file to keep a history"
+            )
         entries.append(entry)
     return entries
 

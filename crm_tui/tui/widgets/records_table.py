@@ -40,7 +40,7 @@ def cell_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"  # as in Salesforce's JSON
     text = " ".join(str(value).split())
-    return text if len(text) <= CELL_WIDTH else text[:CELL_WIDTH - 1] + "…"
+    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
 class RecordsTable(DataTable):
@@ -51,6 +51,7 @@ class RecordsTable(DataTable):
         rows = [[cell_text(row.get(column)) for column in columns] for row in flat]
         # widths set here, not measured later by the table: the first paint is already right
         for index, column in enumerate(columns):
-            self.add_column(column, width=max([cell_len(column)]
-                                              + [cell_len(row[index]) for row in rows]))
+            self.add_column(
+                column, width=max([cell_len(column)] + [cell_len(row[index]) for row in rows])
+            )
         self.add_rows(rows)

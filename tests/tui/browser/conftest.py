@@ -23,4 +23,3 @@ def backend(small_org_path):
     be = LocalBackend(small_org_path)
     yield be
     be.close()
-

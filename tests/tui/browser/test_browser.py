@@ -30,8 +30,9 @@ async def open_cases(pilot) -> ListViewScreen:
 
 def case_with_everything(backend) -> str:
     """A case that has an account, an e-mail and a chat, found through the backend."""
-    for case in backend.page("Case", [Filter("AccountId", "is not empty")], Sort("Id"),
-                             limit=500).records:
+    for case in backend.page(
+        "Case", [Filter("AccountId", "is not empty")], Sort("Id"), limit=500
+    ).records:
         related = {r.name: r.count for r in backend.related(case["Id"])}
         if related["EmailMessages"] and related["LiveChatTranscripts"]:
             return case["Id"]
@@ -128,8 +129,7 @@ async def test_record_page_follows_a_lookup_and_a_related_list_and_goes_back(app
         assert isinstance(screen, RecordScreen) and screen.record_id == case_id
         fields = screen.query_one("#fields", DataTable)
         assert fields.get_row("Subject")[0] == "Subject"
-        assert str(fields.get_row("AccountId")[1]).endswith(
-            backend.get_record(account_id).title)
+        assert str(fields.get_row("AccountId")[1]).endswith(backend.get_record(account_id).title)
         await select_row(pilot, fields, "AccountId")  # follow the lookup
         assert isinstance(app.screen, RecordScreen) and app.screen.record_id == account_id
         related = app.screen.query_one("#related", DataTable)
@@ -238,8 +238,15 @@ async def test_f1_lists_every_screens_keys(app):
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
         text = html.unescape(app.export_screenshot()).replace("\xa0", " ")
-        for expected in ("Use as my answer", "Sort by column", "Filter", "Back", "Forward",
-                         "Search", "jump to a record Id"):
+        for expected in (
+            "Use as my answer",
+            "Sort by column",
+            "Filter",
+            "Back",
+            "Forward",
+            "Search",
+            "jump to a record Id",
+        ):
             assert expected in text
         await pilot.press("escape")
         assert isinstance(app.screen, ObjectListScreen)
@@ -256,8 +263,7 @@ async def test_use_as_answer_without_a_study_says_so_once(app, backend):
         await pilot.press("u")
         await settle(pilot)
         messages = [n.message for n in app._notifications]
-        assert messages == [("No query is open: answers are taken while solving a study "
-                             "query.")]
+        assert messages == [("No query is open: answers are taken while solving a study query.")]
 
 
 async def test_filter_operator_is_narrow_so_the_value_has_room_at_80_columns(app):

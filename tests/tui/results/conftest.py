@@ -64,9 +64,9 @@ def empty_study(tmp_path_factory) -> Path:
     return path
 
 
-
 @pytest.fixture
 def make_app(small_org_path):
     def make(study_path: Path | None = None) -> CrmApp:
         return CrmApp(LocalBackend(small_org_path), study_path=study_path)
+
     return make

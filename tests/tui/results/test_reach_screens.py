@@ -39,7 +39,9 @@ async def until(pilot, condition, rounds: int = 200) -> None:
         if condition():
             return
         await pilot.pause(0.02)
-    raise AssertionError(f"never got there: {pilot.app.screen_stack} {[n.message for n in pilot.app._notifications]}")
+    raise AssertionError(
+        f"never got there: {pilot.app.screen_stack} {[n.message for n in pilot.app._notifications]}"
+    )
 
 
 async def test_f8_and_f9_open_the_screens_and_escape_closes_them(make_app, results_study):
@@ -92,8 +94,13 @@ async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_pa
     async def results_as(*keys: str) -> str:
         app = StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
         async with app.run_test(size=(120, 40)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
-                        and app.screen.query_one(OptionList).option_count == 2)
+            await until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, ProfileScreen)
+                    and app.screen.query_one(OptionList).option_count == 2
+                ),
+            )
             await pilot.press(*keys, "enter")
             await until(pilot, lambda: isinstance(app.screen, HomeScreen))
             await pilot.press("f9")

@@ -35,8 +35,15 @@ async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results_
         screen = await open_results(pilot)
         table = screen.query_one("#results-families", DataTable)
         assert column_labels(table) == [
-            "Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)",
-            "claude-3.5-sonnet Function Calling %", "gpt-4o ReAct %"]
+            "Family",
+            "Items",
+            "Answers",
+            "Humans %",
+            "95% CI",
+            "Active s (median)",
+            "claude-3.5-sonnet Function Calling %",
+            "gpt-4o ReAct %",
+        ]
         ncr, htu, overall = wilson(3, 4), wilson(2, 2), wilson(0.875 * 6, 6)
         assert cells(table) == [
             ["NCR", "2", "4", "75.0", shown(ncr), "90", "50.0", "83.3"],
@@ -69,8 +76,10 @@ async def test_realism_and_audit_tabs(make_app, results_study):
         assert rows["Case"][2] == "1" and rows["Case"][5] == "1"
         screen.query_one(TabbedContent).active = "audit"
         await settle(pilot)
-        flags = {row[0]: row[1:] for row in cells(
-            screen.query_one("#audit-body").query(DataTable).first())}
+        flags = {
+            row[0]: row[1:]
+            for row in cells(screen.query_one("#audit-body").query(DataTable).first())
+        }
         assert flags["Wrong gold answer"] == ["1", "1"]
         assert sum(int(flag[0]) for flag in flags.values()) == 1
 

@@ -40,8 +40,10 @@ def test_soql_console(make_app, snap_compare):
         await show(pilot, SoqlConsole())
         box = pilot.app.screen.query_one(HistoryInput)
         box.cursor_blink = False
-        box.value = ("SELECT CaseNumber, Status, Priority, Account.Name, Owner.Name "
-                     "FROM Case ORDER BY CaseNumber LIMIT 12")
+        box.value = (
+            "SELECT CaseNumber, Status, Priority, Account.Name, Owner.Name "
+            "FROM Case ORDER BY CaseNumber LIMIT 12"
+        )
         await pilot.press("enter")
         await settle(pilot)
 

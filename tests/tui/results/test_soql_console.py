@@ -45,14 +45,17 @@ def error_line(screen) -> str:
 
 async def test_typed_query_shows_rows_with_parent_fields_flattened(make_app, small_org_path):
     with OrgStore.open(small_org_path) as org:
-        expected = [[case["Id"], cell_text(case["Subject"])] for case in
-                    org.rows("Case", "1 ORDER BY Id LIMIT 3")]
+        expected = [
+            [case["Id"], cell_text(case["Subject"])]
+            for case in org.rows("Case", "1 ORDER BY Id LIMIT 3")
+        ]
         account_names = {a["Id"]: a["Name"] for a in org.rows("Account", "1")}
         case_accounts = [c["AccountId"] for c in org.rows("Case", "1 ORDER BY Id LIMIT 3")]
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = await open_console(pilot)
-        await run(pilot, "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 3",
-                  typed=True)
+        await run(
+            pilot, "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 3", typed=True
+        )
         table = screen.query_one(RecordsTable)
         assert column_labels(table) == ["Id", "Subject", "Account.Name"]
         rows = cells(table)
@@ -61,12 +64,12 @@ async def test_typed_query_shows_rows_with_parent_fields_flattened(make_app, sma
         assert status(screen) == "3 records" and error_line(screen) == ""
 
 
-async def test_child_subquery_shows_a_count_and_an_empty_parent_a_blank(make_app,
-                                                                       small_org_path):
+async def test_child_subquery_shows_a_count_and_an_empty_parent_a_blank(make_app, small_org_path):
     with OrgStore.open(small_org_path) as org:
         account = org.rows("Account", "1 ORDER BY Id LIMIT 1")[0]
-        cases = org.conn.execute('SELECT COUNT(*) FROM "Case" WHERE AccountId = ?',
-                                 (account["Id"],)).fetchone()[0]
+        cases = org.conn.execute(
+            'SELECT COUNT(*) FROM "Case" WHERE AccountId = ?', (account["Id"],)
+        ).fetchone()[0]
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = await open_console(pilot)
         await run(pilot, "SELECT Name, (SELECT Id FROM Cases) FROM Account ORDER BY Id LIMIT 1")

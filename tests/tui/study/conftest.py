@@ -27,9 +27,15 @@ def study_path(tmp_path, small_org_path, clock):
     path = tmp_path / "study.sqlite"
     preset, preset_path = load_preset("paper-expert-study")
     with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
-        create_study(store, "pilot", preset, instances=crafted_instances(org),
-                     task_set_hash="sha256:crafted", org_fingerprint=org.fingerprint,
-                     preset_path=preset_path)
+        create_study(
+            store,
+            "pilot",
+            preset,
+            instances=crafted_instances(org),
+            task_set_hash="sha256:crafted",
+            org_fingerprint=org.fingerprint,
+            preset_path=preset_path,
+        )
     return path
 
 
@@ -37,6 +43,7 @@ def study_path(tmp_path, small_org_path, clock):
 def make_app(small_org_path, study_path, clock):
     def make() -> StudyApp:
         return StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+
     return make
 
 
@@ -45,4 +52,3 @@ def dana(study_path, clock) -> None:
     """One annotator profile, Dana, to pick on the first screen."""
     with StudyStore.open(study_path, clock) as store:
         create_profile(store, "Dana", "Customer Service Associate", 6)
-

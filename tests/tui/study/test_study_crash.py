@@ -23,8 +23,12 @@ CHILD = "tests.tui.study.crash_child"
 async def test_sigkill_mid_attempt_then_resume(make_app, study_path, small_org_path, clock):
     with StudyStore.open(study_path, clock) as store:
         create_profile(store, "Kim", "Customer Service Agent", 3)
-    child = subprocess.Popen([sys.executable, "-m", CHILD, str(small_org_path), str(study_path)],
-                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    child = subprocess.Popen(
+        [sys.executable, "-m", CHILD, str(small_org_path), str(study_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         line = child.stdout.readline()
         assert line.startswith("READY"), line
@@ -56,4 +60,9 @@ async def test_sigkill_mid_attempt_then_resume(make_app, study_path, small_org_p
 
     with StudyStore.open(study_path, clock) as store:
         assert event_kinds(store, attempt_id)[:5] == [
-            "opened", "paused", "resumed", "focus_lost", "opened"]
+            "opened",
+            "paused",
+            "resumed",
+            "focus_lost",
+            "opened",
+        ]

@@ -36,12 +36,10 @@ def footer_keys(app) -> list[str]:
     out (a key is visible when its whole label is inside the terminal)."""
     width = app.size.width
     keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
-    return [k.key for k in keys
-            if not k.has_class("-command-palette") and k.region.right <= width]
+    return [k.key for k in keys if not k.has_class("-command-palette") and k.region.right <= width]
 
 
-async def test_home_footer_shows_every_step_in_order_at_120_columns(make_app, study_path,
-                                                                    clock):
+async def test_home_footer_shows_every_step_in_order_at_120_columns(make_app, study_path, clock):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await at_home(pilot)
@@ -78,8 +76,9 @@ async def test_stray_browser_keys_do_not_leave_a_study_screen(make_app, study_pa
         assert isinstance(app.screen, RealismScreen)
 
 
-async def test_f2_back_to_study_shows_in_the_browser_footer_at_80_columns(make_app,
-                                                                          study_path, clock):
+async def test_f2_back_to_study_shows_in_the_browser_footer_at_80_columns(
+    make_app, study_path, clock
+):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await at_home(pilot)
@@ -97,15 +96,26 @@ async def test_f2_back_to_study_shows_in_the_browser_footer_at_80_columns(make_a
         assert isinstance(app.screen, SolveScreen)
 
 
-async def test_solve_footer_shows_every_key_of_the_query_at_120_columns(make_app, study_path,
-                                                                        clock):
+async def test_solve_footer_shows_every_key_of_the_query_at_120_columns(
+    make_app, study_path, clock
+):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await at_home(pilot)
         await pilot.press("s")
         await settle(pilot)
-        assert footer_keys(app) == ["f1", "ctrl+s", "f2", "f3", "f4", "f5", "f6", "f7",
-                                    "escape", "slash"]
+        assert footer_keys(app) == [
+            "f1",
+            "ctrl+s",
+            "f2",
+            "f3",
+            "f4",
+            "f5",
+            "f6",
+            "f7",
+            "escape",
+            "slash",
+        ]
 
 
 async def test_palette_cannot_open_the_browser_while_paused(make_app, study_path, clock):
@@ -131,8 +141,9 @@ async def test_palette_cannot_open_the_browser_while_paused(make_app, study_path
         assert isinstance(app.screen, SolveScreen)
 
 
-async def test_use_as_answer_on_the_wrong_object_says_only_no(make_app, study_path, clock,
-                                                              small_org_path):
+async def test_use_as_answer_on_the_wrong_object_says_only_no(
+    make_app, study_path, clock, small_org_path
+):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await at_home(pilot)
@@ -161,7 +172,10 @@ async def test_answer_label_uses_an_before_a_vowel(make_app, study_path, clock):
         await pilot.press("s")
         await settle(pilot)
         entry = app.screen.query_one(AnswerEntry)
-        for obj, label in (("Issue__c", "an Issue"), ("User", "a User"),
-                           ("Knowledge__kav", "a Knowledge")):
+        for obj, label in (
+            ("Issue__c", "an Issue"),
+            ("User", "a User"),
+            ("Knowledge__kav", "a Knowledge"),
+        ):
             entry.answer_type, entry.answer_object = "record_id", obj
             assert f"the Id of {label} record" in entry._label()

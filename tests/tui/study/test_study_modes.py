@@ -57,8 +57,7 @@ async def test_auditor_sees_gold_and_flags(make_app, study_path, clock):
         await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
         table = app.screen.query_one("#audit-items")
-        assert {table.get_row_at(i)[2] for i in range(table.row_count)} == golds(study_path,
-                                                                                  clock)
+        assert {table.get_row_at(i)[2] for i in range(table.row_count)} == golds(study_path, clock)
         await pilot.press("down", "f")
         await settle(pilot)
         await pilot.press("enter", "down", "down", "down", "enter")  # 3rd: unanswerable
@@ -68,8 +67,7 @@ async def test_auditor_sees_gold_and_flags(make_app, study_path, clock):
         assert table.get_row_at(1)[5] == "1"
     with StudyStore.open(study_path, clock) as store, store.transaction() as session:
         flag = session.exec(select(AuditFlag)).one()
-        assert (flag.category, flag.comment, flag.suggested_answer) == ("unanswerable", "x",
-                                                                        None)
+        assert (flag.category, flag.comment, flag.suggested_answer) == ("unanswerable", "x", None)
 
 
 async def test_create_app_with_a_study_starts_on_profiles(small_org_path, study_path):
@@ -81,8 +79,16 @@ async def test_create_app_with_a_study_starts_on_profiles(small_org_path, study_
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, StudyHelpScreen)
-        assert {"Profiles", "Home", "Solve a query", "Paused", "Submit", "Flag this query",
-                "Rate realism", "Audit"} <= {s.HELP_TITLE for s in _screens_with_keys()}
+        assert {
+            "Profiles",
+            "Home",
+            "Solve a query",
+            "Paused",
+            "Submit",
+            "Flag this query",
+            "Rate realism",
+            "Audit",
+        } <= {s.HELP_TITLE for s in _screens_with_keys()}
         await pilot.press("escape", "ctrl+b")  # the browser stays one key away
         await settle(pilot)
         assert type(app.screen).__name__ == "ObjectListScreen"

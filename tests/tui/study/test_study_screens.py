@@ -126,30 +126,72 @@ async def test_paper_preset_end_to_end(make_app, study_path, small_org_path, clo
     with StudyStore.open(study_path, clock) as store, store.transaction() as session:
         dana = session.exec(select(Annotator)).one()
         assert (dana.name, dana.role, dana.crm_years, dana.mode) == (
-            "Dana", "Customer Service Associate", 6.0, "annotator")
+            "Dana",
+            "Customer Service Associate",
+            6.0,
+            "annotator",
+        )
         first, second = session.exec(select(Attempt).order_by(Attempt.id)).all()
-        assert (first.item_id, first.status, first.answer_raw, first.answer_normalised,
-                first.score, first.confidence) == (first_item, "submitted", gold_1, gold_1,
-                                                   1.0, 4)
+        assert (
+            first.item_id,
+            first.status,
+            first.answer_raw,
+            first.answer_normalised,
+            first.score,
+            first.confidence,
+        ) == (first_item, "submitted", gold_1, gold_1, 1.0, 4)
         assert (first.wall_ms, first.active_ms) == (180_000, 30_000)
         assert (second.item_id, second.answer_raw, second.score, second.confidence) == (
-            second_item, wrong_2, 0.0, 2)
+            second_item,
+            wrong_2,
+            0.0,
+            2,
+        )
         assert (second.wall_ms, second.active_ms) == (27_000, 27_000)
-        kinds = [e.kind for e in session.exec(  # heartbeats come with the real 1 s tick
-            select(Event).where(Event.attempt_id == first.id).order_by(Event.id))
-            if e.kind != "heartbeat"]
-        assert kinds == ["opened", "record_viewed", "answer_used", "paused", "resumed",
-                         "focus_lost", "focus_regained", "answer_submitted"]
-        study_kinds = [e.kind for e in session.exec(
-            select(Event).where(Event.attempt_id.is_(None)).order_by(Event.id))]
-        assert study_kinds == ["explore_started", "explore_finished", "flagged",
-                               "realism_rated", "realism_rated", "realism_rated"]
+        kinds = [
+            e.kind
+            for e in session.exec(  # heartbeats come with the real 1 s tick
+                select(Event).where(Event.attempt_id == first.id).order_by(Event.id)
+            )
+            if e.kind != "heartbeat"
+        ]
+        assert kinds == [
+            "opened",
+            "record_viewed",
+            "answer_used",
+            "paused",
+            "resumed",
+            "focus_lost",
+            "focus_regained",
+            "answer_submitted",
+        ]
+        study_kinds = [
+            e.kind
+            for e in session.exec(
+                select(Event).where(Event.attempt_id.is_(None)).order_by(Event.id)
+            )
+        ]
+        assert study_kinds == [
+            "explore_started",
+            "explore_finished",
+            "flagged",
+            "realism_rated",
+            "realism_rated",
+            "realism_rated",
+        ]
         flag = session.exec(select(AuditFlag)).one()
         assert (flag.item_id, flag.category, flag.comment, flag.suggested_answer) == (
-            second_item, "ambiguous_query", "two readings", gold_2)
+            second_item,
+            "ambiguous_query",
+            "two readings",
+            gold_2,
+        )
         ratings = {r.target: r for r in session.exec(select(RealismRating))}
         assert {t: (r.level, r.rationale) for t, r in ratings.items()} == {
-            "org": (4, "looks real"), "User": (0, None), "Account": (5, None)}
+            "org": (4, "looks real"),
+            "User": (0, None),
+            "Account": (5, None),
+        }
         assert len(json.loads(ratings["User"].record_ids_json)) == 5
         assert json.loads(ratings["org"].record_ids_json) == []
     with StudyStore.open(study_path, clock) as store:
@@ -161,4 +203,8 @@ def test_state_list_is_fifty_states_and_dc():
     states = dict(us_states())
     assert len(states) == 51
     assert (states["DC"], states["IA"], states["ME"], states["WY"]) == (
-        "District of Columbia", "Iowa", "Maine", "Wyoming")
+        "District of Columbia",
+        "Iowa",
+        "Maine",
+        "Wyoming",
+    )

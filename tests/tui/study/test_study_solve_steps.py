@@ -44,8 +44,7 @@ async def test_skip_asks_first_then_skips(make_app, study_path, clock):
     assert statuses(study_path, clock) == ["skipped"]
 
 
-async def test_a_soql_query_while_solving_is_an_event_of_the_attempt(make_app, study_path,
-                                                                      clock):
+async def test_a_soql_query_while_solving_is_an_event_of_the_attempt(make_app, study_path, clock):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -58,9 +57,10 @@ async def test_a_soql_query_while_solving_is_an_event_of_the_attempt(make_app, s
         await pilot.press("enter")
         await settle(pilot)
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
-        runs = [json.loads(e.payload_json) for e in db.exec(select(Event))
-                if e.kind == "soql_run"]
+        runs = [json.loads(e.payload_json) for e in db.exec(select(Event)) if e.kind == "soql_run"]
         attempt = db.exec(select(Attempt)).one()
-    assert runs == [{"query": "SELECT Id FROM Issue__c", "rows": 10, "error": None},
-                    {"query": "SELECT Nope FROM Case", "rows": None, "error": "INVALID_FIELD"}]
+    assert runs == [
+        {"query": "SELECT Id FROM Issue__c", "rows": 10, "error": None},
+        {"query": "SELECT Nope FROM Case", "rows": None, "error": "INVALID_FIELD"},
+    ]
     assert attempt.status == "in_progress"

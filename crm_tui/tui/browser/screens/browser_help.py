@@ -38,8 +38,10 @@ class HelpScreen(ModalScreen):
         table.add_column("Does")
         study_keys = [] if type(self.app) is CrmApp else STUDY_EXTRA  # the study app's
         sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA + study_keys)]
-        sections += [(screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
-                     for screen in BrowserScreen.__subclasses__()]
+        sections += [
+            (screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
+            for screen in BrowserScreen.__subclasses__()
+        ]
         for title, rows in sections:
             if not rows:
                 continue

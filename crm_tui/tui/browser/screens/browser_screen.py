@@ -53,8 +53,13 @@ class BrowserScreen(Screen):
                 return
             self.app.call_from_thread(self._deliver, show, result)
 
-        self.run_worker(job, thread=True, exclusive=True, group=group,
-                        description=f"{type(self).__name__}: {group}")
+        self.run_worker(
+            job,
+            thread=True,
+            exclusive=True,
+            group=group,
+            description=f"{type(self).__name__}: {group}",
+        )
 
     def _deliver(self, show: Callable[[T], None], result: T) -> None:
         if self.is_attached:

@@ -48,16 +48,23 @@ class ListViewScreen(BrowserScreen):
         self.title = self.obj.label_plural
         self._show_status()
         self._load_page(None)
-        self.load(lambda: self.crm.backend.count(self.obj.name, self.place.filters),
-                  self._show_count, group="count")
+        self.load(
+            lambda: self.crm.backend.count(self.obj.name, self.place.filters),
+            self._show_count,
+            group="count",
+        )
         self.query_one(DataTable).focus()
 
     # ----------------------------------------------------------------- paging
     def _load_page(self, after: Cursor | None) -> None:
         self.loading_page = True
-        self.load(lambda: self.crm.backend.page(
-            self.obj.name, self.place.filters, self.sort, after,
-            self.crm.settings.page_size), self._show_page, group="page")
+        self.load(
+            lambda: self.crm.backend.page(
+                self.obj.name, self.place.filters, self.sort, after, self.crm.settings.page_size
+            ),
+            self._show_page,
+            group="page",
+        )
 
     def _show_page(self, page: Page) -> None:
         table = self.query_one(DataTable)
@@ -89,7 +96,8 @@ class ListViewScreen(BrowserScreen):
         filters = "; ".join(f.describe() for f in self.place.filters) or "none"
         self.query_one("#list-status", Static).update(
             f"{shown:,} of {total} records · sorted by {sort_label} ({direction}) · "
-            f"filters: {filters}")
+            f"filters: {filters}"
+        )
 
     # ----------------------------------------------------------------- actions
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
@@ -108,8 +116,9 @@ class ListViewScreen(BrowserScreen):
     def _sort_by(self, field_name: str) -> None:
         """Sort by a column; the same column again flips the direction."""
         descending = field_name == self.sort.field and not self.sort.descending
-        self.crm.navigate(ListLocation(self.obj.name, self.place.filters,
-                                       Sort(field_name, descending)))
+        self.crm.navigate(
+            ListLocation(self.obj.name, self.place.filters, Sort(field_name, descending))
+        )
 
     def action_filter(self) -> None:
         self.query_one("#filter-field").focus()
@@ -122,5 +131,6 @@ class ListViewScreen(BrowserScreen):
             self.crm.navigate(ListLocation(self.obj.name, (), self.place.sort))
 
     def on_filter_bar_applied(self, event: FilterBar.Applied) -> None:
-        self.crm.navigate(ListLocation(self.obj.name, (*self.place.filters, event.filter),
-                                       self.place.sort))
+        self.crm.navigate(
+            ListLocation(self.obj.name, (*self.place.filters, event.filter), self.place.sort)
+        )

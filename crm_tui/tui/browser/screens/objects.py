@@ -30,8 +30,12 @@ class ObjectListScreen(BrowserScreen):
     def _show(self, objects: list[ObjectInfo]) -> None:
         table = self.query_one(DataTable)
         for info in objects:
-            table.add_row(info.label_plural, info.name, Text(f"{info.count:,}", justify="right"),
-                          key=info.name)
+            table.add_row(
+                info.label_plural,
+                info.name,
+                Text(f"{info.count:,}", justify="right"),
+                key=info.name,
+            )
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -52,8 +52,9 @@ class RecordScreen(BrowserScreen):
         self.title = self.record_id
         backend, rows = self.crm.backend, self.crm.settings.related_preview_rows
         self.load(lambda: backend.get_record(self.record_id), self._show_record)
-        self.load(lambda: backend.related(self.record_id, rows), self._show_related,
-                  group="related")
+        self.load(
+            lambda: backend.related(self.record_id, rows), self._show_related, group="related"
+        )
 
     # ----------------------------------------------------------------- showing
     def _show_record(self, view: RecordView) -> None:
@@ -61,8 +62,10 @@ class RecordScreen(BrowserScreen):
         obj = get_object(view.object_name)
         self.title = f"{obj.label}: {view.title}"
         self.query_one("#record-title", Static).update(
-            Text.assemble((f"{obj.label} ", "dim"), (view.title, "bold"),
-                          (f"  {view.record_id}", "dim")))
+            Text.assemble(
+                (f"{obj.label} ", "dim"), (view.title, "bold"), (f"  {view.record_id}", "dim")
+            )
+        )
         table = self.query_one("#fields", DataTable)
         long_texts = []
         for fv in view.fields:
@@ -81,16 +84,21 @@ class RecordScreen(BrowserScreen):
         self.related = {r.name: r for r in lists}
         table = self.query_one("#related", DataTable)
         for rel in lists:
-            table.add_row(Text(rel.label, style=LINK_STYLE if rel.count else ""),
-                          Text(rel.count_label, justify="right"), key=rel.name)
+            table.add_row(
+                Text(rel.label, style=LINK_STYLE if rel.count else ""),
+                Text(rel.count_label, justify="right"),
+                key=rel.name,
+            )
         if lists:
             self._show_preview(lists[0])
 
     def _show_preview(self, rel: RelatedList) -> None:
         child = get_object(rel.child_object)
         self.query_one("#preview-title", Static).update(
-            Text.assemble((rel.label, "bold"), f": first {len(rel.page.records)} "
-                          f"of {rel.count_label}"))
+            Text.assemble(
+                (rel.label, "bold"), f": first {len(rel.page.records)} of {rel.count_label}"
+            )
+        )
         preview = self.query_one("#preview", DataTable)
         preview.clear(columns=True)
         columns = [child.field(name) for name in child.list_columns[:2]]

@@ -28,8 +28,11 @@ class SearchScreen(BrowserScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("Search", classes="screen-title")
-        yield Input(value=self.text, placeholder="Search names, subjects, e-mails, chats…",
-                    id="search-input")
+        yield Input(
+            value=self.text,
+            placeholder="Search names, subjects, e-mails, chats…",
+            id="search-input",
+        )
         yield Static("", id="search-status")
         yield OptionList(id="results")
 
@@ -48,8 +51,9 @@ class SearchScreen(BrowserScreen):
 
     def _search(self, text: str) -> None:
         limit = self.crm.settings.search_limit
-        self.load(lambda: (text, self.crm.backend.search(text, limit=limit)), self._show,
-                  group="search")
+        self.load(
+            lambda: (text, self.crm.backend.search(text, limit=limit)), self._show, group="search"
+        )
 
     def _show(self, result: tuple[str, list[SearchHit]]) -> None:
         text, hits = result
@@ -61,12 +65,14 @@ class SearchScreen(BrowserScreen):
         for object_name, group in groupby(ranked, key=lambda h: h.object_name):
             group_hits = list(group)
             label = get_object(object_name).label_plural
-            results.add_option(Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"),
-                                      disabled=True))
+            results.add_option(
+                Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"), disabled=True)
+            )
             for hit in group_hits:
                 snippet = "" if hit.snippet in hit.title else "  " + hit.snippet
-                prompt = Text.assemble(("  " + hit.title, "bold"), (snippet, "dim"),
-                                       no_wrap=True, overflow="ellipsis")
+                prompt = Text.assemble(
+                    ("  " + hit.title, "bold"), (snippet, "dim"), no_wrap=True, overflow="ellipsis"
+                )
                 results.add_option(Option(prompt, id=hit.record_id))
         status = f"{len(hits)} results for {text!r}" if text.strip() else "Type to search"
         self.query_one("#search-status", Static).update(status)

@@ -50,8 +50,9 @@ class SoqlConsole(Screen):
         yield Static("SOQL console", classes="screen-title")
         yield HistoryInput(self._load_history(), placeholder=EXAMPLE, id="soql-query")
         yield Static(id="soql-error")
-        yield Static("Type a query and press Enter; up and down recall earlier ones.",
-                     id="soql-status")
+        yield Static(
+            "Type a query and press Enter; up and down recall earlier ones.", id="soql-status"
+        )
         yield RecordsTable(id="soql-records", zebra_stripes=True)
         yield Footer()
 
@@ -61,8 +62,9 @@ class SoqlConsole(Screen):
         backend = self.app.backend  # type: ignore[attr-defined]
         if self._runner() is None:
             self.query_one(HistoryInput).disabled = True
-            self._show_error(f"The SOQL console runs on a local org; {backend.name} "
-                             "does not offer it.")
+            self._show_error(
+                f"The SOQL console runs on a local org; {backend.name} does not offer it."
+            )
         else:
             self.query_one(HistoryInput).focus()
 
@@ -71,8 +73,11 @@ class SoqlConsole(Screen):
             return load_history(self._history_file)
         except (CrmTuiError, OSError) as exc:
             self._history_file = None  # leave a file we cannot read as it is
-            self.notify(f"{exc} (history kept for this session only)",
-                        title="SOQL history", severity="warning")
+            self.notify(
+                f"{exc} (history kept for this session only)",
+                title="SOQL history",
+                severity="warning",
+            )
             return []
 
     def _runner(self) -> Callable[[str], QueryResult] | None:
@@ -118,9 +123,11 @@ class SoqlConsole(Screen):
     def _show_error(self, error: CrmTuiError | str) -> None:
         if isinstance(error, SalesforceError):
             # a MALFORMED_QUERY message starts on a new line: the query, then a caret under it
-            message = Text.assemble((error.error_code, "bold"), ":",
-                                    error.message if error.message.startswith("\n")
-                                    else " " + error.message)
+            message = Text.assemble(
+                (error.error_code, "bold"),
+                ":",
+                error.message if error.message.startswith("\n") else " " + error.message,
+            )
         else:
             message = Text(str(error))
         line = self.query_one("#soql-error", Static)
