@@ -1,1 +1,1 @@
-"""The org layer: schema catalogue, local store, generator, checks and backends (no Textual)."""
+"""The org layer: schema, store, generator, backends, SOQL engine and REST server (no Textual)."""

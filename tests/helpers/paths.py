@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 AGENTS = DATA / "agents"
-SHARED = ROOT.parent / "shared"
+# CRM_TUI_TEST_SHARED=/nowhere shows what a bare clone without ../shared runs.
+SHARED = Path(os.environ.get("CRM_TUI_TEST_SHARED") or ROOT.parent / "shared")
 CRMARENA_DIR = SHARED / "crmarena"
 CRMARENA_TASKS = CRMARENA_DIR / "tasks_natural.json"
 

@@ -1,0 +1,1 @@
+"""The org file: one SQLite database per org (`OrgStore`) and the checks it must pass."""

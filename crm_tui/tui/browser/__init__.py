@@ -1,0 +1,1 @@
+"""The record browser: its app, screens, location history and command palette (no study)."""

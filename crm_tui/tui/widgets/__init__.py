@@ -1,1 +1,1 @@
-"""Reusable widgets of the browser."""
+"""Reusable widgets of the browser and the study screens."""
