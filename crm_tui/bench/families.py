@@ -7,6 +7,7 @@ A family's wording (templates, suffix, policy text) is data; its gold rule is co
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -47,7 +48,7 @@ class Family:
         return PERSONAS[self.persona]
 
 
-def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path) -> Any:
+def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...], source: Path) -> Any:
     if key not in data:
         raise CrmTuiError(f"{source}: missing key {key!r}")
     value = data[key]
@@ -56,9 +57,9 @@ def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path) 
     return value
 
 
-def _parse_family(data: dict, source: Path) -> Family:
-    def choice(key: str, allowed) -> str:
-        value = _require(data, key, str, source)
+def _parse_family(data: dict[str, Any], source: Path) -> Family:
+    def choice(key: str, allowed: Collection[str]) -> str:
+        value: str = _require(data, key, str, source)
         if value not in allowed:
             raise CrmTuiError(
                 f"{source}: key {key!r} must be one of {sorted(allowed)}, not {value!r}"

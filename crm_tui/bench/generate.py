@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
-
 from crm_tui.bench import gold
 from crm_tui.bench.families import Family, domain_details, families
 from crm_tui.bench.periods import (
@@ -33,6 +31,7 @@ from crm_tui.bench.periods import (
     offset_before,
     period_phrases,
     relative_period,
+    unit_delta,
 )
 from crm_tui.bench.taskset import Instance, TaskSet, sealed
 from crm_tui.errors import CrmTuiError
@@ -111,12 +110,13 @@ class OrgFacts:
             for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
             if (names := latent.loads(text))
         }
-        contact_of = {}
+        contact_of: dict[str, str] = {}  # account -> its first contact
         for contact, account in conn.execute(
             "SELECT Id, AccountId FROM Contact WHERE AccountId IS NOT NULL ORDER BY Id"
         ):
             contact_of.setdefault(account, contact)
-        purchases, order_days = [], {}
+        purchases: list[tuple[str, str, date, str]] = []
+        order_days: dict[str, set[date]] = {}
         for account, day, product in conn.execute(
             'SELECT o.AccountId, o.EffectiveDate, oi.Product2Id FROM "Order" o '
             "JOIN OrderItem oi ON oi.OrderId = o.Id WHERE o.Status = 'Activated' "
@@ -213,7 +213,8 @@ class Drafter:
         self.store = store
         self.facts = facts
         self.families = family_defs
-        self.product_cases = [c for c in facts.cases if c.product]
+        # (case, its product) of the cases about a product
+        self.product_cases = [(c, c.product) for c in facts.cases if c.product]
         self.closed_cases = [c for c in facts.cases if c.status == "Closed"]
         self.violating = sorted(c for c, a in facts.violations.items() if a)
         self.compliant = sorted(c for c, a in facts.violations.items() if not a)
@@ -265,15 +266,15 @@ class Drafter:
         )
 
     def case_routing(self, rng: random.Random, want_none: bool) -> Draft | None:
-        case = rng.choice(self.product_cases)
+        case, product = rng.choice(self.product_cases)
         if not (case.issue and case.subject and case.description):
             return None
-        answer = gold.case_routing(self.store, case.issue, case.product)
-        params = {"template_case_id": case.id, "issue_id": case.issue, "product_id": case.product}
+        answer = gold.case_routing(self.store, case.issue, product)
+        params = {"template_case_id": case.id, "issue_id": case.issue, "product_id": product}
         return Draft(answer, params, {"subject": case.subject, "description": case.description})
 
     def top_issue_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
-        case = rng.choice(self.product_cases)
+        case, product = rng.choice(self.product_cases)
         # A None instance asks about a period drawn around another case's date, then kept
         # only if this product had no case in it.
         anchor = rng.choice(self.facts.cases) if want_none else case
@@ -281,29 +282,29 @@ class Drafter:
         if sampled is None:
             return None
         period, today = sampled
-        answer = gold.top_issue_identification(self.store, case.product, period)
+        answer = gold.top_issue_identification(self.store, product, period)
         if (answer is None) != want_none:
             return None
         fill = _period_fill(rng, period, today) | {
-            "product_id": case.product,
-            "product_name": self.facts.product_names[case.product],
+            "product_id": product,
+            "product_name": self.facts.product_names[product],
         }
-        params = _period_params(period, today) | {"product_id": case.product}
+        params = _period_params(period, today) | {"product_id": product}
         reason = f"the product has no case in {period.label}" if want_none else None
         return Draft(answer, params, fill, reason)
 
     def monthly_trend_analysis(self, rng: random.Random, want_none: bool) -> Draft | None:
-        case = rng.choice(self.product_cases)
+        case, product = rng.choice(self.product_cases)
         sampled = _relative_around(rng, case.created, MTA_UNITS)
         if sampled is None:
             return None
         period, today = sampled
-        answer = gold.monthly_trend_analysis(self.store, case.product, period)
+        answer = gold.monthly_trend_analysis(self.store, product, period)
         fill = _period_fill(rng, period, today) | {
-            "product_id": case.product,
-            "product_name": self.facts.product_names[case.product],
+            "product_id": product,
+            "product_name": self.facts.product_names[product],
         }
-        return Draft(answer, _period_params(period, today) | {"product_id": case.product}, fill)
+        return Draft(answer, _period_params(period, today) | {"product_id": product}, fill)
 
     def best_region_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
         sampled = _period_around(rng, rng.choice(self.closed_cases).created)
@@ -323,7 +324,7 @@ class Drafter:
             day = bought_on + timedelta(days=rng.choice((-1, 1)) * rng.randint(1, 30))
             if day in self.facts.order_days.get(account, ()):
                 return None
-        today = day + relativedelta(**{unit: n})
+        today = day + unit_delta(n, unit)
         if offset_before(today, n, unit) != day:
             return None
         nickname = rng.choice(self.facts.nicknames[product])
@@ -387,7 +388,7 @@ def _collect(
     want_none: bool,
     seen: set[str],
 ) -> list[tuple[Draft, int, str, str]]:
-    out = []
+    out: list[tuple[Draft, int, str, str]] = []
     for _ in range(count * ATTEMPTS_PER_INSTANCE):
         if len(out) == count:
             break

@@ -28,7 +28,7 @@ class Undecidable(Exception):
     """The instance has no unique, boundary-proof gold answer and must be skipped."""
 
 
-def unique_extreme(scores: Mapping[str, object], extreme: str, what: str) -> str:
+def unique_extreme(scores: Mapping[str, Fraction | int], extreme: str, what: str) -> str:
     """The single key with the lowest ("min") or highest ("max") score; a tie is Undecidable."""
     if not scores:
         raise Undecidable(f"nothing to rank by {what}")
@@ -72,13 +72,15 @@ def owner_assignments(store: OrgStore, period: Period) -> list[tuple[str, str, s
     return [tuple(r) for r in rows]
 
 
-def managed_counts(assignments: Iterable[tuple]) -> Counter[str]:
+def managed_counts(assignments: Iterable[tuple[str, str, str | None, str]]) -> Counter[str]:
     """Cases each agent "managed": Owner Assignment rows by New Value, first assignments and
     transfers in alike (14.1)."""
     return Counter(new for _, new, _, _ in assignments if new)
 
 
-def qualified_agents(assignments: Iterable[tuple], threshold: int) -> set[str]:
+def qualified_agents(
+    assignments: Iterable[tuple[str, str, str | None, str]], threshold: int
+) -> set[str]:
     """Agents who managed strictly more than `threshold` cases."""
     return {agent for agent, n in managed_counts(assignments).items() if n > threshold}
 
@@ -140,7 +142,7 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
     """
-    issue_counts = dict(
+    issue_counts: dict[str, int] = dict(
         store.conn.execute(
             "SELECT OwnerId, count(*) FROM \"Case\" WHERE IssueId__c = ? AND Status = 'Closed' "
             "AND OwnerId IS NOT NULL GROUP BY OwnerId",
@@ -154,7 +156,7 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     if len(tied) == 1:
         return tied[0]
     marks = ", ".join("?" * len(tied))
-    product_counts = dict.fromkeys(tied, 0) | dict(
+    product_counts: dict[str, int] = dict.fromkeys(tied, 0) | dict(
         store.conn.execute(
             f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi ON c.OrderItemId__c = oi.Id '
             f"WHERE oi.Product2Id = ? AND c.Status = 'Closed' AND c.OwnerId IN ({marks}) "
@@ -294,7 +296,8 @@ def policy_violation_identification(store: OrgStore, case_id: str) -> str | None
     ).fetchone()
     if value is None:
         raise Undecidable(f"case {case_id} has no hidden policy-violation record")
-    return latent.loads(value[0]).get("article")
+    violation: dict[str, str | None] = latent.loads(value[0])
+    return violation.get("article")
 
 
 def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
@@ -303,7 +306,9 @@ def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
     Undecidable if the article gives the question several answers or the answer is not a
     span of the article's text.
     """
-    pairs = latent.loads(store.latent(*latent.ARTICLE_QA).get(article_id)) or []
+    pairs: list[dict[str, str]] = (
+        latent.loads(store.latent(*latent.ARTICLE_QA).get(article_id)) or []
+    )
     answers = {p["answer"] for p in pairs if p["question"] == question}
     if len(answers) != 1:
         raise Undecidable(f"article {article_id} has {len(answers)} answers to {question!r}")

@@ -84,7 +84,7 @@ def relative_period(today: date, n: int, unit: str) -> Period:
     if unit in UNIT_MONTHS:
         start = end - relativedelta(months=n * UNIT_MONTHS[unit])
     elif unit in ("days", "weeks"):
-        start = end - relativedelta(**{unit: n})
+        start = end - unit_delta(n, unit)
     else:
         raise ValueError(f"Unknown unit {unit!r}")
     return Period(start, end, f"past {n} {unit[:-1] if n == 1 else unit}", named=False)
@@ -92,7 +92,20 @@ def relative_period(today: date, n: int, unit: str) -> Period:
 
 def offset_before(today: date, n: int, unit: str) -> date:
     """The calendar day `n` days/weeks/months before `today` (NED's purchase day)."""
-    return today - relativedelta(**{unit: n})
+    return today - unit_delta(n, unit)
+
+
+def unit_delta(n: int, unit: str) -> relativedelta:
+    """`n` calendar days, weeks, months or years."""
+    if unit == "days":
+        return relativedelta(days=n)
+    if unit == "weeks":
+        return relativedelta(weeks=n)
+    if unit == "months":
+        return relativedelta(months=n)
+    if unit == "years":
+        return relativedelta(years=n)
+    raise ValueError(f"Unknown unit {unit!r}")
 
 
 def number_word(n: int) -> str:

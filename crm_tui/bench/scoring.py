@@ -1,16 +1,21 @@
 """The one scorer for human and agent answers (spec 7.2 and decision 14.9).
 
+No submission (`NO_SUBMISSION`, the answer None) is never an answer: an agent run that
+crashed, ran out of turns or never made what CRMArena counts as a submission, a person
+who skipped or ran out of time. It scores 0 whatever the gold, a None gold included, and
+so fails pass^k. The None answer ("no record matches") is text: "None".
 Exact match (every family but knowledge_qa), after stripping surrounding whitespace and
 quotes (" ' ` and typographic quotes) from both sides:
-- "no answer": None, "", "None" and "null" (any letter case) are all the same answer, and
+- the None answer: "", "None" and "null" (any letter case) are all the same answer, and
   match a gold of None (null); they never match a gold string.
 - month names ("March") and two-letter state codes ("GA") compare case-insensitively;
 - record Ids compare exactly (Salesforce Ids are case-sensitive), except that a
   15-character Id equals its 18-character form (`ids.same_id`);
 - anything else compares as an exact string.
-knowledge_qa (fuzzy_match): SQuAD-style token F1 after normalisation (underscores to
-spaces, lower case, punctuation and typographic quotes to spaces, articles a/an/the
-dropped, whitespace collapsed); a "no answer" scores 0.
+knowledge_qa (fuzzy_match): CRMArena's SQuAD-style token F1 after its normalisation
+(underscores to spaces, lower case, string.punctuation and ‘ ’ ´ ` to spaces, articles
+a/an/the dropped, whitespace collapsed). Like CRMArena's, it leaves the double quotes “ ”
+in the tokens; a None gold is the text "None".
 "ALL" is the unweighted mean of the per-family scores; pass^k is the unbiased estimator
 mean over tasks of C(c, k) / C(n, k) for n trials with c successes.
 """
@@ -22,6 +27,7 @@ import string
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from math import comb
+from typing import Final
 
 from crm_tui.bench.families import METRICS, families
 from crm_tui.bench.periods import MONTHS
@@ -29,16 +35,23 @@ from crm_tui.bench.taskset import Instance
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id, same_id
 
+NO_SUBMISSION: Final = None  # nothing was submitted: scores 0 whatever the gold
 QUOTES = "\"'`\u2018\u2019\u201c\u201d\u00b4"
 NO_ANSWER = {"", "none", "null"}
 MONTH_NAMES = {m.casefold() for m in MONTHS}
 STATE_RE = re.compile(r"^[A-Za-z]{2}$")
-PUNCTUATION = set(string.punctuation) | set("\u2018\u2019\u00b4`\u201c\u201d")
+# CRMArena's normaliser (crm_sandbox/agents/utils.py): string.punctuation plus ‘ ’ ´ `
+PUNCTUATION = set(string.punctuation) | set("\u2018\u2019\u00b4`")
 ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
 
 
+def is_submission(answer: str | None) -> bool:
+    """Whether something was submitted; the None answer ("None", "") is a submission."""
+    return answer is not NO_SUBMISSION
+
+
 def normalize_exact(answer: str | None) -> str | None:
-    """The answer as compared by exact match; None for "no answer"."""
+    """The answer as compared by exact match; None for the None answer ("", "null", ...)."""
     if answer is None:
         return None
     text = str(answer).strip().strip(QUOTES).strip()
@@ -46,6 +59,9 @@ def normalize_exact(answer: str | None) -> str | None:
 
 
 def exact_match(answer: str | None, gold: str | None) -> float:
+    """1.0 or 0.0; `answer` None is no submission (0), `gold` None is the None answer."""
+    if not is_submission(answer):
+        return 0.0
     given, expected = normalize_exact(answer), normalize_exact(gold)
     if given is None or expected is None:
         return float(given is expected)
@@ -64,10 +80,11 @@ def normalize_tokens(text: str) -> list[str]:
 
 
 def token_f1(answer: str | None, gold: str | None) -> float:
-    """Bag-of-tokens F1 between answer and gold; 0 when either has no tokens or no overlap."""
-    if normalize_exact(answer) is None or gold is None:
+    """Bag-of-tokens F1 between answer and gold, as CRMArena's `f1_score`; 0 for no
+    submission, and when either side has no tokens or they share none."""
+    if answer is None:  # NO_SUBMISSION
         return 0.0
-    given, expected = normalize_tokens(answer), normalize_tokens(gold)
+    given, expected = normalize_tokens(answer), normalize_tokens("None" if gold is None else gold)
     overlap = sum((Counter(given) & Counter(expected)).values())
     if overlap == 0:
         return 0.0
@@ -88,7 +105,8 @@ def metric_of(task_or_metric: str | Instance) -> str:
 def score(task_or_metric: str | Instance, answer: str | None, gold: str | None) -> float:
     """1.0/0.0 for exact match, token F1 in [0, 1] for fuzzy match (knowledge_qa).
 
-    `task_or_metric` is a task name, a metric name or an Instance."""
+    `task_or_metric` is a task name, a metric name or an Instance; `answer` None is
+    `NO_SUBMISSION` and scores 0 whatever the gold, while `gold` None is the None answer."""
     if metric_of(task_or_metric) == "fuzzy_match":
         return token_f1(answer, gold)
     return exact_match(answer, gold)

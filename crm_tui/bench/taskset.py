@@ -54,7 +54,8 @@ class Instance:
     @property
     def params(self) -> dict[str, Any]:
         """Hidden parameters (case/product Id, today, period, ...); empty when imported."""
-        return self.extra.get("params", {})
+        params: dict[str, Any] = self.extra.get("params", {})
+        return params
 
     def to_row(self) -> dict[str, Any]:
         row = {
@@ -181,7 +182,8 @@ def _parse_rows(text: str, path: Path) -> list[Any]:
     """A JSON array, or JSON Lines (one object per non-blank line)."""
     if text.lstrip().startswith("["):
         try:
-            return json.loads(text)
+            array: list[Any] = json.loads(text)
+            return array
         except json.JSONDecodeError as exc:
             raise CrmTuiError(
                 f"{path}: not valid JSON (line {exc.lineno}: {exc.msg}); nothing was imported"

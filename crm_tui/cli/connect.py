@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -12,7 +12,10 @@ if TYPE_CHECKING:
     from crm_tui.org.backends.salesforce import SalesforceBackend
 
 
-def salesforce_options(command: Callable) -> Callable:
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def salesforce_options(command: _F) -> _F:
     """--salesforce, --env-file and --domain, for commands that open an org."""
     command = click.option(
         "--domain",
@@ -52,7 +55,7 @@ def run_on_salesforce(
     env_file: Path | None, domain: str | None, study_path: Path, study_name: str | None = None
 ) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
-    from crm_tui.tui.browser.browser_app import create_app
+    from crm_tui.tui.app import create_app
 
     backend = open_salesforce(env_file, domain)
     try:

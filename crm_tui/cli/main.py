@@ -48,7 +48,7 @@ def cli(
         )
         return
     from crm_tui.cli.org import ensure_first_run
-    from crm_tui.tui.browser.browser_app import create_app
+    from crm_tui.tui.app import create_app
 
     if org_path is None:
         ensure_first_run()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from rich.console import Console
@@ -123,7 +125,11 @@ def ensure_first_run() -> None:
         console.print(f"  made {what}")
 
 
-def _with_progress(job):
+_T = TypeVar("_T")
+
+
+def _with_progress(job: Callable[[Callable[[float, str], None]], _T]) -> _T:
+    """Run `job(progress)` under a transient progress bar."""
     from rich.progress import Progress
 
     with Progress(transient=True, console=console) as bar:

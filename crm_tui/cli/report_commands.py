@@ -11,7 +11,6 @@ from rich.console import Console
 from crm_tui import paths
 from crm_tui.atomic import check_output_path, write_text_atomically
 from crm_tui.cli.options import study_db_option
-from crm_tui.errors import CrmTuiError
 
 FORMATS = ("table", "csv", "json", "md")
 
@@ -66,13 +65,13 @@ def import_(
         f"imported {summary.answers} answers in {summary.runs} runs "
         f"(task set {taskset.content_hash[:12]})"
     )
-    for name in summary.skipped_files:
-        click.echo(f"already imported, nothing added: {name}")
+    for note in summary.notes:  # files skipped (already imported) or replaced, and why
+        click.echo(note)
 
 
 @click.command()
 @click.option(
-    "--study", "study_name", default=None, help="Study name (default: the only study in the file)."
+    "--study", "study_name", default=None, help="Study name (default: the newest in the file)."
 )
 @click.option(
     "--format", "output_format", type=click.Choice(FORMATS), default="table", show_default=True
@@ -89,17 +88,14 @@ def report(
     study_name: str | None, output_format: str, out: Path | None, force: bool, db_path: Path | None
 ) -> None:
     """Humans next to agents per task family, realism ratings and audit flags."""
-    from crm_tui.study.report import build_report
     from crm_tui.study.report_render import print_report, to_csv, to_json, to_markdown
+    from crm_tui.study.service import StudyService
 
     if out is not None:
         check_output_path(out, force=force, what="the report")
-    from crm_tui.study.db import StudyStore
-
-    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
-        study = _pick_study(store, study_name)
-        with store.transaction() as session:
-            result = build_report(session, study)
+    # The app's rule for which study, without an org: any study in the file counts.
+    with StudyService.open(db_path or paths.default_study_path(), name=study_name) as service:
+        result = service.report()
     if output_format == "table" and out is None:
         print_report(result, Console())
         return
@@ -114,17 +110,3 @@ def report(
     else:
         write_text_atomically(out, text)
         click.echo(f"wrote {out}")
-
-
-def _pick_study(store, name: str | None):
-    from crm_tui.study.studies import find_study, list_studies
-
-    if name is not None:
-        return find_study(store, name)
-    studies = list_studies(store)
-    if len(studies) != 1:
-        names = ", ".join(s.name for s in studies) or "none yet"
-        raise CrmTuiError(
-            f"{store.path} has {len(studies)} studies ({names}); pick one with --study"
-        )
-    return studies[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -42,7 +43,9 @@ from crm_tui import paths
     help="Date that TODAY, LAST_N_DAYS:n, ... count from (default: the org's).",
 )
 @click.option("--verbose", is_flag=True, help="Log every request.")
-def serve(org_path: Path | None, host: str, port: int, tls: bool, today, verbose: bool) -> None:
+def serve(
+    org_path: Path | None, host: str, port: int, tls: bool, today: datetime | None, verbose: bool
+) -> None:
     """Answer simple-salesforce (and so CRMArena's harness) from a local org, read-only."""
     from crm_tui.org.server.rest import OrgServer
 

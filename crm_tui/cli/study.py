@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -13,13 +14,13 @@ from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
 from crm_tui.cli.options import study_db_option
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Mode
+from crm_tui.study.models import Mode, row_id
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.progress import StudySummary, study_summary
 from crm_tui.study.protocol import load_preset
+from crm_tui.study.service import StudyService
 from crm_tui.study.studies import (
     create_study,
-    find_study,
     list_studies,
     solve_only_preset,
     with_overrides,
@@ -86,7 +87,7 @@ def create(
     tasks_path: Path | None,
     items: int | None,
     db_path: Path | None,
-    **settings,
+    **settings: Any,
 ) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
     if preset:
@@ -131,12 +132,16 @@ def create(
 def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
     path = db_path or paths.default_study_path()
+    if study_name is not None:  # one study, picked as the app and `crm-tui report` pick it
+        with StudyService.open(path, name=study_name) as service:
+            _print_summary(service.summary())
+        return
     with StudyStore.open_existing(path) as store:
-        studies = [find_study(store, study_name)] if study_name else list_studies(store)
+        studies = list_studies(store)
         if not studies:
             click.echo(f"no studies in {path}")
         for one in studies:
-            _print_summary(study_summary(store, one.id))
+            _print_summary(study_summary(store, row_id(one)))
 
 
 def _print_summary(summary: StudySummary) -> None:

@@ -1,7 +1,9 @@
 """Read agent result files: CRMArena `run_tasks.py` output (spec 10.2) and a plain JSONL form.
 
 Parsing only, no database: a file becomes an `AgentResultFile` or a CrmTuiError naming the
-file and the record index (JSON) or line number (JSONL). Nothing is half-read.
+file and the record index (JSON) or line number (JSONL). Nothing is half-read. Only what
+CRMArena counts as a submission becomes an answer; anything else is `NO_SUBMISSION`, with
+the reason in `end_reason` (see `_final_answer`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crm_tui.bench.scoring import NO_SUBMISSION
 from crm_tui.errors import CrmTuiError
 
 STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
@@ -24,7 +27,8 @@ _RESULT_NAME = re.compile(
     + "|".join(sorted(STRATEGIES, key=len, reverse=True))
     + r")_(?P<task>[a-z_,]+)$"
 )
-_SUBMIT_TAG = re.compile(r"<(submit|respond)>(.*?)</\1>", re.DOTALL)
+# agent_info.end_reason.message when env.step ran a submit (paper-era) or respond action
+_SUBMIT_ACTION = "Submit action"
 # Llama "prompt mode" function calling writes the call as text.
 _PROMPT_MODE_CALL = re.compile(r"Action:\s*(submit|respond)\s*Action Input:\s*(\{.*\})", re.DOTALL)
 _ANSWER_TOOLS = ("submit", "respond")
@@ -35,12 +39,13 @@ class AgentAnswerRecord:
     """One agent's final answer to one task instance."""
 
     task_idx: int
-    answer: str | None  # None: the agent gave no answer (error, max turns, ...)
+    answer: str | None  # None (NO_SUBMISSION): no submission (error, max turns, ...)
     crmarena_reward: float | None  # CRMArena's own reward (F1 for fuzzy match); None if absent
     gold: str | None = None  # gt_answer as the result file recorded it, if it did
     has_gold: bool = False
     task_type: str | None = None
-    end_reason: str = ""
+    end_reason: str = ""  # how the run ended; for no submission, why there is none
+    record_hash: str | None = None  # of the record's content, to know it again (checkpoints)
 
 
 @dataclass(frozen=True)
@@ -133,12 +138,15 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
     traj = record.get("traj") or []
     if not isinstance(traj, list):
         raise CrmTuiError(f"{where}: traj must be a list of messages")
+    for position, message in enumerate(traj):
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        if calls is not None and not isinstance(calls, list):
+            raise CrmTuiError(f"{where}: traj[{position}]: tool_calls must be a list")
     has_gold = "gt_answer" in record
-    gold = record.get("gt_answer")
-    gold = None if gold is None else _answer_text(gold, f"{where}: gt_answer")
+    gold = _gold_text(record.get("gt_answer"), f"{where}: gt_answer")
     if "end_reason" not in info and info.get("source") == "api":
-        # run_tasks.py caught an exception: no answer, whatever the trajectory holds.
-        answer, end_reason = None, str(info.get("content") or "error")
+        # run_tasks.py caught an exception: no submission, whatever the trajectory holds.
+        answer, end_reason = NO_SUBMISSION, str(info.get("content") or "error")
     else:
         answer, end_reason = _final_answer(info.get("end_reason"), traj, where)
     return AgentAnswerRecord(
@@ -149,7 +157,14 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         has_gold=has_gold,
         task_type=record.get("task_type"),
         end_reason=end_reason,
+        record_hash=_record_hash(record),
     )
+
+
+def _record_hash(record: Any) -> str:
+    """Of the record as parsed, not of its bytes: the same record in a checkpoint file and
+    in the finished file (run_tasks.py rewrites the array after each task) hash the same."""
+    return hashlib.sha256(json.dumps(record).encode()).hexdigest()
 
 
 def _task_idx(value: Any, where: str) -> int:
@@ -169,60 +184,95 @@ def _crmarena_reward(value: Any, where: str) -> float:
     return float(value)
 
 
-def _final_answer(end_reason: Any, traj: list, where: str) -> tuple[str | None, str]:
-    if end_reason is not None and not isinstance(end_reason, dict):
+def _gold_text(value: Any, where: str) -> str | None:
+    """A scalar gold, or the one-element list CRMArena's current evaluator needs
+    (`[null]` is a None gold); a longer list is joined and will not fit a task set."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return None if value is None else _answer_text(value, where)
+
+
+def _final_answer(end_reason: Any, traj: list[Any], where: str) -> tuple[str | None, str]:
+    """Only what CRMArena counts as a submission is an answer: a run that ended on a
+    submit (or respond) action, "Submit action". Every other end (max turns, an invalid
+    last turn such as an empty <submit></submit>, a query or tool-call error) is no
+    submission, whatever <submit> the trajectory holds: CRMArena never scored it."""
+    if end_reason is None:
+        # run_tasks.py always writes one; without it, read the last turn as CRMArena would
+        return _last_turn_submission(traj)
+    if not isinstance(end_reason, dict):
         raise CrmTuiError(f"{where}: agent_info.end_reason must be an object")
-    end_reason = end_reason or {}
     message = str(end_reason.get("message") or "")
-    if end_reason.get("parsed_answer") is not None:
-        return _answer_text(end_reason["parsed_answer"], f"{where}: parsed_answer"), message
-    # content is the answer only when the agent ended by answering; otherwise it is an
-    # error text or a tool output.
-    answered = end_reason.get("source") == "agent" and any(
-        tool in message.lower() for tool in _ANSWER_TOOLS
-    )
-    if answered and end_reason.get("content") is not None:
-        return _answer_text(end_reason["content"], f"{where}: end_reason.content"), message
-    return _last_answer_in_trajectory(traj, where), message
+    if message != _SUBMIT_ACTION:
+        return NO_SUBMISSION, message or "no submission"
+    parsed = end_reason.get("parsed_answer")
+    if parsed is not None:
+        # CRMArena's current evaluator: the answer its reward compared with the gold
+        if isinstance(parsed, list):
+            parsed = ["None" if item is None else item for item in parsed]
+        return _submitted_text(_answer_text(parsed, f"{where}: parsed_answer"), message)
+    return _submitted_text(end_reason.get("content"), message)
 
 
-def _last_answer_in_trajectory(traj: list, where: str) -> str | None:
-    answer = None
-    for position, message in enumerate(traj):
-        if not isinstance(message, dict) or message.get("role") != "assistant":
-            continue
-        found = _answers_in_message(message, f"{where}: traj[{position}]")
-        if found:
-            answer = found[-1]
-    return answer
+def _submitted_text(content: Any, message: str) -> tuple[str | None, str]:
+    """CRMArena compares what was submitted with the gold as a string (`==`, or F1 over
+    text), so only non-blank text can score: a list, a number or null is no submission."""
+    if isinstance(content, str) and content.strip():
+        return content.strip(), message
+    what = "blank" if isinstance(content, str) else f"{type(content).__name__}, not text"
+    return NO_SUBMISSION, f"{message}: content is {what}"
 
 
-def _answers_in_message(message: dict, where: str) -> list[str]:
-    found = []
-    content = message.get("content")
-    if isinstance(content, str):
-        found += [text.strip() for _, text in _SUBMIT_TAG.findall(content)]
-        for _, arguments in _PROMPT_MODE_CALL.findall(content):
-            found.append(_tool_argument(arguments, where))
-    calls = message.get("tool_calls") or []
-    if not isinstance(calls, list):
-        raise CrmTuiError(f"{where}: tool_calls must be a list")
-    for call in calls:
-        function = call.get("function") if isinstance(call, dict) else None
+def _last_turn_submission(traj: list[Any]) -> tuple[str | None, str]:
+    """A submission ends the run, so only the last assistant turn can hold one."""
+    for message in reversed(traj):
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            text = _turn_submission(message)
+            if text is not None:
+                return text, "submitted (no end_reason)"
+            break
+    return NO_SUBMISSION, "no submission (no end_reason)"
+
+
+def _turn_submission(message: dict[str, Any]) -> str | None:
+    """The turn's action as CRMArena's parsers read it, if it is a submit or respond:
+    function calling runs the first tool call only, with arguments that parse as JSON;
+    Act/ReAct run an <execute> before anything else, then the first <submit>/<respond>
+    if it is not blank; Llama prompt mode writes `Action: submit` `Action Input: {...}`."""
+    calls = message.get("tool_calls") or []  # a list: checked with the record
+    if calls:
+        function = calls[0].get("function") if isinstance(calls[0], dict) else None
         if isinstance(function, dict) and function.get("name") in _ANSWER_TOOLS:
-            found.append(_tool_argument(function.get("arguments"), where))
-    return found
+            return _tool_content(function.get("arguments"))
+        return None
+    content = message.get("content")
+    if not isinstance(content, str):
+        return None
+    if _tag_text("execute", content):
+        return None
+    for tag in _ANSWER_TOOLS:
+        text = _tag_text(tag, content)
+        if text:
+            return text
+    call = _PROMPT_MODE_CALL.search(content)
+    return _tool_content(call.group(2)) if call else None
 
 
-def _tool_argument(arguments: Any, where: str) -> str:
+def _tag_text(tag: str, content: str) -> str:
+    match = re.search(rf"<{tag}>(.*?)</{tag}>", content.strip(), re.DOTALL)
+    return match.group(1).strip() if match else ""
+
+
+def _tool_content(arguments: Any) -> str | None:
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
-        except json.JSONDecodeError as exc:
-            raise CrmTuiError(f"{where}: submit arguments are not valid JSON") from exc
-    if not isinstance(arguments, dict) or "content" not in arguments:
-        raise CrmTuiError(f"{where}: submit arguments need a 'content' entry")
-    return _answer_text(arguments["content"], where)
+        except json.JSONDecodeError:
+            return None  # CRMArena: an invalid action, the run goes on
+    if not isinstance(arguments, dict):
+        return None
+    text, _ = _submitted_text(arguments.get("content"), "")
+    return text
 
 
 def _answer_text(value: Any, where: str) -> str:
@@ -238,7 +288,8 @@ def _jsonl_runs(
     path: Path, text: str, *, model: str | None, strategy: str | None
 ) -> tuple[AgentRunRecords, ...]:
     """One object per line: {"idx", "agent", "trial", "answer"}, optionally "strategy" and
-    "reward"; `model` and `strategy` options override the lines."""
+    "reward"; `model` and `strategy` options override the lines. An answer of null is no
+    submission; the None answer is the text "None"."""
     grouped: dict[tuple[str, str, int], dict[int, AgentAnswerRecord]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -261,7 +312,12 @@ def _jsonl_runs(
         if isinstance(trial, bool) or not isinstance(trial, int) or trial < 1:
             raise CrmTuiError(f"{where}: trial must be a whole number >= 1, got {trial!r}")
         task_idx = _task_idx(row["idx"], f"{where}: idx")
-        answer = None if row["answer"] is None else _answer_text(row["answer"], f"{where}: answer")
+        # null is no submission; the None answer is the text "None"
+        answer = (
+            NO_SUBMISSION
+            if row["answer"] is None
+            else _answer_text(row["answer"], f"{where}: answer")
+        )
         reward = row.get("reward")
         if reward is not None:
             reward = _crmarena_reward(reward, f"{where}: reward")
@@ -271,7 +327,11 @@ def _jsonl_runs(
                 f"{where}: task {task_idx} already answered by {agent} in trial {trial}"
             )
         answers[task_idx] = AgentAnswerRecord(
-            task_idx=task_idx, answer=answer, crmarena_reward=reward
+            task_idx=task_idx,
+            answer=answer,
+            crmarena_reward=reward,
+            end_reason="no submission" if answer is NO_SUBMISSION else "",
+            record_hash=_record_hash(row),
         )
     if not grouped:
         raise CrmTuiError(f"{path}: no answers found")

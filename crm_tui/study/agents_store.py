@@ -3,7 +3,10 @@
 A run is one model + strategy + trial on one task set, as read from one source file (a
 trial split over several files, one per task family, is several runs with the same trial
 number). Importing is all-or-nothing over every file given; a file already imported (same
-content hash, same task set) adds nothing.
+content hash, same task set) adds nothing. run_tasks.py rewrites its file after every
+task, so a file imported mid-run and the finished file share identical records: the
+finished file replaces the imported one in its trial, and the mid-run file, imported
+after the finished one, adds nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint, insert
-from sqlmodel import Field, Session, SQLModel, select
+from sqlalchemy import UniqueConstraint, delete, insert
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from crm_tui.bench.scoring import score
 from crm_tui.bench.taskset import Instance, TaskSet
@@ -24,6 +27,7 @@ from crm_tui.study.agent_results import (
     AgentRunRecords,
 )
 from crm_tui.study.db import StudyStore
+from crm_tui.study.models import row_id
 
 
 class AgentRun(SQLModel, table=True):
@@ -51,8 +55,9 @@ class AgentAnswer(SQLModel, table=True):
     task: str
     answer: str | None  # None: no answer (error, max turns, ...)
     crmarena_reward: float | None  # the reward in the source file (F1 for knowledge QA)
-    score: float  # our scorer, the same as for human answers
-    end_reason: str = ""
+    score: float  # our scorer, the same as for human answers; 0 for no submission
+    end_reason: str = ""  # how the run ended; for no submission, why there is none
+    record_hash: str | None = None  # of the source record's content (None before v5)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class ImportSummary:
     runs: int
     answers: int
     skipped_files: tuple[str, ...]  # already imported
+    notes: tuple[str, ...] = ()  # for people: what was skipped or replaced, and why
 
 
 def import_agent_results(
@@ -70,14 +76,22 @@ def import_agent_results(
     instances = {inst.idx: inst for inst in taskset.instances}
     task_set_hash = taskset.content_hash
     runs = answers = 0
-    skipped = []
+    skipped: list[str] = []
+    notes: list[str] = []
     with store.transaction() as session:
         for result_file in files:
             if _already_imported(session, result_file.content_hash, task_set_hash):
                 skipped.append(str(result_file.path))
+                notes.append(f"already imported, nothing added: {result_file.path}")
                 continue
+            added = 0
             for run in result_file.runs:
-                trial = _trial_for(session, run, task_set_hash, result_file)
+                trial, note = _place(session, run, task_set_hash, result_file)
+                if note:
+                    notes.append(note)
+                if trial is None:
+                    continue
+                added += 1
                 row = AgentRun(
                     model=run.model,
                     strategy=run.strategy,
@@ -94,13 +108,17 @@ def import_agent_results(
                 session.execute(
                     insert(AgentAnswer),
                     [
-                        _answer_row(row.id, answer, instances[answer.task_idx])
+                        _answer_row(row_id(row), answer, instances[answer.task_idx])
                         for answer in run.answers
                     ],
                 )
                 runs += 1
                 answers += len(run.answers)
-    return ImportSummary(runs=runs, answers=answers, skipped_files=tuple(skipped))
+            if result_file.runs and not added:
+                skipped.append(str(result_file.path))
+    return ImportSummary(
+        runs=runs, answers=answers, skipped_files=tuple(skipped), notes=tuple(notes)
+    )
 
 
 def check_agent_results(files: Sequence[AgentResultFile], taskset: TaskSet) -> None:
@@ -157,6 +175,85 @@ def _already_imported(session: Session, content_hash: str, task_set_hash: str) -
     )
 
 
+def _place(
+    session: Session, run: AgentRunRecords, task_set_hash: str, result_file: AgentResultFile
+) -> tuple[int | None, str]:
+    """The trial the run goes to (None: nothing to add), and a note for people."""
+    if run.trial is None:
+        placed = _against_imported_records(session, run, task_set_hash, result_file)
+        if placed is not None:
+            return placed
+    return _trial_for(session, run, task_set_hash, result_file), ""
+
+
+def _against_imported_records(
+    session: Session, run: AgentRunRecords, task_set_hash: str, result_file: AgentResultFile
+) -> tuple[int | None, str] | None:
+    """run_tasks.py appends each finished task to its file, so a file imported mid-run is
+    the start of the finished file, record for record. A run whose records begin with every
+    record of an imported run of its model and strategy (the finished file after a
+    checkpoint) replaces it in its trial; a run that is the start of an imported run (the
+    checkpoint after the finished file) adds nothing. None: neither, so `_trial_for`
+    decides. Records alone equal across files (an agent at temperature 0) do not count."""
+    new = [a.record_hash for a in run.answers]
+    if not new or None in new:
+        return None
+    # either way round, both runs start with the same record
+    imported = {
+        row_id(old): old
+        for old in session.exec(
+            select(AgentRun)
+            .join(AgentAnswer, col(AgentAnswer.run_id) == col(AgentRun.id))
+            .where(
+                AgentRun.model == run.model,
+                AgentRun.strategy == run.strategy,
+                AgentRun.task_set_hash == task_set_hash,
+                AgentAnswer.record_hash == new[0],
+            )
+        )
+    }
+    hashes: dict[int, list[str | None]] = {key: [] for key in imported}
+    for key, record_hash in session.exec(
+        select(AgentAnswer.run_id, AgentAnswer.record_hash)
+        .where(col(AgentAnswer.run_id).in_(imported))
+        .order_by(col(AgentAnswer.id))  # the order of the source file
+    ):
+        hashes[key].append(record_hash)
+    path, who = result_file.path, f"{run.model} ({run.strategy})"
+    for key, old_hashes in hashes.items():
+        if len(new) <= len(old_hashes) and old_hashes[: len(new)] == new:
+            old = imported[key]
+            return None, (
+                f"already imported as the start of trial {old.trial} ({old.source_name}), "
+                f"nothing added: {path}"
+            )
+    extended = [key for key, old in hashes.items() if new[: len(old)] == old]
+    if not extended:
+        return None
+    if len(extended) > 1:
+        trials = ", ".join(str(imported[key].trial) for key in extended)
+        raise CrmTuiError(
+            f"{path}: begins with every record of more than one imported {who} run "
+            f"(trials {trials}); cannot tell which one it finishes"
+        )
+    (key,) = extended
+    trial, name = imported[key].trial, imported[key].source_name
+    session.execute(delete(AgentAnswer).where(col(AgentAnswer.run_id) == key))
+    session.execute(delete(AgentRun).where(col(AgentRun.id) == key))
+    session.flush()
+    answered = _answered_tasks_by_trial(session, run, task_set_hash).get(trial, set())
+    clash = sorted({a.task_idx for a in run.answers} & answered)
+    if clash:
+        raise CrmTuiError(
+            f"{path}: finishes {who} trial {trial} ({name}), but that trial has an answer "
+            f"for task {clash[0]} from another file"
+        )
+    return trial, (
+        f"replaces {name} in trial {trial} ({len(hashes[key])} -> {len(new)} records: "
+        f"the same records, then more): {path}"
+    )
+
+
 def _trial_for(
     session: Session, run: AgentRunRecords, task_set_hash: str, result_file: AgentResultFile
 ) -> int:
@@ -184,7 +281,7 @@ def _answered_tasks_by_trial(
 ) -> dict[int, set[int]]:
     rows = session.exec(
         select(AgentRun.trial, AgentAnswer.idx)
-        .join(AgentAnswer, AgentAnswer.run_id == AgentRun.id)
+        .join(AgentAnswer, col(AgentAnswer.run_id) == col(AgentRun.id))
         .where(
             AgentRun.model == run.model,
             AgentRun.strategy == run.strategy,
@@ -197,7 +294,7 @@ def _answered_tasks_by_trial(
     return answered
 
 
-def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> dict:
+def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> dict[str, object]:
     return {
         "run_id": run_id,
         "idx": answer.task_idx,
@@ -206,6 +303,7 @@ def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> d
         "crmarena_reward": answer.crmarena_reward,
         "score": float(score(instance.task, answer.answer, instance.answer)),
         "end_reason": answer.end_reason,
+        "record_hash": answer.record_hash,
     }
 
 
@@ -214,8 +312,13 @@ def agent_answers(session: Session, task_set_hash: str) -> list[tuple[AgentRun, 
     return list(
         session.exec(
             select(AgentRun, AgentAnswer)
-            .join(AgentAnswer, AgentAnswer.run_id == AgentRun.id)
+            .join(AgentAnswer, col(AgentAnswer.run_id) == col(AgentRun.id))
             .where(AgentRun.task_set_hash == task_set_hash)
-            .order_by(AgentRun.model, AgentRun.strategy, AgentRun.trial, AgentAnswer.idx)
+            .order_by(
+                col(AgentRun.model),
+                col(AgentRun.strategy),
+                col(AgentRun.trial),
+                col(AgentAnswer.idx),
+            )
         )
     )

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from crm_tui.study.models import Annotator, Assignment, Study, StudyItem
+from crm_tui.study.models import Annotator, Assignment, Study, StudyItem, row_id
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         session.exec(
             select(Assignment)
             .where(Assignment.study_id == study.id, Assignment.annotator_id == annotator.id)
-            .order_by(Assignment.position)
+            .order_by(col(Assignment.position))
         )
     )
     if mine:
@@ -60,7 +60,7 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         session.exec(
             select(Assignment.item_id, func.count())
             .where(Assignment.study_id == study.id)
-            .group_by(Assignment.item_id)
+            .group_by(col(Assignment.item_id))
         ).all()
     )
     candidates = [
@@ -68,7 +68,8 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         for item_id, family in session.exec(
             select(StudyItem.id, StudyItem.task).where(StudyItem.study_id == study.id)
         )
-        if counts.get(item_id, 0) < study.annotators_per_item
+        if item_id is not None  # a primary key read back: never NULL
+        and counts.get(item_id, 0) < study.annotators_per_item
     ]
     chosen = choose_items(
         candidates,
@@ -77,7 +78,12 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         study.distinct_families,
     )
     mine = [
-        Assignment(study_id=study.id, annotator_id=annotator.id, item_id=item_id, position=position)
+        Assignment(
+            study_id=row_id(study),
+            annotator_id=row_id(annotator),
+            item_id=item_id,
+            position=position,
+        )
         for position, item_id in enumerate(chosen)
     ]
     session.add_all(mine)

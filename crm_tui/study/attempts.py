@@ -26,10 +26,11 @@ from crm_tui.study.models import (
     Mode,
     Study,
     StudyItem,
+    row_id,
 )
 from crm_tui.study.profiles import get_profile
 from crm_tui.study.studies import get_study
-from crm_tui.study.timing import derive
+from crm_tui.study.timing import Timing, derive
 
 # Written only through the calls below, which also change the attempt's status.
 _RESERVED = {EventKind.OPENED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED, EventKind.EXPIRED}
@@ -54,7 +55,7 @@ class ItemView:
         metadata = json.loads(item.metadata_json)
         extra = json.loads(item.extra_json) if item.extra_json else {}
         return cls(
-            item_id=item.id,
+            item_id=row_id(item),
             idx=item.idx,
             task=item.task,
             query=item.query,
@@ -117,6 +118,13 @@ def _attempt(session: Session, attempt_id: int) -> Attempt:
     return attempt
 
 
+def _item(session: Session, item_id: int) -> StudyItem:
+    item = session.get(StudyItem, item_id)
+    if item is None:
+        raise CrmTuiError(f"no study item with id {item_id}")
+    return item
+
+
 def _in_progress(session: Session, attempt_id: int) -> Attempt:
     attempt = _attempt(session, attempt_id)
     if attempt.status != AttemptStatus.IN_PROGRESS:
@@ -153,21 +161,22 @@ def _finish(
     kind: EventKind,
     status: AttemptStatus,
     payload: dict[str, Any] | None = None,
-) -> None:
+) -> Timing:
     """Write the closing event and the times it implies onto the attempt."""
     _append(session, store, attempt, kind, payload)
-    timing = derive(attempt_events(session, attempt.id))
+    timing = derive(attempt_events(session, row_id(attempt)))
     attempt.status = status
     attempt.submitted_at = store.now()[0]
     attempt.wall_ms, attempt.active_ms = timing.wall_ms, timing.active_ms
     session.add(attempt)
+    return timing
 
 
 def _expire_if_over(session: Session, store: StudyStore, study: Study, attempt: Attempt) -> bool:
     limit = _limit_ms(study)
     if limit is None:
         return False
-    timing = derive(attempt_events(session, attempt.id))
+    timing = derive(attempt_events(session, row_id(attempt)))
     if timing.live_active_ms(store.clock.monotonic_ms(), store.app_session) < limit:
         return False
     _finish(
@@ -199,11 +208,11 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
             )
         }
         for position, assignment in enumerate(queue, start=1):
-            attempt = attempts.get(assignment.id)
+            attempt = attempts.get(row_id(assignment))
             resumed = attempt is not None
             if attempt is None:
                 attempt = Attempt(
-                    assignment_id=assignment.id,
+                    assignment_id=row_id(assignment),
                     study_id=study_id,
                     annotator_id=annotator_id,
                     item_id=assignment.item_id,
@@ -217,10 +226,10 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
             ):
                 continue
             _append(session, store, attempt, EventKind.OPENED, {"resumed": resumed})
-            timing = derive(attempt_events(session, attempt.id))
+            timing = derive(attempt_events(session, row_id(attempt)))
             return AttemptView(
-                attempt_id=attempt.id,
-                item=ItemView.of(session.get(StudyItem, attempt.item_id)),
+                attempt_id=row_id(attempt),
+                item=ItemView.of(_item(session, attempt.item_id)),
                 position=position,
                 queue_length=len(queue),
                 resumed=resumed,
@@ -259,7 +268,8 @@ def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:
         active, wall, running = attempt.active_ms or 0, attempt.wall_ms or 0, False
     else:
         active = timing.live_active_ms(store.clock.monotonic_ms(), store.app_session)
-        wall = round((store.now()[0] - timing.opened_at).total_seconds() * 1000)
+        opened = timing.opened_at
+        wall = 0 if opened is None else round((store.now()[0] - opened).total_seconds() * 1000)
         running = timing.running and timing.last_app_session == store.app_session
     return Elapsed(
         active_ms=active,
@@ -292,8 +302,8 @@ def submit(
     with store.transaction() as session:
         attempt = _in_progress(session, attempt_id)
         study = get_study(session, attempt.study_id)
-        item = session.get(StudyItem, attempt.item_id)
-        _finish(
+        item = _item(session, attempt.item_id)
+        timing = _finish(
             session,
             store,
             attempt,
@@ -302,20 +312,20 @@ def submit(
             {"answer": raw, "confidence": confidence},
         )
         limit = _limit_ms(study)
-        if limit is not None and attempt.active_ms > limit:
+        if limit is not None and timing.active_ms > limit:
             attempt.status = AttemptStatus.EXPIRED
         attempt.answer_raw, attempt.answer_normalised = raw, normalise_answer(raw)
-        attempt.score = score_answer(item, raw)
+        attempt.score = points = score_answer(item, raw)
         attempt.confidence, attempt.note = confidence, note
         session.add(attempt)
     show = study.training_feedback
     return SubmitResult(
-        attempt_id=attempt.id,
+        attempt_id=attempt_id,
         status=AttemptStatus(attempt.status),
-        wall_ms=attempt.wall_ms,
-        active_ms=attempt.active_ms,
-        correct=attempt.score >= 1.0 if show else None,
-        score=attempt.score if show else None,
+        wall_ms=timing.wall_ms,
+        active_ms=timing.active_ms,
+        correct=points >= 1.0 if show else None,
+        score=points if show else None,
     )
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Annotator, Attempt, AuditFlag, Mode, StudyItem
+from crm_tui.study.models import Annotator, Attempt, AuditFlag, Mode, StudyItem, row_id
 from crm_tui.study.profiles import require_mode
 
 
@@ -50,7 +50,7 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
         names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
         answers: dict[int, list[AnswerRecord]] = {}
         for a in session.exec(
-            select(Attempt).where(Attempt.study_id == study_id).order_by(Attempt.id)
+            select(Attempt).where(Attempt.study_id == study_id).order_by(col(Attempt.id))
         ):
             answers.setdefault(a.item_id, []).append(
                 AnswerRecord(
@@ -65,22 +65,25 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
             )
         flags: dict[int, list[FlagRecord]] = {}
         for f in session.exec(
-            select(AuditFlag).where(AuditFlag.study_id == study_id).order_by(AuditFlag.id)
+            select(AuditFlag).where(AuditFlag.study_id == study_id).order_by(col(AuditFlag.id))
         ):
             flags.setdefault(f.item_id, []).append(
                 FlagRecord(names[f.annotator_id], f.category, f.comment, f.suggested_answer)
             )
-        return [
-            AuditItem(
-                item.id,
-                item.idx,
-                item.task,
-                item.query,
-                json.loads(item.gold_json),
-                answers.get(item.id, []),
-                flags.get(item.id, []),
+        items: list[AuditItem] = []
+        for item in session.exec(
+            select(StudyItem).where(StudyItem.study_id == study_id).order_by(col(StudyItem.idx))
+        ):
+            item_id = row_id(item)
+            items.append(
+                AuditItem(
+                    item_id,
+                    item.idx,
+                    item.task,
+                    item.query,
+                    json.loads(item.gold_json),
+                    answers.get(item_id, []),
+                    flags.get(item_id, []),
+                )
             )
-            for item in session.exec(
-                select(StudyItem).where(StudyItem.study_id == study_id).order_by(StudyItem.idx)
-            )
-        ]
+        return items

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Session
 
@@ -33,7 +33,7 @@ def _engine(path: Path) -> Engine:
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_S})
 
     @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection, _record) -> None:
+    def _configure(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" hook issues BEGIN
         for pragma in (
             f"busy_timeout = {BUSY_TIMEOUT_S * 1000}",
@@ -44,7 +44,7 @@ def _engine(path: Path) -> Engine:
             dbapi_connection.execute(f"PRAGMA {pragma}")
 
     @event.listens_for(engine, "begin")
-    def _begin_immediate(conn) -> None:
+    def _begin_immediate(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine

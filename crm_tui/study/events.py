@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.db import StudyStore
@@ -50,7 +50,7 @@ def append_event(
 
 def attempt_events(session: Session, attempt_id: int) -> list[Event]:
     return list(
-        session.exec(select(Event).where(Event.attempt_id == attempt_id).order_by(Event.id))
+        session.exec(select(Event).where(Event.attempt_id == attempt_id).order_by(col(Event.id)))
     )
 
 

@@ -202,11 +202,19 @@ CREATE TABLE text_draft (
     )
 
 
+def _v5_agent_records(conn: Connection) -> None:
+    """Each agent answer's source record hash (a finished file replaces its checkpoint),
+    and no submission scores 0: earlier imports scored it as the answer None."""
+    conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN record_hash VARCHAR")
+    conn.exec_driver_sql("UPDATE agent_answer SET score = 0 WHERE answer IS NULL")
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
     _v3_agent_runs,
     _v4_drafts,
+    _v5_agent_records,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 
@@ -217,7 +225,8 @@ def current_version(conn: Connection) -> int:
     ).first()
     if not exists:
         return 0
-    return conn.exec_driver_sql("SELECT coalesce(max(version), 0) FROM schema_version").scalar()
+    version = conn.exec_driver_sql("SELECT coalesce(max(version), 0) FROM schema_version").scalar()
+    return int(version or 0)
 
 
 def migrate(conn: Connection, path: object, now: datetime, target: int = LATEST_VERSION) -> int:

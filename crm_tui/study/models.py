@@ -8,9 +8,26 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Protocol
 
 from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+
+class _Row(Protocol):
+    @property
+    def id(self) -> int | None: ...
+
+
+def row_id(row: _Row) -> int:
+    """The id of a row that is in the file (read from it, or added and flushed).
+
+    The models declare `id: int | None` because a row has no id before its INSERT; a row
+    read back always has one, and this says so to the type checker.
+    """
+    if row.id is None:
+        raise RuntimeError(f"{type(row).__name__} has no id yet: it was never flushed")
+    return row.id
 
 
 class Mode(StrEnum):

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import (
@@ -20,9 +20,11 @@ from crm_tui.study.models import (
     RealismRating,
     Study,
     StudyItem,
+    row_id,
 )
 from crm_tui.study.ratings import rating_targets
 from crm_tui.study.studies import get_study, study_protocol
+from crm_tui.study.views import StudyInfo
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class AnnotatorProgress:
 
 @dataclass(frozen=True)
 class StudySummary:
-    study: Study
+    study: StudyInfo
     items: int
     families: int
     attempts: dict[str, int]  # status -> count
@@ -80,7 +82,7 @@ def _parts(session: Session, study: Study, annotator_id: int) -> list[PartProgre
         select(func.count()).where(
             RealismRating.study_id == study.id,
             RealismRating.annotator_id == annotator_id,
-            RealismRating.target.in_(targets),
+            col(RealismRating.target).in_(targets),
         )
     ).one()
     done_total = {
@@ -115,18 +117,20 @@ def study_summary(store: StudyStore, study_id: int) -> StudySummary:
         enrolled = session.exec(
             select(Annotator)
             .where(
-                Annotator.id.in_(
+                col(Annotator.id).in_(
                     select(Assignment.annotator_id).where(Assignment.study_id == study_id)
                 )
             )
-            .order_by(Annotator.name)
+            .order_by(col(Annotator.name))
         ).all()
         return StudySummary(
-            study=study,
+            study=StudyInfo.of(study),
             items=items,
             families=families,
             attempts={s.value: statuses.get(s.value, 0) for s in AttemptStatus},
             ratings=ratings,
             flags=flags,
-            annotators=[AnnotatorProgress(a.name, _parts(session, study, a.id)) for a in enrolled],
+            annotators=[
+                AnnotatorProgress(a.name, _parts(session, study, row_id(a))) for a in enrolled
+            ],
         )

@@ -62,16 +62,29 @@ def rate_realism(
         questionnaire = study_protocol(study).questionnaire
         if questionnaire.rationale.required and rationale is None:
             raise CrmTuiError(f"realism rationale for {target}: required by this study")
+        record_ids_json = json.dumps(list(record_ids))
+        rated_at = store.now()[0]
         rating = session.exec(
             select(RealismRating).where(
                 RealismRating.study_id == study_id,
                 RealismRating.annotator_id == annotator_id,
                 RealismRating.target == target,
             )
-        ).first() or RealismRating(study_id=study_id, annotator_id=annotator_id, target=target)
-        rating.level, rating.rationale = level, rationale
-        rating.record_ids_json = json.dumps(list(record_ids))
-        rating.rated_at = store.now()[0]
+        ).first()
+        if rating is None:
+            rating = RealismRating(
+                study_id=study_id,
+                annotator_id=annotator_id,
+                target=target,
+                level=level,
+                rationale=rationale,
+                record_ids_json=record_ids_json,
+                rated_at=rated_at,
+            )
+        else:
+            rating.level, rating.rationale = level, rationale
+            rating.record_ids_json = record_ids_json
+            rating.rated_at = rated_at
         session.add(rating)
         append_event(
             session,

@@ -2,10 +2,14 @@
 
 Everything here is numbers and strings in dataclasses, so the terminal, the files
 (`report_render.py`) and the app render the same thing. Conventions:
-- Humans: an attempt counts once answered (submitted, or expired: past the time limit an
-  answer scores 0); skipped attempts do not count. Active time is over answered attempts.
+- No submission is never an answer (`scoring.NO_SUBMISSION`): an expired attempt (past
+  the time limit, with or without a late answer) and an agent record without what CRMArena
+  counts as a submission score 0 and count; skipped attempts are left out. Agreement and
+  the disputed items use submitted answers only. Active time is over answered attempts.
 - Agents: answers to the study's items only (same task Ids, same scorer), pooled over
-  trials. pass^k uses exact-match families only (the paper leaves knowledge QA out).
+  trials. pass^k uses exact-match families only (the paper leaves knowledge QA out). Each
+  agent row counts its no-submission records and the records whose re-score differs from
+  the reward CRMArena stored (the README's scoring section says why they may).
 - "ALL" is the unweighted mean of the family scores (spec 7.2); the humans' ALL interval is
   a Wilson interval at that value over all answered attempts.
 - An answer is "wrong" for the audit when it scores below 0.5 (knowledge QA is F1).
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, select
 
 from crm_tui.bench.families import Family, families
-from crm_tui.bench.scoring import all_score, score
+from crm_tui.bench.scoring import NO_SUBMISSION, all_score, is_submission, score
 from crm_tui.bench.taskset import CRMARENA
 from crm_tui.study.agents_store import AgentAnswer, AgentRun, agent_answers
 from crm_tui.study.models import (
@@ -30,6 +34,7 @@ from crm_tui.study.models import (
     RealismRating,
     Study,
     StudyItem,
+    row_id,
 )
 from crm_tui.study.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.ratings import rating_targets
@@ -68,6 +73,8 @@ class AgentResult:
     answers: int
     crmarena_success: float | None  # the reward in the source files
     rescored_success: float | None  # our scorer
+    no_submission: int = 0  # records with no submission (error, max turns, ...): score 0
+    differs_from_crmarena: int | None = None  # records re-scored unlike CRMArena's reward
     pass_hat_k: dict[int, float] = field(default_factory=dict)
 
 
@@ -142,8 +149,16 @@ def ordered_families() -> list[Family]:
     return sorted(families().values(), key=lambda f: FAMILY_ORDER.index(f.abbrev))
 
 
+# One label per run_tasks.py strategy, the paper's names for the three it reports.
+STRATEGY_LABELS = {
+    **FRAMEWORK_LABELS,
+    "tool_call_flex": "Function Calling (flex)",  # the tools plus SOQL/SOSL queries
+    "tool_call_superface": "Function Calling (superface)",
+}
+
+
 def agent_label(model: str, strategy: str) -> str:
-    return f"{model} {FRAMEWORK_LABELS.get(strategy, strategy)}"
+    return f"{model} {STRATEGY_LABELS.get(strategy, strategy)}"
 
 
 def build_report(session: Session, study: Study) -> Report:
@@ -180,8 +195,13 @@ def build_report(session: Session, study: Study) -> Report:
 
 
 # ----------------------------------------------------------------- performance
+def _submission(attempt: Attempt) -> str | None:
+    """The submitted answer; NO_SUBMISSION for an expired (or skipped) attempt."""
+    return attempt.answer_raw if attempt.status == AttemptStatus.SUBMITTED else NO_SUBMISSION
+
+
 def _attempt_score(attempt: Attempt) -> float:
-    return 0.0 if attempt.status == AttemptStatus.EXPIRED else (attempt.score or 0.0)
+    return (attempt.score or 0.0) if is_submission(_submission(attempt)) else 0.0
 
 
 def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
@@ -202,7 +222,7 @@ def _family_results(
         family_items = [item for item in items if item.task == name]
         if not family_items:
             continue
-        attempts = [a for item in family_items for a in attempts_by_item[item.id]]
+        attempts = [a for item in family_items for a in attempts_by_item[row_id(item)]]
         rows.append(
             FamilyResult(
                 family=family.abbrev,
@@ -222,7 +242,7 @@ def _humans(
 ) -> HumanResult:
     scores = [_attempt_score(a) for a in attempts]
     accuracy = sum(scores) / len(scores) if scores else None
-    groups = [(item.task, [a.answer_raw for a in attempts_by_item[item.id]]) for item in items]
+    groups = [(item.task, _submissions(attempts_by_item[row_id(item)])) for item in items]
     agreement = mean_pairwise_agreement(
         [[(task, answer) for answer in answers] for task, answers in groups],
         lambda a, b: score(a[0], a[1], b[1]),
@@ -236,6 +256,10 @@ def _humans(
     )
 
 
+def _submissions(attempts: list[Attempt]) -> list[str]:
+    return [answer for a in attempts if (answer := _submission(a)) is not None]
+
+
 def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
     """Per agent; pass^k counts exact-match answers only (knowledge QA's F1 is no pass)."""
     by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
@@ -244,6 +268,11 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentR
     results = {}
     for label, pairs in sorted(by_agent.items()):
         rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
+        differs = [
+            abs(a.score - a.crmarena_reward) > 1e-9
+            for _, a in pairs
+            if a.crmarena_reward is not None
+        ]
         outcomes: dict[int, list[bool]] = defaultdict(list)
         for _, answer in pairs:
             if families()[answer.task].metric == "exact_match":
@@ -253,6 +282,8 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentR
             answers=len(pairs),
             crmarena_success=sum(rewards) / len(rewards) if rewards else None,
             rescored_success=sum(a.score for _, a in pairs) / len(pairs),
+            no_submission=sum(not is_submission(a.answer) for _, a in pairs),
+            differs_from_crmarena=sum(differs) if differs else None,
             pass_hat_k=pass_hat_k_curve(list(outcomes.values())),
         )
     return results
@@ -264,7 +295,7 @@ def _all_row(
     attempts_by_item: dict[int, list[Attempt]],
     runs: list[tuple[AgentRun, AgentAnswer]],
 ) -> FamilyResult:
-    attempts = [a for item in items for a in attempts_by_item[item.id]]
+    attempts = [a for item in items for a in attempts_by_item[row_id(item)]]
     pooled = _humans(items, attempts_by_item, attempts)
     accuracy = _all_of({r.family: r.humans.accuracy for r in rows})
     humans = HumanResult(
@@ -284,6 +315,8 @@ def _all_row(
             answers=overall.answers,
             crmarena_success=_all_of({f: r.crmarena_success for f, r in per_family.items()}),
             rescored_success=_all_of({f: r.rescored_success for f, r in per_family.items()}),
+            no_submission=overall.no_submission,
+            differs_from_crmarena=overall.differs_from_crmarena,
             pass_hat_k=overall.pass_hat_k,
         )
     return FamilyResult(family=ALL, task=None, items=len(items), humans=humans, agents=agents)
@@ -350,7 +383,8 @@ def _disputed(
     flags_per_item = Counter(f.item_id for f in flags)
     disputed = []
     for item in sorted(items, key=lambda i: i.idx):
-        attempts = attempts_by_item[item.id]
+        # a late or missing answer says nothing about the gold: submissions only
+        attempts = [a for a in attempts_by_item[row_id(item)] if is_submission(_submission(a))]
         if len(attempts) < 2:
             continue
         wrong = sum(_attempt_score(a) < WRONG_BELOW for a in attempts) / len(attempts)
@@ -365,7 +399,7 @@ def _disputed(
                 answers=len(attempts),
                 wrong_share=wrong,
                 common_answer=common,
-                flags=flags_per_item[item.id],
+                flags=flags_per_item[row_id(item)],
             )
         )
     return disputed

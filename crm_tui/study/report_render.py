@@ -125,16 +125,50 @@ def _agents_table(report: Report) -> TableView:
                     row.family,
                     str(result.trials),
                     str(result.answers),
+                    str(result.no_submission),
                     _pct(result.crmarena_success),
                     _pct(result.rescored_success),
+                    _count(result.differs_from_crmarena),
                 ]
                 + [_pct(result.pass_hat_k.get(k)) for k in range(1, most + 1)]
             )
     return TableView(
         "Agents (the study's items, all trials)",
-        ["Agent", "Family", "Trials", "Answers", "CRMArena %", "Re-scored %"]
+        [
+            "Agent",
+            "Family",
+            "Trials",
+            "Records",
+            "No submission",
+            "CRMArena %",
+            "Re-scored %",
+            "Re-score ≠ CRMArena",
+        ]
         + [f"pass^{k} %" for k in range(1, most + 1)],
         rows,
+    )
+
+
+def _count(value: int | None) -> str:
+    return DASH if value is None else str(value)
+
+
+def _gaps(report: Report) -> str:
+    """Flag each agent whose re-score differs from CRMArena's stored reward."""
+    overall = next((row for row in report.families if row.family == ALL), None)
+    if overall is None:
+        return ""
+    gaps = [
+        f"{label} on {result.differs_from_crmarena} of {result.answers} records"
+        for label, result in overall.agents.items()
+        if result.differs_from_crmarena
+    ]
+    if not gaps:
+        return ""
+    return (
+        "Re-score differs from CRMArena's reward: "
+        + "; ".join(gaps)
+        + " (the README's scoring section names the rules that differ)"
     )
 
 
@@ -210,11 +244,13 @@ def _disputed_table(report: Report) -> TableView:
 
 def _heading(report: Report) -> list[str]:
     source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
-    return [
+    lines = [
         f"Study: {report.study}",
         f"Org: {report.org_fingerprint} · task set {report.task_set_hash[:12]} ({source})",
         f"Annotators: {report.annotators} · agents: {len(report.agents)}",
     ]
+    gaps = _gaps(report)
+    return lines + [gaps] if gaps else lines
 
 
 # ----------------------------------------------------------------- renderers
@@ -280,8 +316,16 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         for label, result in row.agents.items():
             yield ["performance", row.family, label, "trials", result.trials]
             yield ["performance", row.family, label, "answers", result.answers]
+            yield ["performance", row.family, label, "no_submission", result.no_submission]
             yield ["performance", row.family, label, "crmarena_success", result.crmarena_success]
             yield ["performance", row.family, label, "rescored_success", result.rescored_success]
+            yield [
+                "performance",
+                row.family,
+                label,
+                "differs_from_crmarena",
+                result.differs_from_crmarena,
+            ]
             for k, value in result.pass_hat_k.items():
                 yield ["performance", row.family, label, f"pass^{k}", value]
     for paper in report.paper:

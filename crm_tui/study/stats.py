@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import krippendorff
 import numpy as np
@@ -15,6 +15,8 @@ import numpy as np
 from crm_tui.bench.scoring import pass_hat_k
 
 T = TypeVar("T")
+# Krippendorff's levels of measurement (the realism scale is ordinal).
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def mean_pairwise_agreement(
 def krippendorff_alpha(
     ratings_by_unit: Sequence[Sequence[float]],
     *,
-    level: str = "ordinal",
+    level: Level = "ordinal",
     value_domain: Sequence[float] | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
@@ -100,11 +102,11 @@ def krippendorff_alpha(
     interval = None
     if bootstrap > 0 and len(units) >= 2:
         rng = np.random.default_rng(seed)
-        draws = [
+        resampled = [
             _alpha([units[i] for i in rng.integers(0, len(units), len(units))], level, value_domain)
             for _ in range(bootstrap)
         ]
-        draws = [d for d in draws if d is not None]
+        draws = [d for d in resampled if d is not None]
         if draws:
             tail = (1 - confidence) / 2 * 100
             low, high = np.percentile(draws, [tail, 100 - tail])
@@ -113,7 +115,7 @@ def krippendorff_alpha(
 
 
 def _alpha(
-    units: list[list[float]], level: str, value_domain: Sequence[float] | None
+    units: list[list[float]], level: Level, value_domain: Sequence[float] | None
 ) -> float | None:
     if not units:
         return None

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from crm_tui.bench.taskset import CRMARENA
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Study, StudyItem
+from crm_tui.study.models import Study, StudyItem, row_id
 from crm_tui.study.protocol import Preset, Protocol, resolve_protocol, validated
 
 
@@ -65,14 +65,12 @@ def create_study(
     if not name:
         raise CrmTuiError("study name: must not be empty")
     rows = _validated_instances(instances)
-    foreign = next(
-        (r for r in rows if (r.crm_tui or {}).get("org") not in (None, org_fingerprint)), None
-    )
-    if foreign is not None:
-        raise CrmTuiError(
-            f"task instance idx {foreign.idx} belongs to org "
-            f"{foreign.crm_tui['org']}, not {org_fingerprint}"
-        )
+    for r in rows:
+        org = (r.crm_tui or {}).get("org")
+        if org not in (None, org_fingerprint):
+            raise CrmTuiError(
+                f"task instance idx {r.idx} belongs to org {org}, not {org_fingerprint}"
+            )
     solve = preset.solve
     families = {r.task for r in rows}
     if solve.distinct_families and len(families) < solve.items:
@@ -104,7 +102,7 @@ def create_study(
         session.flush()
         session.add_all(
             StudyItem(
-                study_id=study.id,
+                study_id=row_id(study),
                 idx=r.idx,
                 task=r.task,
                 query=r.query,
@@ -168,7 +166,32 @@ def find_study(store: StudyStore, name: str) -> Study:
 
 def list_studies(store: StudyStore) -> list[Study]:
     with store.transaction() as session:
-        return list(session.exec(select(Study).order_by(Study.id)))
+        return list(session.exec(select(Study).order_by(col(Study.id))))
+
+
+def pick_study(
+    store: StudyStore, name: str | None = None, org_fingerprint: str | None = None
+) -> Study:
+    """The one rule for which study the app, its results screen and `crm-tui report` work
+    on: study `name` if given, else the newest. With `org_fingerprint`, only studies that
+    fit that org count (their queries' Ids and golds belong to it)."""
+    studies = [
+        s
+        for s in list_studies(store)
+        if org_fingerprint is None or study_fits_org(s, org_fingerprint)
+    ]
+    where = "" if org_fingerprint is None else f" for this org ({org_fingerprint})"
+    if name is not None:
+        named = next((s for s in studies if s.name == name), None)
+        if named is None:
+            known = ", ".join(repr(s.name) for s in studies) or "none"
+            raise CrmTuiError(f"{store.path} holds no study {name!r}{where} (studies: {known})")
+        return named
+    if not studies:
+        raise CrmTuiError(
+            f"{store.path} holds no study{where} yet: create one with `crm-tui study create`"
+        )
+    return studies[-1]
 
 
 def study_protocol(study: Study) -> Protocol:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from crm_tui.bench.scoring import all_score, pass_hat_k, score, token_f1
+from crm_tui.bench.scoring import (
+    NO_SUBMISSION,
+    all_score,
+    is_submission,
+    pass_hat_k,
+    score,
+    token_f1,
+)
 from crm_tui.bench.taskset import load_taskset
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import to18
@@ -13,13 +20,29 @@ from tests.helpers.paths import CRMARENA_TASKS as CRMARENA_FILE
 ID18 = "005Ws000001xSR9IAM"
 
 
-@pytest.mark.parametrize(
-    "answer", [None, "", "  ", "None", "none", "null", "NULL", '"None"', "'null'"]
-)
-def test_every_no_answer_form_matches_a_null_gold(answer):
+@pytest.mark.parametrize("answer", ["", "  ", "None", "none", "null", "NULL", '"None"', "'null'"])
+def test_every_form_of_the_none_answer_matches_a_null_gold(answer):
     assert score("handle_time", answer, None) == 1.0
     assert score("handle_time", answer, "None") == 1.0
     assert score("handle_time", answer, ID18) == 0.0
+
+
+@pytest.mark.parametrize(
+    "task, gold",
+    [
+        ("handle_time", None),
+        ("handle_time", "None"),
+        ("handle_time", ID18),
+        ("monthly_trend_analysis", "March"),
+        ("knowledge_qa", "90 days."),
+        ("fuzzy_match", "None"),
+    ],
+)
+def test_no_submission_is_never_an_answer_and_scores_0_whatever_the_gold(task, gold):
+    # an agent that crashed or never submitted, a person who skipped or ran out of time
+    assert NO_SUBMISSION is None and not is_submission(NO_SUBMISSION)
+    assert score(task, NO_SUBMISSION, gold) == 0.0
+    assert is_submission("None") and is_submission("")
 
 
 def test_a_real_answer_never_matches_a_null_gold():
@@ -56,6 +79,16 @@ def test_token_f1_matches_hand_computed_values():
     assert score("fuzzy_match", "a b", "b c") == pytest.approx(2 / 3)  # "a" is dropped
 
 
+def test_token_f1_strips_the_punctuation_crmarenas_normaliser_strips_and_no_more():
+    # CRMArena removes string.punctuation and ‘ ’ ´ `, not the double quotes “ ”:
+    # “90 days.” -> tokens “90, days, ” against 90, days: P 1/3, R 1/2, F1 0.4
+    assert token_f1("\u201c90 days.\u201d", "90 days.") == pytest.approx(0.4)
+    assert token_f1("\u201890 days.\u2019", "90 days.") == 1.0
+    assert token_f1('"90 days."', "90 days.") == 1.0
+    # exact match still strips every quote, typographic ones included (spec 14.9)
+    assert score("monthly_trend_analysis", "\u201cMarch\u201d", "March") == 1.0
+
+
 def test_all_is_the_unweighted_mean_of_families():
     assert all_score({"handle_time": 1.0, "knowledge_qa": 0.5, "case_routing": 0.0}) == 0.5
     with pytest.raises(CrmTuiError):
@@ -75,4 +108,6 @@ def test_pass_hat_k_matches_hand_computed_values():
 def test_crmarena_gold_scores_full_marks_against_itself():
     taskset = load_taskset(CRMARENA_FILE)
     for task, instances in taskset.by_task().items():
-        assert sum(score(task, i.answer, i.answer) for i in instances) == len(instances), task
+        # a None gold is answered with the text "None"
+        right = [score(task, "None" if i.answer is None else i.answer, i.answer) for i in instances]
+        assert sum(right) == len(instances), task

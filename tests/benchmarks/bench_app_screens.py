@@ -3,7 +3,7 @@
 Results: a study over all 1,170 CRMArena instances with 3 answers each, 10 realism raters
 and ten agent trials (the data of agents_report.py), opened in the app at 120x40: time
 until the tables and chart are on screen, and how much of it ran on the UI loop (mounting
-the widgets; the report itself is built in a thread).
+the widgets; the report itself is built on the study service's writer thread).
 SOQL: Enter to rows on screen, on an org generated at scale 1 (seed 1).
 
 Run: python -m tests.benchmarks.bench_app_screens  (prints a Markdown table).
@@ -24,7 +24,9 @@ from crm_tui.org.generate.build_file import generate
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import import_agent_results
 from crm_tui.study.db import StudyStore
+from crm_tui.study.profiles import create_profile
 from crm_tui.study.protocol import load_preset
+from crm_tui.study.service import StudyService
 from crm_tui.study.studies import create_study, with_overrides
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
@@ -59,6 +61,7 @@ def build_study(folder: Path) -> Path:
             org_fingerprint=CRMARENA,
         )
         fill_study(store, study.id, rng)
+        create_profile(store, "Coordinator", "Study lead", 10, mode="coordinator")
     return path
 
 
@@ -79,13 +82,15 @@ async def time_results(org: Path, study: Path) -> tuple[float, float]:
         on_loop = time.perf_counter() - started
 
     ResultsScreen._show_report = timed_show
-    app = CrmApp(LocalBackend(org), study_path=study)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await idle(pilot)
-        started = time.perf_counter()
-        app.push_screen(ResultsScreen())
-        await idle(pilot)
-        total = time.perf_counter() - started
+    app = CrmApp(LocalBackend(org))
+    with StudyService.open(study) as service:
+        coordinator = next(p for p in service.profiles() if p.mode == "coordinator")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await idle(pilot)
+            started = time.perf_counter()
+            app.push_screen(ResultsScreen(service, coordinator))
+            await idle(pilot)
+            total = time.perf_counter() - started
     ResultsScreen._show_report = original
     return total, on_loop
 

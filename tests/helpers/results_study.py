@@ -11,8 +11,11 @@ from crm_tui.bench.taskset import CRMARENA
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.protocol import load_preset
+from crm_tui.study.service import Profile, StudyService
 from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.tui.study.results import ResultsScreen
 from tests.helpers.paths import AGENTS
+from tests.helpers.pilot import settle
 
 AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
     AGENTS / "results_claude-3.5-sonnet_tool_call_case_routing.json"
@@ -42,6 +45,19 @@ def new_study(path: Path, clock: FakeClock, taskset, org_fingerprint: str = CRMA
             task_set_hash=taskset.content_hash,
             org_fingerprint=org_fingerprint,
         )
+
+
+def coordinator(service: StudyService) -> Profile:
+    """The study file's coordinator profile (only a coordinator sees results)."""
+    return next(p for p in service.profiles() if p.mode == "coordinator")
+
+
+async def open_results(pilot, service: StudyService, profile: Profile | None) -> ResultsScreen:
+    """Push the results screen for `profile` and wait until its report is shown."""
+    await settle(pilot)
+    pilot.app.push_screen(ResultsScreen(service, profile))
+    await settle(pilot)
+    return pilot.app.screen
 
 
 def cells(table: DataTable) -> list[list[str]]:

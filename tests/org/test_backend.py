@@ -6,7 +6,7 @@ import pytest
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends import local as local_backend
-from crm_tui.org.backends.interface import Filter, Operator, Sort
+from crm_tui.org.backends.interface import Backend, Filter, Operator, Sort
 from crm_tui.org.backends.local import LocalBackend, fts_query, fts_words
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.store.orgstore import OrgStore
@@ -262,3 +262,22 @@ def test_search_with_too_many_matches_to_rank_still_finds_them(backend, monkeypa
     unranked = backend.search("parcel")
     assert {h.record_id for h in unranked} == ranked and len(unranked) == len(ranked) == 9
     assert len({h.record_id for h in backend.search("parcel", limit=3)}) == 3
+
+
+def test_abilities_are_declared_on_the_interface(backend):
+    """As Harlequin's adapters declare theirs: a flag on the class, and a clear error from a
+    backend that lacks the ability (screens check the flag first)."""
+    assert LocalBackend.supports_soql and LocalBackend.supports_search
+    assert backend.soql("SELECT COUNT() FROM Case").total_size == len(CASES)
+
+    class Bare(LocalBackend):
+        supports_soql = supports_search = False
+        soql = Backend.soql
+        search = Backend.search
+
+    bare = object.__new__(Bare)
+    bare._name = "bare"
+    with pytest.raises(CrmTuiError, match="bare does not run SOQL queries"):
+        bare.soql("SELECT Id FROM Case")
+    with pytest.raises(CrmTuiError, match="bare offers no search"):
+        bare.search("parcel")

@@ -13,19 +13,19 @@ from sqlmodel import select
 from textual.widgets import DataTable
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.backends.interface import Filter, Sort
+from crm_tui.org.backends.interface import Filter, Operator, Sort
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.backends.salesforce import SalesforceBackend
 from crm_tui.org.backends.sf_connection import SalesforceCredentials
 from crm_tui.org.schema.catalogue import OBJECT_NAMES, child_relationships
-from crm_tui.org.schema.ids import make_id
+from crm_tui.org.schema.ids import make_id, to18
 from crm_tui.org.store.orgstore import OrgStore, q
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Attempt, RealismRating
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.studies import create_study
-from crm_tui.tui.browser.browser_app import create_app
+from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
@@ -128,6 +128,33 @@ def test_filters_return_what_they_should(backend, truth, flt, keep):
     assert backend.count("Case", [flt]) == len(expected)
 
 
+DAY_MEANS = {  # Salesforce: a bare day against a DateTime is that whole day, in UTC
+    "=": lambda stamp, day: stamp is not None and stamp[:10] == day,
+    "!=": lambda stamp, day: stamp is None or stamp[:10] != day,
+    "<": lambda stamp, day: stamp is not None and stamp[:10] < day,
+    "<=": lambda stamp, day: stamp is not None and stamp[:10] <= day,
+    ">": lambda stamp, day: stamp is not None and stamp[:10] > day,
+    ">=": lambda stamp, day: stamp is not None and stamp[:10] >= day,
+}
+
+
+@pytest.mark.parametrize("field", ["CreatedDate", "ClosedDate"])
+@pytest.mark.parametrize("op", list(DAY_MEANS))
+def test_a_bare_day_against_a_datetime_is_that_whole_day_in_utc(backend, truth, field, op):
+    """Stored times are UTC; `CreatedDate = 2020-02-05` is every case opened that day."""
+    stamps = sorted(c[field] for c in truth["Case"] if c[field])
+    day = stamps[len(stamps) // 2][:10]
+    expected = [
+        c["Id"]
+        for c in sorted(truth["Case"], key=lambda c: c["Id"])
+        if DAY_MEANS[op](c[field], day)
+    ]
+    assert 0 < len(expected) < len(truth["Case"])
+    flt = Filter(field, op, day)
+    assert _all_pages(backend, "Case", Sort("Id"), [flt], limit=25) == expected
+    assert backend.count("Case", [flt]) == len(expected)
+
+
 def test_number_and_boolean_filters(backend, truth):
     assert backend.count("OrderItem", [Filter("UnitPrice", ">", "50")]) == sum(
         r["UnitPrice"] > 50 for r in truth["OrderItem"]
@@ -135,6 +162,132 @@ def test_number_and_boolean_filters(backend, truth):
     assert backend.count("Product2", [Filter("IsActive", "=", "yes")]) == sum(
         bool(r["IsActive"]) for r in truth["Product2"]
     )
+
+
+# ----------------------------------------------------------------- every operator, every type
+# One field of each type, on an object of the small org, and how a person would type the
+# filter value, made from the middle one of the field's distinct stored values.
+TYPED_FIELDS = {
+    "text": ("Case", "Subject", lambda v: v.upper()),  # = on text ignores case
+    "picklist": ("Case", "Status", str.lower),
+    "number": ("OrderItem", "Quantity", lambda v: f"{v:g}"),
+    "currency": ("OrderItem", "UnitPrice", str),
+    "boolean": ("Pricebook2", "IsActive", lambda v: "yes" if v else "no"),
+    "date": ("Order", "EffectiveDate", str),
+    "datetime": ("Case", "ClosedDate", lambda v: v[:19] + "Z"),  # nullable
+    "id": ("Case", "Id", str),
+    "lookup": ("Case", "OwnerId", lambda v: v[:15]),  # a 15-character Id works too
+}
+TEXT_KINDS = {"text", "picklist"}
+ORDERED = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+
+
+def stored_form(kind: str, typed: str):
+    """The typed filter value as the org file stores it, for comparing with its rows."""
+    if kind in ("number", "currency"):
+        return float(typed)
+    if kind == "boolean":
+        return int(typed == "yes")
+    if kind == "datetime":
+        return typed[:19].replace("Z", "")
+    if kind in ("id", "lookup"):
+        return to18(typed)
+    return typed
+
+
+def keeps(kind: str, op: str, stored, typed: str) -> bool:
+    """Salesforce's meaning of `field op typed` for one stored value, computed directly:
+    text compares without case, != also keeps empty fields, empty text is null or ''."""
+    if op in ("is empty", "is not empty"):
+        empty = stored is None or (kind in TEXT_KINDS and stored == "")
+        return empty == (op == "is empty")
+    if op == "!=" and stored is None:
+        return True
+    if stored is None:
+        return False
+    value = stored_form(kind, typed)
+    if kind in TEXT_KINDS:
+        stored, value = stored.lower(), value.lower()
+    if kind == "datetime":
+        stored = stored[:19]
+    if op == "contains":
+        return value in stored
+    if op == "starts with":
+        return stored.startswith(value)
+    if op == "=":
+        return stored == value
+    if op == "!=":
+        return stored != value
+    return getattr(stored, ORDERED[op])(value)
+
+
+def sort_key(kind: str, stored):
+    """Salesforce's order for a stored value: text without case (NULLs come first)."""
+    if stored is None:
+        return (False, "")
+    return (True, stored.lower() if kind in TEXT_KINDS else stored)
+
+
+def refused(kind: str, op: str) -> str | None:
+    """The error a filter gets when the operator does not apply to the field's type."""
+    if op in ("contains", "starts with") and kind not in TEXT_KINDS:
+        return "is not text"
+    if op in ORDERED and kind == "boolean":
+        return "is true or false"
+    return None
+
+
+@pytest.fixture(scope="module")
+def both(small_org_path, salesforce_server):
+    """The local backend and the Salesforce one, side by side."""
+    opened = {kind: open_backend(kind, small_org_path, salesforce_server) for kind in BACKENDS}
+    yield opened
+    for be in opened.values():
+        be.close()
+
+
+@pytest.mark.parametrize("op", [op.value for op in Operator])
+@pytest.mark.parametrize("kind", list(TYPED_FIELDS))
+def test_every_operator_on_every_field_type(both, truth, kind, op):
+    """Both backends give the same rows in the same order, and the same count, and those
+    rows are the ones the org file holds for the filter's Salesforce meaning."""
+    obj, field, typed_from = TYPED_FIELDS[kind]
+    rows = truth[obj]
+    stored = sorted({r[field] for r in rows if r[field] is not None})
+    typed = typed_from(stored[len(stored) // 2])
+    if op == "contains":
+        typed = typed[1:4]
+    elif op == "starts with":
+        typed = typed[:3]
+    flt = Filter(field, op, typed if Operator(op).takes_value else None)
+    problem = refused(kind, op)
+    if problem:
+        for backend in both.values():
+            with pytest.raises(CrmTuiError, match=problem):
+                backend.page(obj, [flt])
+        return
+    kept = [r for r in rows if keeps(kind, op, r[field], typed)]
+    if op in ("=", "!=", "<", ">", "contains", "starts with"):
+        assert 0 < len(kept) < len(rows)  # each of these really filters
+    by_id = [r["Id"] for r in sorted(kept, key=lambda r: r["Id"])]
+    by_field_descending = [
+        r["Id"] for r in sorted(kept, key=lambda r: (sort_key(kind, r[field]), r["Id"]))
+    ][::-1]
+    for backend in both.values():
+        assert _all_pages(backend, obj, Sort("Id"), [flt], limit=25) == by_id
+        assert _all_pages(backend, obj, Sort(field, True), [flt], limit=25) == by_field_descending
+        assert backend.count(obj, [flt]) == len(kept)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_text_sorts_without_case_on_both_backends(both, truth, descending):
+    """Salesforce sorts text without regard to case ('iPhone' between 'Iguana' and 'Ivy')."""
+    products = truth["Product2"]
+    expected = [
+        r["Id"] for r in sorted(products, key=lambda r: (sort_key("text", r["Name"]), r["Id"]))
+    ][:: -1 if descending else 1]
+    for backend in both.values():
+        assert _all_pages(backend, "Product2", Sort("Name", descending), limit=9) == expected
 
 
 def test_record_with_lookups_named(backend, truth):

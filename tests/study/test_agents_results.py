@@ -9,6 +9,7 @@ import pytest
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.agent_results import read_agent_results
+from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, Case
 from tests.helpers.paths import AGENTS as DATA
 
 TRIAL1 = DATA / "trial1" / "results_gpt-4o_react_all.json"
@@ -73,8 +74,8 @@ def test_function_calling_answers_come_from_submit_and_respond_tool_calls():
     answers = by_task(
         read_agent_results(DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json")
     )
-    assert answers[390].answer == "005Ws000001xZvdIAE"  # "Max turns reached" content is None
-    assert answers[391].answer == "005Ws000001xZvdIAE"  # respond tool
+    assert answers[390].answer == "005Ws000001xZvdIAE"  # the submit tool's content
+    assert answers[391].answer == "005Ws000001xZvdIAE"  # respond tool (CRMArena's current code)
 
 
 def test_options_override_the_file_name_and_are_needed_without_one(tmp_path):
@@ -121,24 +122,13 @@ def _with_record(tmp_path, index, change):
         (lambda r: r.update(reward=3), "record 2: reward"),
         (lambda r: r.update(reward={"em": True}), "record 2: reward: a fuzzy-match reward"),
         (lambda r: r.update(agent_info=[]), "record 2: agent_info"),
-        (lambda r: r["agent_info"]["end_reason"].update(content={"a": 1}), "record 2: end_reason"),
+        (lambda r: r["agent_info"].update(end_reason="Submit action"), "record 2: agent_info"),
         (lambda r: r.update(task_id=390), "record 2: task_id 390 appears twice"),
     ],
 )
 def test_a_bad_record_rejects_the_file_naming_file_and_index(tmp_path, change, message):
     path = _with_record(tmp_path, 2, change)
     with pytest.raises(CrmTuiError, match=re.escape(f"{path}: {message}")):
-        read_agent_results(path)
-
-
-def test_bad_submit_arguments_name_the_trajectory_message(tmp_path):
-    path = tmp_path / "results_x_tool_call_case_routing.json"
-    records = json.loads(
-        (DATA / "results_claude-3.5-sonnet_tool_call_case_routing.json").read_text()
-    )
-    records[1]["traj"][-1]["tool_calls"][0]["function"]["arguments"] = "{not json"
-    path.write_text(json.dumps(records))
-    with pytest.raises(CrmTuiError, match=r"record 1: traj\[4\]: submit arguments"):
         read_agent_results(path)
 
 
@@ -171,3 +161,59 @@ def test_a_bad_jsonl_line_rejects_the_file_naming_the_line(tmp_path, line, messa
     path.write_text('{"idx": 390, "agent": "a", "trial": 1, "answer": "x"}\n' + line + "\n")
     with pytest.raises(CrmTuiError, match=message):
         read_agent_results(path)
+
+
+# ----------------------------------------------------------------- what CRMArena counts
+def write_records(tmp_path, name, records):
+    path = tmp_path / name
+    path.write_text(json.dumps(records, indent=1))
+    return path
+
+
+@pytest.mark.parametrize(
+    "strategy, case",
+    [("react", case) for case in TEXT_CASES] + [("tool_call", case) for case in FC_CASES],
+    ids=lambda value: value.name if isinstance(value, Case) else value,
+)
+def test_only_what_crmarena_counts_as_a_submission_is_an_answer(tmp_path, strategy, case):
+    path = write_records(tmp_path, f"results_scripted_{strategy}_all.json", [case.record])
+    (answer,) = read_agent_results(path).runs[0].answers
+    assert answer.answer == case.answer
+    assert answer.crmarena_reward == case.reward
+    if case.answer is None:
+        assert answer.end_reason  # why there is no submission
+
+
+def test_list_golds_are_read_as_the_scalar_they_hold(tmp_path):
+    by_name = {case.name: case for case in TEXT_CASES}
+    records = [
+        by_name["list gold [null], current code's respond"].record,
+        by_name["list gold, parsed answer"].record,
+    ]
+    answers = by_task(read_agent_results(write_records(tmp_path, TRIAL1.name, records)))
+    assert (answers[520].gold, answers[520].has_gold) == (None, True)
+    assert answers[650].gold == "005Ws000001xSR9IAM"
+
+
+def test_without_an_end_reason_only_a_last_turn_crmarena_would_run_as_submit_counts(tmp_path):
+    records = json.loads((DATA / "trial2" / "results_gpt-4o_react_all.json").read_text())
+    (no_end,) = [r for r in records if "end_reason" not in r["agent_info"]]
+    executes_too = json.loads(json.dumps(no_end))
+    executes_too["task_id"] = 391
+    executes_too["traj"][-1]["content"] = (
+        "<execute>SELECT Id FROM Case</execute>\n<submit>005Ws000001xadBIAQ</submit>"
+    )
+    earlier = json.loads(json.dumps(no_end))
+    earlier["task_id"] = 651
+    earlier["traj"] += [{"role": "user", "content": "x"}, {"role": "assistant", "content": "Hm."}]
+    answers = by_task(
+        read_agent_results(write_records(tmp_path, TRIAL1.name, [no_end, executes_too, earlier]))
+    )
+    assert answers[390].answer == "005Ws000001xadBIAQ"
+    assert answers[391].answer is None and answers[651].answer is None
+
+
+def test_a_jsonl_null_answer_is_no_submission_and_none_is_text():
+    runs = read_agent_results(DATA / "plain_answers.jsonl").runs
+    first = {a.task_idx: a for a in runs[0].answers}
+    assert first[391].answer is None and first[391].end_reason == "no submission"

@@ -11,7 +11,7 @@ from crm_tui.study.first_run import DEFAULT_STUDY, ensure_defaults
 from crm_tui.study.models import Attempt
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.studies import create_study, list_studies
-from crm_tui.tui.browser.browser_app import create_app
+from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
@@ -59,7 +59,7 @@ async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.3)
         assert not isinstance(app.screen, ProfileScreen)
-        assert app.study is None
+        assert app.service is None
 
 
 async def test_a_newcomer_reaches_a_first_solved_query(first_run, tmp_path, monkeypatch):
@@ -105,10 +105,10 @@ async def test_a_named_study_is_opened_and_an_unknown_one_is_said(first_run, tmp
         app = create_app(org_path=org, study_path=own_study, study_name=name)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            assert app.study.study.name == expected
+            assert app.service.study.name == expected
     app = create_app(org_path=org, study_path=own_study, study_name="Nope")
     said: list[str] = []
     app.notify = lambda message, **kw: said.append(message)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert app.study is None and "no study 'Nope' for this org" in said[0]
+        assert app.service is None and "no study 'Nope' for this org" in said[0]

@@ -18,15 +18,16 @@ from crm_tui.bench.taskset import CRMARENA, load_taskset
 from crm_tui.cli import main
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.attempts import open_next, skip, submit
+from crm_tui.study.attempts import expire_if_over_limit, open_next, skip, submit
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.ratings import flag_item, rate_realism
-from crm_tui.study.report import build_report
+from crm_tui.study.report import agent_label, build_report
 from crm_tui.study.report_render import report_tables, to_csv, to_json, to_markdown
-from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.study.studies import create_study, solve_only_preset, with_overrides
+from tests.helpers.crmarena_records import crashed
 from tests.helpers.paths import AGENTS, CRMARENA_TASKS, DATA
 
 AGENT_FILES = [AGENTS / f"trial{n}" / "results_gpt-4o_react_all.json" for n in (1, 2, 3)] + [
@@ -276,9 +277,77 @@ def test_cli_agents_import_then_reimport(tmp_path, capsys):
     assert "imported 0 answers in 0 runs" in out and "already imported" in out
 
 
-def test_cli_report_needs_a_study_name_when_there_are_several(tmp_path, capsys):
+def test_cli_report_says_when_the_file_holds_no_study(tmp_path, capsys):
     db = tmp_path / "empty.sqlite"
     StudyStore.open(db).close()  # a study file with no study yet (report never makes one)
     with pytest.raises(SystemExit):
         main(["report", "--db", str(db)])
-    assert "has 0 studies" in capsys.readouterr().err
+    assert "holds no study yet" in capsys.readouterr().err
+
+
+def test_agent_rows_count_no_submissions_and_flag_a_gap_to_crmarenas_reward(report):
+    gpt = {row.family: row.agents["gpt-4o ReAct"] for row in report.families}
+    claude = family(report, "ALL").agents["claude-3.5-sonnet Function Calling"]
+    # trial 1's task 651 is an exception record; trial 1's 391 (a 15-character Id) is the
+    # one record where the re-score (1) and CRMArena's reward (0) differ
+    assert (gpt["HTU"].no_submission, gpt["NCR"].no_submission, gpt["ALL"].no_submission) == (
+        1,
+        0,
+        1,
+    )
+    assert (gpt["NCR"].differs_from_crmarena, gpt["ALL"].differs_from_crmarena) == (1, 1)
+    assert (claude.no_submission, claude.differs_from_crmarena) == (0, 0)
+    data = json.loads(to_json(report))
+    agents = data["families"][-1]["agents"]
+    assert agents["gpt-4o ReAct"]["no_submission"] == 1
+    assert agents["gpt-4o ReAct"]["differs_from_crmarena"] == 1
+    markdown = to_markdown(report)
+    assert "Re-score differs from CRMArena's reward: gpt-4o ReAct on 1 of 13 records" in markdown
+
+
+def test_strategies_share_one_label_scheme():
+    assert [agent_label("m", s) for s in ("act", "react", "tool_call", "tool_call_flex")] == [
+        "m Act",
+        "m ReAct",
+        "m Function Calling",
+        "m Function Calling (flex)",
+    ]
+
+
+def test_no_submission_is_never_an_answer_for_people_or_agents(tmp_path):
+    # 653's gold is None: Ana runs out of time without an answer, Ben answers "None" too
+    # late, and an agent crashes on it in two trials
+    taskset = load_taskset(CRMARENA_TASKS)
+    clock = FakeClock()
+    with StudyStore.open(tmp_path / "study.sqlite", clock=clock) as store:
+        study = create_study(
+            store,
+            "timed",
+            with_overrides(solve_only_preset(1), time_limit_minutes=1, annotators_per_item=2),
+            instances=[i.to_row() for i in taskset.instances if i.idx == 653],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
+        for name in ("Ana", "Ben"):
+            person = create_profile(store, name, "Customer Service Agent", 3)
+            view = open_next(store, study.id, person.id)
+            clock.advance(seconds=61)
+            if name == "Ana":
+                assert expire_if_over_limit(store, view.attempt_id)
+            else:
+                assert submit(store, view.attempt_id, "None").status == "expired"
+        for trial in (1, 2):
+            (tmp_path / str(trial)).mkdir()
+            path = tmp_path / str(trial) / "results_crashing_react_all.json"
+            path.write_text(json.dumps([crashed(653, "handle_time", None, [])]))
+            path.write_text(path.read_text().replace("Rate", f"Trial {trial} rate"))
+            import_agent_results(store, [read_agent_results(path)], taskset)
+        with store.transaction() as session:
+            built = build_report(session, study)
+    htu = family(built, "HTU")
+    assert (htu.humans.answers, htu.humans.accuracy) == (2, 0.0)
+    assert htu.humans.agreement is None  # no two submissions to compare
+    assert built.disputed == []  # a late or missing answer says nothing about the gold
+    agent = htu.agents["crashing ReAct"]
+    assert (agent.trials, agent.no_submission, agent.rescored_success) == (2, 2, 0.0)
+    assert agent.pass_hat_k == {1: 0.0, 2: 0.0} and agent.differs_from_crmarena == 0

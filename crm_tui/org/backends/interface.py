@@ -1,22 +1,60 @@
 """The browser's view of an org, behind one interface (no Textual here).
 
-The local store implements it now; a Salesforce org (through simple-salesforce) will
-implement it later, the way Harlequin puts database adapters behind one abstract class.
-Everything a screen needs comes back as plain dataclasses, with lookups already turned
-into display names, so screens never touch SQL or SOQL.
+A local org file and a Salesforce org implement it, the way Harlequin puts database
+adapters behind one abstract class: optional abilities (SOQL, search) are declared as
+flags on the class, and schema reaches screens only through `describe()`. Everything a
+screen needs comes back as plain dataclasses, with lookups already turned into display
+names, so screens never touch SQL or SOQL.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.catalogue import Field, FieldType, SObject, get_object
+from crm_tui.org.schema.catalogue import object_for_id as object_with_prefix
+from crm_tui.org.schema.ids import is_valid_id, to18
+from crm_tui.org.schema.sftime import parse_datetime
+
+if TYPE_CHECKING:
+    from crm_tui.org.soql.executor import QueryResult
+
+__all__ = [  # schema types too: screens take them from here, with describe()
+    "Backend",
+    "Cursor",
+    "Field",
+    "FieldType",
+    "FieldValue",
+    "Filter",
+    "FilterValue",
+    "ObjectInfo",
+    "Operator",
+    "Page",
+    "Record",
+    "RecordView",
+    "RelatedList",
+    "SObject",
+    "SearchHit",
+    "Sort",
+    "TEXT_TYPES",
+    "coerce_value",
+    "display_value",
+    "field_of",
+    "object_of",
+    "record_view",
+    "validate_filter",
+]
 
 Record = dict[str, Any]
+FilterValue = str | float | bool | date | datetime | None
+TEXT_TYPES = frozenset(
+    {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL, FieldType.PHONE}
+)
 
 
 class Operator(StrEnum):
@@ -100,17 +138,13 @@ class RecordView:
 @dataclass(frozen=True)
 class RelatedList:
     name: str  # child relationship name, e.g. Cases
+    label: str  # its heading: the child's plural label, as the org describes it
     child_object: str
     field: str  # the lookup on the child pointing at the parent
     parent_id: str
     count: int
     count_is_capped: bool  # True: at least `count` (shown as "10,000+", as Salesforce does)
     page: Page  # the first few children
-
-    @property
-    def label(self) -> str:
-        """The heading Salesforce gives a related list: the child's plural label."""
-        return get_object(self.child_object).label_plural
 
     @property
     def filter(self) -> Filter:
@@ -131,7 +165,14 @@ class SearchHit:
 
 
 class Backend(ABC):
-    """An org seen by the browser. Implementations must be safe to call from a worker thread."""
+    """An org seen by the browser. Implementations must be safe to call from a worker thread.
+
+    Optional abilities are flags on the class (a future `supports_reports` joins them):
+    screens check the flag, and calling an ability a backend lacks is a CrmTuiError.
+    """
+
+    supports_soql: ClassVar[bool] = False  # soql(): run a SOQL query typed by the user
+    supports_search: ClassVar[bool] = False  # search(): records matching words
 
     @property
     @abstractmethod
@@ -147,7 +188,14 @@ class Backend(ABC):
     def list_objects(self) -> list[ObjectInfo]: ...
 
     def describe(self, object_name: str) -> SObject:
+        """The object's schema as this org has it: the screens' one source of labels and
+        fields (a Salesforce org narrows the catalogue to its own). Cached by backends."""
         return object_of(object_name)
+
+    def object_for_id(self, record_id: str) -> SObject | None:
+        """The object a record Id belongs to (by its key prefix), or None if none has it."""
+        obj = object_with_prefix(record_id.strip())
+        return self.describe(obj.name) if obj is not None else None
 
     @abstractmethod
     def page(
@@ -165,7 +213,9 @@ class Backend(ABC):
         never goes stale while it is open."""
         obj = self.describe(object_name)
         key = (obj.name, tuple(filters))
-        cache = self.__dict__.setdefault("_count_cache", {})
+        cache: dict[tuple[str, tuple[Filter, ...]], int] = self.__dict__.setdefault(
+            "_count_cache", {}
+        )
         if key not in cache:
             cache[key] = self._count(obj, tuple(filters))
         return cache[key]
@@ -180,10 +230,16 @@ class Backend(ABC):
     @abstractmethod
     def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]: ...
 
-    @abstractmethod
     def search(
         self, text: str, objects: list[str] | None = None, limit: int = 50
-    ) -> list[SearchHit]: ...
+    ) -> list[SearchHit]:
+        """Records matching every word of `text` (when `supports_search`)."""
+        raise CrmTuiError(f"{self.name} offers no search")
+
+    def soql(self, text: str) -> QueryResult:
+        """Run one SOQL query typed by the user (when `supports_soql`); bad queries raise
+        SalesforceError, worded as Salesforce words them."""
+        raise CrmTuiError(f"{self.name} does not run SOQL queries")
 
     def close(self) -> None:  # noqa: B027  (an optional hook, not abstract)
         """Release connections (default: nothing to release)."""
@@ -208,8 +264,13 @@ _TRUE = {"true", "yes", "1", "y"}
 _FALSE = {"false", "no", "0", "n"}
 
 
-def coerce_value(fld: Field, value: Any) -> Any:
-    """The filter value as the field stores it; a CrmTuiError naming the field if it can't be."""
+def coerce_value(fld: Field, value: Any) -> FilterValue:
+    """The filter value as the field holds it; a CrmTuiError naming the field if it can't be.
+
+    Numbers become floats, booleans bools, Ids their 18-character form, Dates a `date`;
+    a DateTime becomes a naive UTC `datetime`, or a `date` when only a day was given
+    (which then means that whole day, as in Salesforce).
+    """
     if fld.type in (FieldType.NUMBER, FieldType.CURRENCY):
         try:
             return float(value)
@@ -217,18 +278,38 @@ def coerce_value(fld: Field, value: Any) -> Any:
             raise CrmTuiError(f"{fld.label} ({fld.name}) needs a number, not {value!r}") from None
     if fld.type is FieldType.BOOLEAN:
         if isinstance(value, bool):
-            return int(value)
+            return value
         text = str(value).strip().lower()
         if text in _TRUE | _FALSE:
-            return int(text in _TRUE)
+            return text in _TRUE
         raise CrmTuiError(f"{fld.label} ({fld.name}) needs true or false, not {value!r}")
     if value is None:
         raise CrmTuiError(f"{fld.label} ({fld.name}): the filter needs a value")
+    if fld.type is FieldType.DATE:
+        try:
+            return date.fromisoformat(str(value).strip()[:10])
+        except ValueError:
+            raise CrmTuiError(
+                f"{fld.label} ({fld.name}) needs a date like 2024-01-31, not {value!r}"
+            ) from None
+    if fld.type is FieldType.DATETIME:
+        text = str(value).strip()
+        try:
+            return date.fromisoformat(text) if len(text) == 10 else parse_datetime(text)
+        except ValueError:
+            raise CrmTuiError(
+                f"{fld.label} ({fld.name}) needs a date or a date and time like "
+                f"2024-01-31T09:30:00Z, not {value!r}"
+            ) from None
+    if fld.type in (FieldType.ID, FieldType.LOOKUP):
+        if not is_valid_id(str(value).strip()):
+            raise CrmTuiError(f"{fld.label} ({fld.name}) needs a Salesforce Id, not {value!r}")
+        return to18(str(value).strip())
     return str(value)
 
 
-def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, Any]:
-    """Field and operator checked against the catalogue, value coerced to the field's type."""
+def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, FilterValue]:
+    """Field and operator checked against the schema, value coerced to the field's type."""
     fld = field_of(obj, flt.field)
     try:
         op = Operator(flt.operator)
@@ -237,8 +318,12 @@ def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, Any]:
         raise CrmTuiError(
             f"Unknown filter operator {flt.operator!r} (use one of: {known})"
         ) from None
-    if op in (Operator.CONTAINS, Operator.STARTS_WITH) and fld.sql_type != "TEXT":
+    if op in (Operator.CONTAINS, Operator.STARTS_WITH) and fld.type not in TEXT_TYPES:
         raise CrmTuiError(f"{fld.label} ({fld.name}) is not text: '{op}' does not apply")
+    if op in (Operator.LT, Operator.LE, Operator.GT, Operator.GE) and (
+        fld.type is FieldType.BOOLEAN
+    ):
+        raise CrmTuiError(f"{fld.label} ({fld.name}) is true or false: '{op}' does not apply")
     value = coerce_value(fld, flt.value) if op.takes_value else None
     return fld, op, value
 
@@ -256,5 +341,22 @@ def display_value(fld: Field, value: Any, names: dict[str, str] | None = None) -
     if fld.type is FieldType.DATETIME and len(str(value)) >= 16:
         return f"{str(value)[:10]} {str(value)[11:16]} UTC"  # stored in UTC, to the minute
     if fld.is_lookup and names:
-        return names.get(value, value)
+        return names.get(str(value), str(value))
     return str(value)
+
+
+def record_view(obj: SObject, record: Record, names: dict[str, str]) -> RecordView:
+    """A record page's content: every field labelled, lookups named and linked."""
+    fields = [
+        FieldValue(
+            f.name,
+            f.label,
+            f.type,
+            record[f.name],
+            display_value(f, record[f.name], names),
+            record[f.name] if f.is_lookup and record[f.name] else None,
+        )
+        for f in obj.fields
+    ]
+    title = str(record.get(obj.title_field) or record["Id"])
+    return RecordView(obj.name, record["Id"], title, fields)

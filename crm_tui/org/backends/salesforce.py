@@ -1,11 +1,11 @@
 """The browser backend on a live Salesforce org, through simple-salesforce (read-only).
 
 Objects and fields are the catalogue's, narrowed to what the org's describe reports (an
-org without a field simply lacks that column). List views page by keyset in SOQL, never
-OFFSET (capped at 2,000 by Salesforce): ORDER BY the sort field and Id, with a WHERE that
-starts just after the last row. Lookups come back named through relationship fields in
-the same SELECT. Every value reaches SOQL and SOSL escaped; every failure becomes a
-CrmTuiError with no credential in it.
+org without a field simply lacks that column). List views, records and related lists send
+the query model's SOQL (`query.to_soql`, also what the local backend runs): keyset pages,
+never OFFSET (capped at 2,000 by Salesforce), with lookups named through relationship
+fields in the same SELECT. Every value reaches SOQL and SOSL escaped; every failure
+becomes a CrmTuiError with no credential in it.
 """
 
 from __future__ import annotations
@@ -13,62 +13,50 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 import requests
-from simple_salesforce import Salesforce
+from simple_salesforce.api import Salesforce
 from simple_salesforce.exceptions import (
     SalesforceError,
     SalesforceExpiredSession,
     SalesforceMalformedRequest,
     SalesforceRefusedRequest,
 )
-from simple_salesforce.format import format_soql, quote_soql_value
+from simple_salesforce.format import format_soql
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import (
     Backend,
     Cursor,
-    FieldValue,
+    Field,
     Filter,
     ObjectInfo,
     Operator,
     Page,
-    Record,
     RecordView,
     RelatedList,
     SearchHit,
     Sort,
-    display_value,
-    field_of,
     object_of,
-    validate_filter,
+    record_view,
+)
+from crm_tui.org.backends.query import (
+    CountQuery,
+    RecordQuery,
+    children_of,
+    page_of,
+    related_list,
+    run_page,
+    to_soql,
 )
 from crm_tui.org.backends.sf_connection import REDACTED, SalesforceCredentials, connect
-from crm_tui.org.schema.catalogue import (
-    OBJECTS,
-    Field,
-    FieldType,
-    SObject,
-    child_relationships,
-    object_for_id,
-)
+from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
-from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.soql.executor import QueryResult
 
 CONSOLE_ROWS = 2_000  # a console shows rows to read, not to export
-RELATED_COUNT_CAP = 10_000  # as the local backend: related lists show "10,000+"
 SOSL_RESERVED = set("?&|!{}[]()^~*:\\\"'+-")
-_TEXT_TYPES = {
-    FieldType.TEXT,
-    FieldType.LONG_TEXT,
-    FieldType.PICKLIST,
-    FieldType.EMAIL,
-    FieldType.PHONE,
-}
 
 
 @dataclass
@@ -85,6 +73,9 @@ class ApiUsage:
 
 
 class SalesforceBackend(Backend):
+    supports_soql = True
+    supports_search = True
+
     def __init__(self, credentials: SalesforceCredentials, session: requests.Session | None = None):
         self._credentials = credentials
         self._session = session
@@ -240,7 +231,7 @@ class SalesforceBackend(Backend):
                 if isinstance(f, dict) and "name" in f
             }
             fields = tuple(
-                replace(f, label=org_fields[f.name.lower()].get("label", f.label))
+                self._in_org(replace(f, label=org_fields[f.name.lower()].get("label", f.label)))
                 for f in obj.fields
                 if f.name.lower() in org_fields
             )
@@ -256,39 +247,23 @@ class SalesforceBackend(Backend):
     def _has_object(self, name: str) -> bool:
         return name.lower() in self._org_object_names()
 
+    def _in_org(self, fld: Field) -> Field:
+        """A lookup to an object this org lacks keeps its Id but is not followed (SOQL
+        could not name its target)."""
+        if fld.reference_to and not self._has_object(fld.reference_to):
+            return replace(fld, relationship_name=None)
+        return fld
+
     def list_objects(self) -> list[ObjectInfo]:
         return [
             ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
             for o in map(self.describe, (o.name for o in OBJECTS if self._has_object(o.name)))
         ]
 
-    # ----------------------------------------------------------------- SOQL pieces
-    def _select(self, obj: SObject) -> str:
-        """Every field, plus the display name of each lookup's target (Account.Name)."""
-        columns = list(obj.field_names)
-        for fld in self._named_lookups(obj):
-            columns.append(f"{fld.relationship_name}.{object_of(fld.reference_to).title_field}")
-        return ", ".join(columns)
-
-    def _named_lookups(self, obj: SObject) -> list[Field]:
-        return [f for f in obj.lookups if f.relationship_name and self._has_object(f.reference_to)]
-
-    def _record(self, obj: SObject, raw: dict[str, Any], names: dict[str, str]) -> Record:
-        """A flat record like the local store's; parents' names go into `names`."""
-        for fld in self._named_lookups(obj):
-            parent = raw.get(fld.relationship_name)
-            if raw.get(fld.name) and isinstance(parent, dict):
-                title = object_of(fld.reference_to).title_field
-                names[raw[fld.name]] = str(parent.get(title) or raw[fld.name])
-        return {f.name: raw.get(f.name) for f in obj.fields}
-
-    def _where(self, obj: SObject, filters: list[Filter] | tuple[Filter, ...]) -> list[str]:
-        return [_condition(*validate_filter(obj, flt)) for flt in filters]
-
     # ----------------------------------------------------------------- list views
     def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:
-        soql = f"SELECT COUNT() FROM {obj.name}" + _and(self._where(obj, filters))
-        return self._query(soql)["totalSize"]
+        total: int = self._query(to_soql(CountQuery(obj.name, filters), obj))["totalSize"]
+        return total
 
     def page(
         self,
@@ -299,34 +274,12 @@ class SalesforceBackend(Backend):
         limit: int = 100,
     ) -> Page:
         obj = self.describe(object_name)
-        if limit < 1:
-            raise CrmTuiError(f"A page needs at least one row, not {limit}")
-        sort = sort or Sort(obj.default_sort)
-        sort_field = field_of(obj, sort.field)
-        clauses = self._where(obj, filters)
-        if after is not None:
-            clauses.append(_after(sort_field, sort.descending, after))
-        direction = "DESC NULLS LAST" if sort.descending else "ASC NULLS FIRST"
-        order = (
-            f"Id {direction[:4]}"
-            if sort_field.name == "Id"
-            else f"{sort_field.name} {direction}, Id {direction[:4]}"
-        )
-        soql = (
-            f"SELECT {self._select(obj)} FROM {obj.name}{_and(clauses)} "
-            f"ORDER BY {order} LIMIT {limit + 1}"
-        )
-        names: dict[str, str] = {}
-        records = [self._record(obj, raw, names) for raw in self._rows(soql, limit + 1)]
-        next_cursor = None
-        if len(records) > limit:
-            del records[limit:]
-            next_cursor = Cursor(records[-1][sort_field.name], records[-1]["Id"])
-        return Page(records, next_cursor, names)
+        query = RecordQuery(obj.name, tuple(filters), sort, after, limit)
+        return run_page(query, obj, lambda soql: self._rows(soql, limit + 1))
 
     # ----------------------------------------------------------------- records
     def _object_for(self, record_id: str) -> SObject:
-        obj = object_for_id(record_id)
+        obj = self.object_for_id(record_id)
         if obj is None:
             raise CrmTuiError(
                 f"{record_id!r} is not the Id of any object in this org "
@@ -337,35 +290,19 @@ class SalesforceBackend(Backend):
                 f"{record_id!r} is not a Salesforce Id (15 or 18 letters and "
                 "digits, with a valid checksum)"
             )
-        return self.describe(obj.name)
+        return obj
 
     def get_record(self, record_id: str) -> RecordView:
         record_id = record_id.strip()
         obj = self._object_for(record_id)
         record_id = to18(record_id)
-        soql = format_soql(f"SELECT {self._select(obj)} FROM {obj.name} WHERE Id = {{}}", record_id)
-        rows = self._query(soql)["records"]
-        if not rows:
+        page = self.page(obj.name, [Filter("Id", Operator.EQ, record_id)], Sort("Id"), limit=1)
+        if not page.records:
             raise CrmTuiError(f"No {obj.label} with Id {record_id} in this org")
-        names: dict[str, str] = {}
-        record = self._record(obj, rows[0], names)
-        fields = [
-            FieldValue(
-                f.name,
-                f.label,
-                f.type,
-                record[f.name],
-                display_value(f, record[f.name], names),
-                record[f.name] if f.is_lookup and record[f.name] else None,
-            )
-            for f in obj.fields
-        ]
-        return RecordView(
-            obj.name, record_id, str(record.get(obj.title_field) or record_id), fields
-        )
+        return record_view(obj, page.records[0], page.names)
 
     def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]:
-        """Previews in one query through child relationships, then one COUNT() per list."""
+        """Every preview in one query, as child sub-queries; then one COUNT() per list."""
         parent = self._object_for(record_id)
         record_id = to18(record_id)
         rels = [
@@ -375,10 +312,10 @@ class SalesforceBackend(Backend):
         ]
         if not rels:
             return []
+        queries = [children_of(rel, record_id, preview_rows) for rel in rels]
         subqueries = [
-            f"(SELECT {self._select(self.describe(r.child))} FROM {r.name} "
-            f"ORDER BY Id ASC LIMIT {preview_rows + 1})"
-            for r in rels
+            f"({to_soql(preview, self.describe(rel.child), source=rel.name)})"
+            for rel, (preview, _) in zip(rels, queries, strict=True)
         ]
         soql = format_soql(
             f"SELECT Id, {', '.join(subqueries)} FROM {parent.name} WHERE Id = {{}}", record_id
@@ -387,36 +324,12 @@ class SalesforceBackend(Backend):
         if not rows:
             raise CrmTuiError(f"No {parent.label} with Id {record_id} in this org")
         lists = []
-        for rel in rels:
+        for rel, (preview, count) in zip(rels, queries, strict=True):
             child = self.describe(rel.child)
             nested = rows[0].get(rel.name) or {"records": []}  # null when there are none
-            names: dict[str, str] = {}
-            children = [
-                self._record(child, raw, names)
-                for raw in _checked(nested, rel.name, records=list)["records"]
-            ]
-            cursor = None
-            if len(children) > preview_rows:
-                del children[preview_rows:]
-                cursor = Cursor(children[-1]["Id"], children[-1]["Id"])
-            count = self._query(
-                format_soql(
-                    f"SELECT COUNT() FROM {child.name} WHERE {rel.field} = {{}} "
-                    f"LIMIT {RELATED_COUNT_CAP + 1}",
-                    record_id,
-                )
-            )["totalSize"]
-            lists.append(
-                RelatedList(
-                    rel.name,
-                    child.name,
-                    rel.field,
-                    record_id,
-                    min(count, RELATED_COUNT_CAP),
-                    count > RELATED_COUNT_CAP,
-                    Page(children, cursor, names),
-                )
-            )
+            page = page_of(preview, child, _checked(nested, rel.name, records=list)["records"])
+            total = self._query(to_soql(count, child))["totalSize"]
+            lists.append(related_list(rel, child, record_id, total, page))
         return lists
 
     # ----------------------------------------------------------------- search
@@ -447,95 +360,6 @@ class SalesforceBackend(Backend):
             title = str(raw.get(obj.title_field) or raw["Id"])
             found.append(SearchHit(obj.name, raw["Id"], title, _snippet(obj, raw, plain)))
         return found
-
-
-# --------------------------------------------------------------------- SOQL values
-def _literal(fld: Field, value: Any) -> str:
-    """`value` (already coerced by validate_filter) as an escaped SOQL literal."""
-    if fld.type is FieldType.BOOLEAN:
-        return quote_soql_value(bool(value))
-    if fld.type in (FieldType.NUMBER, FieldType.CURRENCY):
-        return format(Decimal(repr(float(value))), "f")
-    if fld.type is FieldType.DATE:
-        try:
-            return date.fromisoformat(str(value).strip()[:10]).isoformat()
-        except ValueError:
-            raise CrmTuiError(
-                f"{fld.label} ({fld.name}) needs a date like 2024-01-31, not {value!r}"
-            ) from None
-    if fld.type is FieldType.DATETIME:
-        return quote_soql_value(_datetime(fld, value))
-    if fld.type in (FieldType.ID, FieldType.LOOKUP) and not is_valid_id(str(value)):
-        raise CrmTuiError(f"{fld.label} ({fld.name}) needs a Salesforce Id, not {value!r}")
-    return quote_soql_value(str(value))
-
-
-def _datetime(fld: Field, value: Any) -> datetime:
-    try:
-        return parse_datetime(str(value)).replace(tzinfo=UTC)
-    except ValueError:
-        raise CrmTuiError(
-            f"{fld.label} ({fld.name}) needs a date or a date and time like "
-            f"2024-01-31T09:30:00Z, not {value!r}"
-        ) from None
-
-
-def _is_day(value: Any) -> bool:
-    return isinstance(value, str) and len(value.strip()) == 10
-
-
-def _condition(fld: Field, op: Operator, value: Any) -> str:
-    name = fld.name
-    if op is Operator.IS_EMPTY:
-        return f"({name} = null OR {name} = '')" if fld.type in _TEXT_TYPES else f"{name} = null"
-    if op is Operator.IS_NOT_EMPTY:
-        return (
-            f"({name} != null AND {name} != '')" if fld.type in _TEXT_TYPES else f"{name} != null"
-        )
-    if op is Operator.CONTAINS:
-        return format_soql(f"{name} LIKE '%{{:like}}%'", value)
-    if op is Operator.STARTS_WITH:
-        return format_soql(f"{name} LIKE '{{:like}}%'", value)
-    if fld.type is FieldType.DATETIME and _is_day(value):
-        # A bare day on a DateTime field means that whole day (in UTC, as stored).
-        start = _datetime(fld, value)
-        lo, hi = quote_soql_value(start), quote_soql_value(start + timedelta(days=1))
-        return {
-            Operator.EQ: f"({name} >= {lo} AND {name} < {hi})",
-            Operator.NE: f"({name} < {lo} OR {name} >= {hi} OR {name} = null)",
-            Operator.LT: f"{name} < {lo}",
-            Operator.LE: f"{name} < {hi}",
-            Operator.GT: f"{name} >= {hi}",
-            Operator.GE: f"{name} >= {lo}",
-        }[op]
-    return f"{name} {op.value} {_literal(fld, value)}"
-
-
-def _after(fld: Field, descending: bool, cursor: Cursor) -> str:
-    """Rows strictly after the cursor in (field, Id) order, NULLs first ascending and
-    last descending (as the ORDER BY puts them)."""
-    after_id = f"Id {'<' if descending else '>'} {quote_soql_value(cursor.record_id)}"
-    if fld.name == "Id":
-        return after_id
-    name, value = fld.name, cursor.sort_value
-    if value is None:
-        return (
-            f"({name} = null AND {after_id})"
-            if descending
-            else f"(({name} = null AND {after_id}) OR {name} != null)"
-        )
-    literal = _literal(fld, value)
-    same = f"({name} = {literal} AND {after_id})"
-    if fld.type is FieldType.BOOLEAN:  # no < or > on booleans in SOQL
-        later = quote_soql_value(not value)
-        beyond = f" OR {name} = {later}" if bool(value) == descending else ""
-        return f"({same}{beyond})"
-    beyond = f"{name} {'<' if descending else '>'} {literal}"
-    return f"({beyond} OR {same}{f' OR {name} = null' if descending else ''})"
-
-
-def _and(clauses: list[str]) -> str:
-    return " WHERE " + " AND ".join(clauses) if clauses else ""
 
 
 # --------------------------------------------------------------------- SOSL
@@ -583,7 +407,7 @@ def _checked(answer: Any, what: str, **shape: type) -> dict[str, Any]:
 
 
 def _error_codes(exc: SalesforceError) -> set[str]:
-    content = exc.content if isinstance(exc.content, list) else []
+    content: list[object] = exc.content if isinstance(exc.content, list) else []
     return {e.get("errorCode", "") for e in content if isinstance(e, dict)}
 
 

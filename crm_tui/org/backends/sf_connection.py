@@ -11,10 +11,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import requests
 from dotenv import dotenv_values
-from simple_salesforce import Salesforce
+from simple_salesforce.api import Salesforce
 from simple_salesforce.exceptions import SalesforceAuthenticationFailed
 
 from crm_tui.errors import CrmTuiError
@@ -96,6 +97,11 @@ def load_credentials(
     )
 
 
+# requests.Session.request(method, url, params, data, headers, cookies, files, auth, timeout,
+# ...): the place of `timeout` among the arguments after `url`.
+_TIMEOUT_POSITION = 7
+
+
 class TimeoutSession(requests.Session):
     """A requests session whose calls time out unless the caller says otherwise."""
 
@@ -103,9 +109,12 @@ class TimeoutSession(requests.Session):
         super().__init__()
         self.timeout = timeout
 
-    def request(self, method, url, **kwargs):
-        kwargs.setdefault("timeout", self.timeout)
-        return super().request(method, url, **kwargs)
+    def request(
+        self, method: str, url: str | bytes, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        if len(args) < _TIMEOUT_POSITION:  # the timeout was not passed by position
+            kwargs.setdefault("timeout", self.timeout)
+        return super().request(method, url, *args, **kwargs)
 
 
 def connect(

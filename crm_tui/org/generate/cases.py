@@ -11,6 +11,7 @@ policy article or (the latent policy violation) breaks it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -29,8 +30,8 @@ from crm_tui.org.generate.common import (
 from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
-from crm_tui.org.generate.people import People
-from crm_tui.org.generate.products import Catalog, grammar
+from crm_tui.org.generate.people import Agent, Customer, People
+from crm_tui.org.generate.products import Catalog, Product, grammar
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.schema.sftime import format_datetime
@@ -63,7 +64,7 @@ class Draft:
     description: str
     emails: list[tuple[datetime, bool, str]] = field(default_factory=list)  # (time, agent?, body)
     chat: tuple[list[tuple[datetime, bool, str]], int] | None = None  # (lines, agent index)
-    violation: dict | None = None
+    violation: dict[str, str | None] | None = None  # latent CASE_POLICY_VIOLATION
 
 
 def _fmt_day(d: date) -> str:
@@ -97,7 +98,7 @@ def _pick_lines(
     return weighted_sample(r, items, weights, min(n, len(items)))
 
 
-def _issue_for(r: random.Random, product) -> int:
+def _issue_for(r: random.Random, product: Product) -> int:
     w = list(tx.ISSUE_WEIGHTS[product.type.kind])
     nonzero = [i for i, x in enumerate(w) if x > 0]
     w[nonzero[product.issue_bias % len(nonzero)]] *= 4.0
@@ -182,13 +183,13 @@ def build(
             violation_kind = "window" if late_ok and r.random() < 0.55 else "not_allowed"
 
         # ---- when: days after the order (a window violation comes after the window)
-        window_res = None
+        window: tuple[str, int] | None = None  # (resolution, its window in days)
         if violation_kind == "window":
-            window_res = min(
-                (k for k, w in policy.resolutions.items() if w is not None),
-                key=lambda k: policy.resolutions[k],
+            window = min(
+                ((k, w) for k, w in policy.resolutions.items() if w is not None),
+                key=lambda kw: kw[1],
             )
-            delay = policy.resolutions[window_res] + r.randint(3, 25)
+            delay = window[1] + r.randint(3, 25)
         created = at_time(order.day + timedelta(days=delay), business_minutes(r))
         if created > END:
             created = max(
@@ -271,8 +272,7 @@ def build(
             parts.append(detail)
         parts.append(tx.pick(r, tx.ASKS))
         description = " ".join(parts)
-        slots["issue"] = issue
-        slots["info"] = r.randrange(len(tx.INFO_REQUESTS[issue]))  # request and its answer
+        info = r.randrange(len(tx.INFO_REQUESTS[issue]))  # request and its answer
 
         d = Draft(
             oi,
@@ -313,16 +313,16 @@ def build(
             offer_times.append(times[offer_idx])
 
         # ---- the offered resolution: within policy, or the latent violation
-        offered = why = None
+        why: str | None = None
         if offer_times:
             first_days = (min(offer_times).date() - order.day).days
             last_days = (max(offer_times).date() - order.day).days
             allowed = policy.resolutions
-            if violation_kind == "window" and allowed[window_res] < first_days:
-                offered = window_res
+            if window is not None and window[1] < first_days:
+                offered = window[0]
                 why = (
                     f"{offered} was offered {first_days} days after the purchase date; "
-                    f"the policy allows it only within {allowed[window_res]} days"
+                    f"the policy allows it only within {window[1]} days"
                 )
             elif violation_kind is not None:
                 offered = r.choice([x for x in ALL_RESOLUTIONS if x not in allowed])
@@ -351,9 +351,9 @@ def build(
 
         if has_chat:
             owner = owner_at(chat_times[0])
-            d.chat = (_chat_lines(r, chat_times, agents[owner], slots, description), owner)
+            d.chat = (_chat_lines(r, chat_times, agents[owner], slots, description, issue), owner)
         if has_email:
-            d.emails = _emails(r, d.emails, slots, description, owner_at, agents)
+            d.emails = _emails(r, d.emails, slots, description, owner_at, agents, issue, info)
         drafts.append(d)
 
     return _write(store, seed, drafts, crowd, cat, book, kb)
@@ -373,7 +373,14 @@ CHAT_SCRIPT = (
 )
 
 
-def _chat_lines(r, times, agent, slots, description):
+def _chat_lines(
+    r: random.Random,
+    times: list[datetime],
+    agent: Agent,
+    slots: dict[str, str],
+    description: str,
+    issue: int,
+) -> list[tuple[datetime, bool, str]]:
     s = dict(slots, agent_first=agent.name.split()[0])
     offer = tx.with_lead(s["lead"], s["offer"])
     said = {
@@ -387,7 +394,7 @@ def _chat_lines(r, times, agent, slots, description):
             ),
         ),
         "lookup": (True, tx.fill(tx.pick(r, tx.CHAT_LOOKUPS), s)),
-        "offer": (True, tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " " + offer),
+        "offer": (True, tx.fill(tx.pick(r, tx.EMPATHY[issue]), s) + " " + offer),
         "accept": (False, tx.pick(r, tx.ACCEPTS)),
         "confirm": (True, tx.pick(r, tx.CONFIRMS)),
         "bye": (False, tx.pick(r, tx.CHAT_BYES)),
@@ -396,12 +403,21 @@ def _chat_lines(r, times, agent, slots, description):
     return [(t, *said[step]) for t, step in zip(times, CHAT_SCRIPT)]
 
 
-def _emails(r, slots_times, slots, description, owner_at, agents):
+def _emails(
+    r: random.Random,
+    slots_times: list[tuple[datetime, bool, str]],
+    slots: dict[str, str],
+    description: str,
+    owner_at: Callable[[datetime], int],
+    agents: list[Agent],
+    issue: int,
+    info: int,
+) -> list[tuple[datetime, bool, str]]:
     n = len(slots_times)
     plan = {2: ["open", "offer"], 3: ["open", "offer", "accept"]}.get(
         n, ["open", "ack", "info", "offer", "accept", "confirm", "thanks", "final"][:n]
     )
-    out = []
+    out: list[tuple[datetime, bool, str]] = []
     for (t, _, _), step in zip(slots_times, plan):
         agent = agents[owner_at(t)]
         s = dict(slots, agent=agent.name)
@@ -418,17 +434,15 @@ def _emails(r, slots_times, slots, description, owner_at, agents):
         elif step == "ack":
             body = (
                 f"{greet_c}\n\n{tx.fill(tx.pick(r, tx.ACKS), s)} "
-                f"{tx.fill(tx.INFO_REQUESTS[s['issue']][s['info']], s)}\n\n"
+                f"{tx.fill(tx.INFO_REQUESTS[issue][info], s)}\n\n"
                 f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
             )
             out.append((t, True, body))
         elif step == "info":
-            out.append(
-                (t, False, tx.fill(tx.INFO_REPLIES[s["issue"]][s["info"]], s) + "\n\n" + s["first"])
-            )
+            out.append((t, False, tx.fill(tx.INFO_REPLIES[issue][info], s) + "\n\n" + s["first"]))
         elif step == "offer":
             offer = tx.with_lead(s["lead"], s["offer"])
-            intro = tx.fill(tx.pick(r, tx.EMPATHY[s["issue"]]), s) + " "
+            intro = tx.fill(tx.pick(r, tx.EMPATHY[issue]), s) + " "
             if n <= 3:
                 intro = tx.fill(tx.pick(r, tx.ACKS), s) + " " + intro
             body = f"{greet_c}\n\n{intro}{offer}\n\n{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
@@ -466,7 +480,13 @@ def _write(
     agents, customers = crowd.agents, crowd.customers
     drafts.sort(key=lambda d: (d.created, d.order, d.line))
     case_id = IdMaker("Case")
-    case_rows, history, mails, chats, lat = [], [], [], [], []
+    case_rows: list[dict[str, object]] = []
+    # (time, order within the case, case Id, field, old value, new value)
+    history: list[tuple[datetime, int, str, str, str | None, str | None]] = []
+    # (time, case Id, subject, body, from, to, to Id)
+    mails: list[tuple[datetime, str, str, str, str, str, str]] = []
+    chats: list[tuple[datetime, str, Customer, str, str]] = []  # (end, case Id, ...)
+    lat: list[tuple[str, str, str, str]] = []
     for k, d in enumerate(drafts):
         order = book.orders[d.order]
         cust = customers[order.customer]

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TypeVar
 
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.schema.ids import make_id
+
+_T = TypeVar("_T")
 
 COMPANY = "Shoes & Clothings"
 DOMAIN = "shoesandclothings.example"
@@ -94,7 +97,7 @@ def fast_id(prefix: str, number: int, instance: str = "Lc") -> str:
     return head + body + tail + chunk_char(body[:5]) + chunk_char(body[5:])
 
 
-def is_valid_local_id(value) -> bool:
+def is_valid_local_id(value: object) -> bool:
     """`ids.is_valid_id` for 18-character Ids, table-driven (used by the checks)."""
     if not isinstance(value, str) or len(value) != 18:
         return False
@@ -134,9 +137,9 @@ def business_minutes(r: random.Random) -> int:
     return r.randint(12 * 60 + 30, 23 * 60 + 50)
 
 
-def weighted_sample(r: random.Random, items: list, weights: list[float], k: int) -> list:
+def weighted_sample(r: random.Random, items: list[_T], weights: list[float], k: int) -> list[_T]:
     """`k` distinct items drawn with probability proportional to weight (A-Res keys)."""
-    keyed = []
+    keyed: list[tuple[float, int, _T]] = []
     for item, w in zip(items, weights):
         if w > 0:
             keyed.append((r.random() ** (1.0 / w), len(keyed), item))

@@ -7,6 +7,24 @@ the article verbatim and is the answer of a question-answer pair (latent `ARTICL
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+
+class Policy(TypedDict):
+    """One issue's policy article, as written below."""
+
+    issue: str  # Issue__c name
+    phrase: str  # "an incorrect item"
+    title: str
+    summary: str
+    resolutions: dict[str, int | None]  # resolution -> window in days (None: no limit)
+    intro: str
+    facts: list[tuple[str, str]]  # (sentence with a {{span}}, its question)
+
+
+# A guide: title, summary, and its sentences with the question each span answers (or None).
+Guide = tuple[str, str, list[tuple[str, str | None]]]
+
 # Resolutions agents may offer, with a sentence describing each.
 RESOLUTIONS: dict[str, str] = {
     "Full Refund": "the full purchase price goes back to the original payment method, "
@@ -26,7 +44,7 @@ RESOLUTIONS: dict[str, str] = {
 
 # Issue__c name, short phrase, policy article title, summary, {resolution: window days or
 # None}, intro sentence, extra fact sentences (with {{spans}}) and their questions.
-POLICIES: tuple[dict, ...] = (
+POLICIES: tuple[Policy, ...] = (
     dict(
         issue="Incorrect Item Received",
         phrase="an incorrect item",
@@ -267,7 +285,7 @@ INTRO_QUESTIONS: dict[str, list[str]] = {
 
 
 # The guides: (title, summary, [(sentence with {{span}} or plain sentence, question or None)])
-GUIDES: tuple[tuple[str, str, list[tuple[str, str | None]]], ...] = (
+GUIDES: tuple[Guide, ...] = (
     (
         "Caring for Your Swim Gear",
         "How to keep goggles, caps and suits working after hours in chlorinated water.",

@@ -8,16 +8,26 @@ FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICL
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from crm_tui.org.generate.common import COMPANY, IdMaker, rng
-from crm_tui.org.generate.kbtexts import GUIDES, INTRO_QUESTIONS, POLICIES, RESOLUTIONS
+from crm_tui.org.generate.kbtexts import (
+    GUIDES,
+    INTRO_QUESTIONS,
+    POLICIES,
+    RESOLUTIONS,
+    Guide,
+    Policy,
+)
 from crm_tui.org.generate.products import Catalog
 from crm_tui.org.schema import latent
 from crm_tui.org.store.orgstore import OrgStore
 
 SPAN_RE = re.compile(r"\{\{(.+?)\}\}", re.S)
 PRODUCT_RE = re.compile(r"<<(.+?)>>")
+
+QA = dict[str, str]  # {"question": ..., "answer": ...}
 
 
 @dataclass
@@ -49,9 +59,9 @@ def window_phrase(days: int | None) -> str:
     return "no time limit" if days is None else f"within {days} days of the purchase date"
 
 
-def policy_text(p: dict) -> tuple[str, list[dict]]:
+def policy_text(p: Policy) -> tuple[str, list[QA]]:
     """The body of a policy article and its QA pairs."""
-    qa: list[dict] = []
+    qa: list[QA] = []
     intro, spans = render(p["intro"])
     for q, a in zip(INTRO_QUESTIONS.get(p["issue"], []), spans):
         qa.append({"question": q, "answer": a})
@@ -113,8 +123,10 @@ def policy_text(p: dict) -> tuple[str, list[dict]]:
     return body, qa
 
 
-def guide_text(sentences: list[tuple[str, str | None]], fill) -> tuple[str, list[dict]]:
-    qa: list[dict] = []
+def guide_text(
+    sentences: list[tuple[str, str | None]], fill: Callable[[str], str]
+) -> tuple[str, list[QA]]:
+    qa: list[QA] = []
     parts = []
     for sentence, question in sentences:
         text, spans = render(fill(sentence))
@@ -122,7 +134,8 @@ def guide_text(sentences: list[tuple[str, str | None]], fill) -> tuple[str, list
         if question and spans:
             qa.append({"question": fill(question), "answer": spans[0]})
     # Two or three sentences per paragraph, as a help-centre article reads.
-    paras, i = [], 0
+    paras: list[str] = []
+    i = 0
     while i < len(parts):
         step = 2 if len(parts) - i != 3 else 3
         paras.append(" ".join(parts[i : i + step]))
@@ -148,22 +161,29 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         return PRODUCT_RE.sub(lambda m: chosen.get(m.group(1), f"{COMPANY} {m.group(1)}"), text)
 
     # Articles in a shuffled order, so policies are not simply the first Ids.
-    entries: list[tuple[str, object]] = [("policy", p) for p in POLICIES]
-    entries += [("guide", g) for g in GUIDES]
+    entries: list[Policy | Guide] = [*POLICIES, *GUIDES]
     r.shuffle(entries)
-    ids = {id(e[1]): article_id() for e in entries}
+    ids = {id(e): article_id() for e in entries}
 
     issues: list[Issue] = []
-    for k, p in enumerate(POLICIES):
+    for k, policy in enumerate(POLICIES):
         issues.append(
-            Issue(k, issue_id(), p["issue"], p["phrase"], ids[id(p)], dict(p["resolutions"]))
+            Issue(
+                k,
+                issue_id(),
+                policy["issue"],
+                policy["phrase"],
+                ids[id(policy)],
+                dict(policy["resolutions"]),
+            )
         )
     store.insert("Issue__c", [{"Id": i.id, "Name": i.name} for i in issues])
 
-    rows, lat = [], []
-    for kind, e in entries:
+    rows: list[dict[str, str]] = []
+    lat: list[tuple[str, str, str, str]] = []
+    for e in entries:
         aid = ids[id(e)]
-        if kind == "policy":
+        if not isinstance(e, tuple):  # a policy (a guide is a tuple)
             title, summary = e["title"], e["summary"]
             body, qa = policy_text(e)
             issue = next(i for i in issues if i.article_id == aid)

@@ -25,6 +25,7 @@ from crm_tui.org.generate.data import CATEGORY_NAMES
 from crm_tui.org.generate.people import People
 from crm_tui.org.generate.products import Catalog
 from crm_tui.org.schema.sftime import format_date
+from crm_tui.org.store.orgstore import OrgStore
 
 ITEM_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)
 ITEM_WEIGHTS = (17, 20, 20, 16, 12, 8, 4, 3)  # mean about 3.4 lines per order
@@ -106,7 +107,7 @@ def _book_for(r: random.Random, cat: Catalog, day: date) -> int:
     return 0
 
 
-def build(store, seed: int, sizes: Sizes, crowd: People, cat: Catalog) -> OrderBook:
+def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog) -> OrderBook:
     r = rng(seed, "orders")
     customers = crowd.customers
     picker = _Picker(cat)

@@ -227,7 +227,9 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     taken: set[str] = set()
     type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in TYPES]
     products: list[Product] = []
-    rows, placements, lat = [], [], []
+    rows: list[dict[str, object]] = []
+    placements: list[dict[str, str]] = []
+    lat: list[tuple[str, str, str, str]] = []
     pcp_id = IdMaker("ProductCategoryProduct")
     for i in range(sizes.products):
         t = TYPES[i % len(TYPES)] if i < len(TYPES) else r.choices(TYPES, type_weight)[0]

@@ -8,9 +8,11 @@ records have a human-readable title.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
+from typing import TypedDict, Unpack
 
 
 class FieldType(StrEnum):
@@ -60,6 +62,20 @@ class Field:
     @property
     def is_lookup(self) -> bool:
         return self.type is FieldType.LOOKUP
+
+    @property
+    def target(self) -> str:
+        """The object a lookup references; ValueError on a field that references none."""
+        if self.reference_to is None:
+            raise ValueError(f"{self.name} is not a lookup field")
+        return self.reference_to
+
+    @property
+    def relationship(self) -> str:
+        """The parent relationship name of a lookup (Case.Account); ValueError if none."""
+        if self.relationship_name is None:
+            raise ValueError(f"{self.name} has no parent relationship")
+        return self.relationship_name
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,16 @@ class ChildRelationship:
 
 
 # ----------------------------------------------------------------- field helpers
+class _Flags(TypedDict, total=False):
+    """The optional flags of a Field that the helpers below pass through."""
+
+    unique: bool
+    required: bool
+    indexed: bool
+    searchable: bool
+    name_field: bool
+
+
 def _id() -> Field:
     return Field(
         "Id",
@@ -126,19 +152,27 @@ def _id() -> Field:
     )
 
 
-def _text(name, label, desc, **kw) -> Field:
+def _text(name: str, label: str, desc: str, **kw: Unpack[_Flags]) -> Field:
     return Field(name, FieldType.TEXT, label, desc, **kw)
 
 
-def _long(name, label, desc, **kw) -> Field:
-    return Field(name, FieldType.LONG_TEXT, label, desc, searchable=True, **kw)
+def _long(name: str, label: str, desc: str, **kw: Unpack[_Flags]) -> Field:
+    return Field(name, FieldType.LONG_TEXT, label, desc, **(_Flags(searchable=True) | kw))
 
 
-def _pick(name, label, desc, values, **kw) -> Field:
+def _pick(name: str, label: str, desc: str, values: Iterable[str], **kw: Unpack[_Flags]) -> Field:
     return Field(name, FieldType.PICKLIST, label, desc, picklist=tuple(values), **kw)
 
 
-def _lookup(name, label, desc, to, rel, child, **kw) -> Field:
+def _lookup(
+    name: str,
+    label: str,
+    desc: str,
+    to: str,
+    rel: str,
+    child: str | None,
+    **kw: Unpack[_Flags],
+) -> Field:
     return Field(
         name,
         FieldType.LOOKUP,
@@ -147,12 +181,11 @@ def _lookup(name, label, desc, to, rel, child, **kw) -> Field:
         reference_to=to,
         relationship_name=rel,
         child_relationship=child,
-        indexed=True,
-        **kw,
+        **(_Flags(indexed=True) | kw),
     )
 
 
-def _dt(name, label, desc, **kw) -> Field:
+def _dt(name: str, label: str, desc: str, **kw: Unpack[_Flags]) -> Field:
     return Field(name, FieldType.DATETIME, label, desc, **kw)
 
 
@@ -860,4 +893,4 @@ def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
 
 def lookup_edges() -> list[tuple[str, str, str]]:
     """The lookup graph of spec 2.3 as (object, field, referenced object)."""
-    return [(o.name, f.name, f.reference_to) for o in OBJECTS for f in o.lookups]
+    return [(o.name, f.name, f.reference_to) for o in OBJECTS for f in o.lookups if f.reference_to]

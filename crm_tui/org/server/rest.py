@@ -174,7 +174,9 @@ class SalesforceApi:
         )
 
     # ----------------------------------------------------------------- queries
-    def query(self, version: str, resource: str, params, headers) -> Response:
+    def query(
+        self, version: str, resource: str, params: dict[str, list[str]], headers: dict[str, str]
+    ) -> Response:
         text = _param(params, "q")
         if _ORGANIZATION.fullmatch(text):
             org_id = to18(ORG_ID)
@@ -225,7 +227,7 @@ class SalesforceApi:
             )
 
     # ----------------------------------------------------------------- sobjects
-    def sobjects(self, version: str, rest: list[str], params) -> Response:
+    def sobjects(self, version: str, rest: list[str], params: dict[str, list[str]]) -> Response:
         if not rest or rest == [""]:
             return Response(200, describe_global(version))
         if not has_object(rest[0]) or len(rest) > 2:
@@ -288,7 +290,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
-        host = self.headers.get("Host") or f"{self.server.server_address[0]}"
+        host = self.headers.get("Host") or self.server.host
         try:
             response = self.server.api.handle(self.command, self.path, headers, body, host)
         except SalesforceError as error:
@@ -313,10 +315,16 @@ class _Handler(BaseHTTPRequestHandler):
 class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, address, api: SalesforceApi, verbose: bool):
+    def __init__(self, address: tuple[str, int], api: SalesforceApi, verbose: bool):
         super().__init__(address, _Handler)
         self.api = api
         self.verbose = verbose
+
+    @property
+    def host(self) -> str:
+        """The address bound (an IP address, so text; the stubs allow bytes too)."""
+        host = self.server_address[0]
+        return host if isinstance(host, str) else host.decode()
 
 
 class OrgServer:
@@ -345,7 +353,7 @@ class OrgServer:
 
     @property
     def host(self) -> str:
-        return self.httpd.server_address[0]
+        return self.httpd.host
 
     @property
     def port(self) -> int:
@@ -359,7 +367,7 @@ class OrgServer:
     def session_id(self) -> str:
         return self.api.session_id
 
-    def start(self) -> OrgServer:
+    def start(self) -> Self:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         return self

@@ -8,6 +8,7 @@ sub-queries become plans run after the parent rows are known.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -136,7 +137,7 @@ class _Params:
 class _Scope:
     """One FROM object with its joins; resolves field paths case-insensitively."""
 
-    def __init__(self, text: str, sobject: SObject, prefix: str, aliases: set[str]):
+    def __init__(self, text: str, sobject: SObject, prefix: str, aliases: Iterable[str | None]):
         self.text = text
         self.sobject = sobject
         self.root = f"{prefix}t0"
@@ -152,7 +153,7 @@ class _Scope:
         if path not in self.joins:
             child_alias = self.joins[path[:-1]][0]
             alias = f"{self.prefix}t{len(self.joins)}"
-            parent = get_object(lookup.reference_to)
+            parent = get_object(lookup.target)
             self.join_sql.append(
                 f"LEFT JOIN {q(parent.name)} AS {alias} "
                 f"ON {alias}.{q('Id')} = {child_alias}.{q(lookup.name)}"
@@ -168,7 +169,8 @@ class _Scope:
             and parts[0].lower() not in self.sobject.parent_relationship_fields
         ):
             parts = parts[1:]
-        obj, rel_path = self.sobject, ()
+        obj = self.sobject
+        rel_path: tuple[str, ...] = ()
         alias = self.root
         for rel in parts[:-1]:
             lookup = obj.parent_relationship_fields.get(rel.lower())
@@ -184,7 +186,7 @@ class _Scope:
                         "describe call for the appropriate names.",
                     ),
                 )
-            rel_path = (*rel_path, lookup.relationship_name)
+            rel_path = (*rel_path, lookup.relationship)
             alias, obj = self.join(rel_path, lookup)
         if not obj.has_field(parts[-1]):
             raise SalesforceError(
@@ -254,7 +256,9 @@ class _Compiler:
         elif aggregate:
             select_sql = self.aggregate_select(query, scope, plan)
         elif semi_join:
-            resolved = scope.resolve(query.select[0].expr)
+            expr = query.select[0].expr
+            assert isinstance(expr, FieldPath)  # semi_join() let only one field path through
+            resolved = scope.resolve(expr)
             plan.columns.append(Column((resolved.field.name,), resolved.field, 0))
             select_sql = [resolved.sql]
         else:
@@ -300,6 +304,7 @@ class _Compiler:
                 continue
             if item.alias:
                 raise self.unexpected_alias(item.alias, query)
+            assert isinstance(item.expr, FieldPath)  # aggregates go to aggregate_select()
             resolved = scope.resolve(item.expr)
             key = (*resolved.rel_path, resolved.field.name)
             if tuple(k.lower() for k in key) in seen:
@@ -313,7 +318,9 @@ class _Compiler:
             select_sql.append(resolved.sql)
         return select_sql
 
-    def link_parent(self, path, scope: _Scope, plan: CompiledQuery, select_sql) -> None:
+    def link_parent(
+        self, path: tuple[str, ...], scope: _Scope, plan: CompiledQuery, select_sql: list[str]
+    ) -> None:
         if any(link.path == path for link in plan.parents):
             return
         alias, parent = scope.joins[path]
@@ -452,7 +459,7 @@ class _Compiler:
             sql, fld = self.aggregate_sql(left, scope)
             kind = (
                 "number"
-                if left.function in ("COUNT", "COUNT_DISTINCT", "SUM", "AVG")
+                if left.function in ("COUNT", "COUNT_DISTINCT", "SUM", "AVG") or fld is None
                 else category(fld)
             )
             name = left.text
@@ -477,7 +484,11 @@ class _Compiler:
                 ),
             )
         if isinstance(cmp.value, Query):
-            return self.semi_join(sql, kind, cmp)
+            return self.semi_join(sql, kind, cmp.operator, cmp.value)
+        text_sql = f"{sql} COLLATE NOCASE" if kind == "string" else sql
+        if isinstance(cmp.value, tuple):  # IN and NOT IN
+            return self.membership(text_sql, name, kind, cmp.value, negate=op == "NOT IN")
+        lit = cmp.value
         if op == "LIKE":
             if kind != "string":
                 raise SalesforceError(
@@ -486,13 +497,9 @@ class _Compiler:
                         self.text, cmp.pos, f"invalid operator on {_SF_TYPE[kind]} field: LIKE"
                     ),
                 )
-            if cmp.value.kind != "string":
-                raise self.type_error(name, kind, cmp.value)
-            return f"{sql} LIKE {self.params.add(cmp.value.like_pattern)} ESCAPE '\\'"
-        text_sql = f"{sql} COLLATE NOCASE" if kind == "string" else sql
-        if op in ("IN", "NOT IN"):
-            return self.membership(text_sql, name, kind, cmp.value, negate=op == "NOT IN")
-        lit = cmp.value
+            if lit.kind != "string":
+                raise self.type_error(name, kind, lit)
+            return f"{sql} LIKE {self.params.add(lit.like_pattern)} ESCAPE '\\'"
         if lit.kind == "null":
             if op not in ("=", "!="):
                 raise SalesforceError(
@@ -508,8 +515,12 @@ class _Compiler:
             return f"({sql} IS NULL OR {text_sql} != {value})"
         return f"{text_sql} {op} {value}"
 
-    def membership(self, sql: str, name: str, kind: str, values, negate: bool) -> str:
-        ranges, plain, has_null = [], [], False
+    def membership(
+        self, sql: str, name: str, kind: str, values: tuple[Literal, ...], negate: bool
+    ) -> str:
+        ranges: list[str] = []
+        plain: list[str] = []
+        has_null = False
         for lit in values:
             if lit.kind == "null":
                 has_null = True
@@ -526,8 +537,7 @@ class _Compiler:
             return either
         return f"NOT coalesce({either}, 0)"
 
-    def semi_join(self, sql: str, kind: str, cmp: Comparison) -> str:
-        sub: Query = cmp.value
+    def semi_join(self, sql: str, kind: str, operator: str, sub: Query) -> str:
         if kind != "id" or len(sub.select) != 1 or not isinstance(sub.select[0].expr, FieldPath):
             raise malformed(
                 self.text,
@@ -550,11 +560,12 @@ class _Compiler:
             ),
             semi_join=True,
         )
-        if category(inner.columns[0].field) != "id":
+        selected = inner.columns[0].field
+        if selected is None or category(selected) != "id":
             raise malformed(
                 self.text, sub.pos, "semi join sub-selects must select an Id or reference field"
             )
-        negate = "NOT " if cmp.operator == "NOT IN" else ""
+        negate = "NOT " if operator == "NOT IN" else ""
         return f"coalesce({sql}, '') {negate}IN ({inner.sql})"
 
     def check_literal(self, name: str, kind: str, lit: Literal) -> None:
@@ -575,26 +586,29 @@ class _Compiler:
 
     def bind(self, name: str, kind: str, lit: Literal) -> object:
         self.check_literal(name, kind, lit)
+        value = lit.value
+        if kind == "boolean":
+            return int(value is True)
+        if not isinstance(value, str):  # a number: check_literal let only strings through else
+            return value
         if kind == "id":
-            if not is_valid_id(lit.value):
+            if not is_valid_id(value):
                 raise SalesforceError(
                     "INVALID_QUERY_FILTER_OPERATOR",
-                    positioned(self.text, lit.pos, f"invalid ID field: {lit.value}"),
+                    positioned(self.text, lit.pos, f"invalid ID field: {value}"),
                 )
-            return to18(lit.value)
-        if kind == "boolean":
-            return int(lit.value)
+            return to18(value)
         if kind == "datetime":
             try:
-                return format_datetime(parse_datetime(lit.value))
+                return format_datetime(parse_datetime(value))
             except ValueError:
                 raise self.bad_date(lit) from None
         if kind == "date":
             try:
-                date.fromisoformat(lit.value)
+                date.fromisoformat(value)
             except ValueError:
                 raise self.bad_date(lit) from None
-        return lit.value
+        return value
 
     def bad_date(self, lit: Literal) -> SalesforceError:
         return malformed(
@@ -602,7 +616,7 @@ class _Compiler:
         )
 
     def date_range_sql(self, sql: str, kind: str, op: str, lit: Literal) -> str:
-        start, end = date_range(lit.value, lit.n, self.today)
+        start, end = date_range(str(lit.value), lit.n, self.today)
         if kind == "datetime":
             start_value, end_value = (f"{d.isoformat()}T00:00:00.000+0000" for d in (start, end))
         else:

@@ -65,6 +65,8 @@ def date_range(name: str, n: int | None, today: date) -> tuple[date, date]:
     if name in _FIXED:
         unit, first, count = _FIXED[name]
     else:
+        if n is None:
+            raise ValueError(f"the date literal {name} needs a number: {name}:n")
         kind, _, rest = name.partition("_N_")
         if name.endswith("_AGO"):  # N_DAYS_AGO:n: the one period n periods back
             unit, first, count = _PLURAL[name[2:-4]], -n, 1

@@ -11,7 +11,7 @@ from typing import Any
 
 from crm_tui.org.schema.catalogue import FieldType, SObject
 from crm_tui.org.schema.sftime import parse_date
-from crm_tui.org.soql.compiler import CompiledQuery, compile_query
+from crm_tui.org.soql.compiler import ChildPlan, Column, CompiledQuery, compile_query
 from crm_tui.org.soql.parser import parse_query
 from crm_tui.org.soql.sf_errors import SalesforceError
 from crm_tui.org.store.orgstore import OrgStore
@@ -71,7 +71,13 @@ def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSIO
     return QueryResult(len(records), records)
 
 
-def _attach_children(store, shaper, child, parent_rows, parent_records) -> None:
+def _attach_children(
+    store: OrgStore,
+    shaper: _Shaper,
+    child: ChildPlan,
+    parent_rows: list[sqlite3.Row],
+    parent_records: list[Record],
+) -> None:
     grouped: dict[str, list[Record]] = defaultdict(list)
     parent_ids = [row[0] for row in parent_rows]
     plan = child.query
@@ -127,7 +133,7 @@ class _Shaper:
         return record
 
 
-def _value(column, raw: Any) -> Any:
+def _value(column: Column, raw: Any) -> Any:
     if raw is None:
         return None
     if column.function in ("COUNT", "COUNT_DISTINCT"):

@@ -24,7 +24,7 @@ class Token:
     kind: Kind
     text: str  # as written
     pos: int  # 0-based offset into the query
-    value: object = None  # decoded string / number
+    value: str | int | float | None = None  # decoded string / number
     like_pattern: str | None = None  # strings: the form for LIKE ... ESCAPE '\'
 
     def is_word(self, *words: str) -> bool:
@@ -50,7 +50,8 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'"
 
 def _read_string(text: str, start: int) -> tuple[Token, int]:
     """Decode the quoted string opening at `start`; returns the token and the end offset."""
-    value, like = [], []
+    value: list[str] = []
+    like: list[str] = []
     i = start + 1
     while i < len(text):
         ch = text[i]

@@ -30,13 +30,18 @@ class Aggregate:
         return f"{self.function}({self.argument.text if self.argument else ''})"
 
 
+# What a literal holds: decoded string (also dates, datetimes and date literal names),
+# number, boolean, or None for NULL.
+LiteralValue = str | int | float | bool | None
+
+
 @dataclass(frozen=True)
 class Literal:
     """A value in a condition. `kind`: string, number, boolean, null, date, datetime,
     or date_literal (TODAY, LAST_N_DAYS:n, ... with `n`)."""
 
     kind: str
-    value: object
+    value: LiteralValue
     pos: int
     like_pattern: str | None = None
     n: int | None = None

@@ -6,6 +6,9 @@ worded and positioned the way Salesforce reports it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from crm_tui.org.soql.dates import DATE_LITERALS, N_DATE_LITERALS
 from crm_tui.org.soql.lexer import Kind, Token, tokenize
 from crm_tui.org.soql.nodes import (
@@ -23,6 +26,8 @@ from crm_tui.org.soql.nodes import (
     SelectItem,
 )
 from crm_tui.org.soql.sf_errors import SalesforceError, malformed, unexpected
+
+_T = TypeVar("_T")
 
 AGGREGATES = {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"}
 RESERVED = {
@@ -221,7 +226,7 @@ class _Parser:
         return OrderItem(expr, descending, nulls_last)
 
     # ----------------------------------------------------------------- conditions
-    def nested(self, parse):
+    def nested(self, parse: Callable[[], _T]) -> _T:
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise malformed(self.text, self.tok.pos, "the query is nested too deeply")

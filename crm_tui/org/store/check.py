@@ -77,11 +77,11 @@ class CheckReport:
         ]
 
 
-def _valid_id(value) -> int:
+def _valid_id(value: object) -> int:
     # The table-driven test is exact for 18-character Ids; anything else takes the slow path.
     if isinstance(value, str) and len(value) == 18:
         return 1 if is_valid_local_id(value) and value.isalnum() and value.isascii() else 0
-    return 1 if is_valid_id(value) else 0
+    return 1 if isinstance(value, str) and is_valid_id(value) else 0
 
 
 def _rows(n: int) -> str:
@@ -95,15 +95,21 @@ class _Checker:
         self.report = CheckReport()
         self.sizes = {o.name: self.one(f"SELECT count(*) FROM {q(o.name)}") for o in OBJECTS}
 
-    def one(self, sql: str, params: tuple = ()):
-        return self.conn.execute(sql, params).fetchone()[0]
+    def one(self, sql: str, params: tuple[object, ...] = ()) -> int:
+        """The single number that `sql` (a count) selects."""
+        n: int = self.conn.execute(sql, params).fetchone()[0]
+        return n
 
-    def count_and_example(self, sql: str, params: tuple = ()) -> tuple[int, str | None]:
+    def count_and_example(
+        self, sql: str, params: tuple[object, ...] = ()
+    ) -> tuple[int, str | None]:
         """`sql` selects offending record Ids; returns how many and the smallest."""
         row = self.conn.execute(f"SELECT count(*), min(bad) FROM ({sql})", params).fetchone()
         return row[0], row[1]
 
-    def flag(self, check: str, rows: int, sql: str, message: str, params: tuple = ()) -> None:
+    def flag(
+        self, check: str, rows: int, sql: str, message: str, params: tuple[object, ...] = ()
+    ) -> None:
         """Record `rows` checked; if `sql` (selecting `bad` Ids) finds any, add a problem."""
         self.report.checked[check] = self.report.checked.get(check, 0) + rows
         n, example = self.count_and_example(sql, params)
@@ -126,7 +132,7 @@ class _Checker:
     def lookups(self) -> None:
         for o in OBJECTS:
             for f in o.lookups:
-                parent = get_object(f.reference_to)
+                parent = get_object(f.target)
                 self.flag(
                     f"lookups:{o.name}.{f.name}",
                     self.sizes[o.name],

@@ -2,7 +2,8 @@
 
 Tables and columns carry the Salesforce API names. Every lookup and every field that
 tasks filter or sort by is indexed as (field, Id), so a sorted list view can page by
-keyset. An FTS5 table indexes names and long text for search. Latent variables of the
+keyset; text fields also as (field COLLATE NOCASE, Id), the order SOQL sorts text in.
+An FTS5 table indexes names and long text for search. Latent variables of the
 generator live in `_latent`, never in an object table.
 """
 
@@ -15,11 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.schema.catalogue import OBJECTS, SObject, get_object
+from crm_tui.org.schema.catalogue import OBJECTS, FieldType, SObject, get_object
 
 SCHEMA_VERSION = 1
 ORG_KIND = "crm-tui-org"
 BATCH = 5000
+# Text as SOQL sees it (compared without case), as opposed to Ids, dates and numbers.
+CASELESS_TYPES = frozenset(
+    {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL, FieldType.PHONE}
+)
 
 
 class OrgError(CrmTuiError):
@@ -41,6 +46,13 @@ def _object_ddl(obj: SObject) -> list[str]:
             ddl.append(
                 f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} "
                 f"({q(f.name)}, {q('Id')})"
+            )
+        if f.indexed and f.type in CASELESS_TYPES:
+            # SOQL compares and sorts text without case: the SOQL engine's ORDER BY and
+            # keyset ranges (COLLATE NOCASE) can only walk an index in that collation.
+            ddl.append(
+                f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}_nocase')} ON {q(obj.name)} "
+                f"({q(f.name)} COLLATE NOCASE, {q('Id')})"
             )
     return ddl
 
@@ -106,13 +118,13 @@ class OrgStore:
             raise OrgError(f"{path} is a folder, not a crm-tui org file")
         if not path.is_file():
             raise OrgError(f"No org at {path}: the file does not exist")
-        conn = None
+        conn: sqlite3.Connection | None = None
         try:
             conn = connect(path, readonly=readonly)
             kind = conn.execute("SELECT value FROM _meta WHERE key = 'kind'").fetchone()
         except sqlite3.DatabaseError:
             kind = None
-        if not kind or kind[0] != ORG_KIND:
+        if conn is None or not kind or kind[0] != ORG_KIND:
             if conn is not None:
                 conn.close()
             raise OrgError(f"{path} is not a crm-tui org file")
@@ -137,7 +149,7 @@ class OrgStore:
             f"VALUES ({', '.join('?' * len(names))})"
         )
         n = 0
-        batch: list[tuple] = []
+        batch: list[tuple[Any, ...]] = []
         for row in rows:
             unknown = set(row) - set(names)
             if unknown:
@@ -202,12 +214,15 @@ class OrgStore:
     # ----------------------------------------------------------------- reading
     def count(self, object_name: str) -> int:
         obj = get_object(object_name)
-        return self.conn.execute(f"SELECT count(*) FROM {q(obj.name)}").fetchone()[0]
+        n: int = self.conn.execute(f"SELECT count(*) FROM {q(obj.name)}").fetchone()[0]
+        return n
 
     def counts(self) -> dict[str, int]:
         return {obj.name: self.count(obj.name) for obj in OBJECTS}
 
-    def rows(self, object_name: str, where: str = "", params: tuple = ()) -> list[sqlite3.Row]:
+    def rows(
+        self, object_name: str, where: str = "", params: tuple[Any, ...] = ()
+    ) -> list[sqlite3.Row]:
         """All rows of an object (for checks and task generation; `where` is trusted SQL)."""
         obj = get_object(object_name)
         sql = f"SELECT * FROM {q(obj.name)}" + (f" WHERE {where}" if where else "")

@@ -1,16 +1,17 @@
-"""The app shell and its factory, used by the CLI and the tests (Posting's pattern)."""
+"""The record browser's app: the org on show, its settings, the place history and the
+keys that work everywhere. It knows no study: the study app (`tui.study.study_app`)
+extends it, and `tui.app.create_app` decides which of the two to build."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
+from typing import ClassVar
 
-from textual.app import App
-from textual.binding import Binding
+from textual.app import App, CSSPathType
+from textual.binding import Binding, BindingType
 
 from crm_tui.org.backends.interface import Backend
-from crm_tui.org.backends.local import LocalBackend
 from crm_tui.tui.browser.commands import BrowserCommands
 from crm_tui.tui.browser.history import (
     History,
@@ -23,12 +24,12 @@ from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.browser.settings import BrowserSettings
-from crm_tui.tui.messages import UseAsAnswer
-from crm_tui.tui.study.results import ResultsScreen
 
 
 class CrmApp(App):
-    CSS_PATH = "app.tcss"
+    """The record browser on one org. Subclasses (the study app) add keys and screens."""
+
+    CSS_PATH: ClassVar[CSSPathType | None] = "app.tcss"
     TITLE = "crm-tui"
     COMMANDS = App.COMMANDS | {BrowserCommands}
     BINDINGS = [
@@ -38,22 +39,29 @@ class CrmApp(App):
         Binding("alt+right", "forward", "Forward", id="forward"),
         Binding("o", "objects", "Objects", id="objects"),
         Binding("f8", "soql_console", "SOQL console", id="soql-console", show=False),
-        Binding("f9", "results", "Results (coordinators)", id="results", show=False),
     ]
+    # (title, app action, help) of the screens outside the browser's history, for the palette
+    SCREEN_COMMANDS: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("SOQL console", "soql_console", "Run SOQL queries on the org (f8)"),
+    )
 
     def __init__(
         self,
         backend: Backend,
-        study_path: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         settings: BrowserSettings | None = None,
     ) -> None:
         super().__init__()
         self.backend = backend
-        self.study_path = study_path  # the solve and rating screens will open it
         self.clock = clock
         self.settings = settings or BrowserSettings()
         self.history = History()
+
+    @classmethod
+    def app_keys(cls) -> list[BindingType]:
+        """The browser's app keys, then those a host app adds (for the help screens)."""
+        classes = [c for c in reversed(cls.__mro__) if issubclass(c, CrmApp)]
+        return [binding for c in classes for binding in vars(c).get("BINDINGS", [])]
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.backend.name} · {self.backend.fingerprint}"
@@ -79,7 +87,7 @@ class CrmApp(App):
             self.push_screen(screen)
         self.refresh_bindings()
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:  # App's own action_back is a coroutine
         place = self.history.back()
         if place is not None:
             self._show(place)
@@ -89,23 +97,19 @@ class CrmApp(App):
         if place is not None:
             self._show(place)
 
+    def offers(self, action: str) -> bool:
+        """Whether this app has `action`: browser screens carry keys for a host app (F2,
+        `u`), which the plain browser does not offer."""
+        return callable(getattr(self, f"action_{action}", None))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Back and forward show dimmed in the footer when there is nowhere to go."""
+        """Back and forward show dimmed in the footer when there is nowhere to go; a
+        host app's key hides in an app without its action."""
         if action == "back":
             return self.history.can_go_back or None
         if action == "forward":
             return self.history.can_go_forward or None
-        if action == "to_study":  # the study app's; the plain browser has no study
-            return False
-        return True
-
-    def on_use_as_answer(self, message: UseAsAnswer) -> None:
-        """The plain browser has no query to answer (the study app takes the record)."""
-        self.notify(
-            "No query is open: answers are taken while solving a study query.",
-            title="Use as my answer",
-            severity="warning",
-        )
+        return self.offers(action)
 
     def action_objects(self) -> None:
         self.navigate(ObjectsLocation())
@@ -120,31 +124,3 @@ class CrmApp(App):
     def action_soql_console(self) -> None:
         if not isinstance(self.screen, SoqlConsole):
             self.push_screen(SoqlConsole())
-
-    def action_results(self) -> None:
-        if not isinstance(self.screen, ResultsScreen):
-            self.push_screen(ResultsScreen())
-
-
-def create_app(
-    org_path: Path | str | None = None,
-    study_path: Path | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    settings: BrowserSettings | None = None,
-    backend: Backend | None = None,
-    study_name: str | None = None,
-) -> CrmApp:
-    """The app on a local org file (or on `backend`, e.g. a Salesforce org); with a study
-    file, the study screens come first (study `study_name`, else the latest for the org)."""
-    backend = backend or LocalBackend(org_path)
-    if study_path is not None:
-        from crm_tui.tui.study.study_app import StudyApp  # it subclasses CrmApp
-
-        return StudyApp(
-            backend,
-            study_path=Path(study_path),
-            clock=clock,
-            settings=settings,
-            study_name=study_name,
-        )
-    return CrmApp(backend, study_path=study_path, clock=clock, settings=settings)

@@ -1,24 +1,41 @@
-"""Command palette (ctrl+p): open any object's list, or jump to a record by its Id."""
+"""Command palette (ctrl+p): open any object's list, jump to a record by its Id, or open
+one of the app's own screens (those it lists in `SCREEN_COMMANDS`). The objects are the
+org's, as the backend lists and describes them."""
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import ModalScreen
 
-from crm_tui.org.schema.catalogue import OBJECTS, object_for_id
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.backends.interface import Backend, SObject
 from crm_tui.org.schema.ids import is_valid_id
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 
-# (title, app action, help) of the screens outside the browser's history
-APP_SCREENS = (
-    ("SOQL console", "soql_console", "Run SOQL queries on the org (f8)"),
-    ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"),
-)
+
+def described_objects(backend: Backend) -> list[SObject]:
+    """Every object of the org, described (counts are cached: the object list asked first)."""
+    return [backend.describe(info.name) for info in backend.list_objects()]
 
 
 class BrowserCommands(Provider):
+    objects: list[SObject] = []
+
+    async def startup(self) -> None:
+        backend: Backend = self.app.backend  # type: ignore[attr-defined]
+        try:
+            self.objects = await asyncio.to_thread(described_objects, backend)
+        except CrmTuiError:  # an org out of reach: the app's own screens are still offered
+            self.objects = []
+
+    @property
+    def _app_screens(self) -> tuple[tuple[str, str, str], ...]:
+        """(title, app action, help) of the app's screens outside the browser's history."""
+        return getattr(self.app, "SCREEN_COMMANDS", ())
+
     def _navigate(self, place) -> None:
         self.app.navigate(place)  # type: ignore[attr-defined]
 
@@ -31,9 +48,9 @@ class BrowserCommands(Provider):
     async def discover(self) -> Hits:
         if not self._offered:
             return
-        for title, action, help_text in APP_SCREENS:
+        for title, action, help_text in self._app_screens:
             yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
-        for obj in OBJECTS:
+        for obj in self.objects:
             yield DiscoveryHit(
                 f"Open {obj.label_plural}",
                 partial(self._navigate, ListLocation(obj.name)),
@@ -44,15 +61,16 @@ class BrowserCommands(Provider):
         if not self._offered:
             return
         text = query.strip()
-        if is_valid_id(text) and object_for_id(text):
+        owner = next((o for o in self.objects if o.key_prefix == text[:3]), None)
+        if is_valid_id(text) and owner is not None:
             yield Hit(
                 1.0,
                 f"Jump to record {text}",
                 partial(self._navigate, RecordLocation(text)),
-                help=f"Open the {object_for_id(text).label} with this Id",
+                help=f"Open the {owner.label} with this Id",
             )
         matcher = self.matcher(query)
-        for title, action, help_text in APP_SCREENS:
+        for title, action, help_text in self._app_screens:
             score = matcher.match(title)
             if score > 0:
                 yield Hit(
@@ -61,7 +79,7 @@ class BrowserCommands(Provider):
                     partial(self.app.run_action, action),
                     help=help_text,
                 )
-        for obj in OBJECTS:
+        for obj in self.objects:
             command = f"Open {obj.label_plural}"
             score = matcher.match(f"{command} {obj.name}")
             if score > 0:

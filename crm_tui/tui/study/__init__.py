@@ -1,5 +1,6 @@
-"""The study loop in the app: profiles, home, solve, realism rating and audit screens.
+"""The study loop in the app: profiles, home, solve, realism rating, audit and results.
 
-`StudyApp` (in `app.py`) adds them on top of the record browser; every write goes
-through the study services (`crm_tui.study`) on one writer thread (`context.py`).
+`StudyApp` (in `study_app.py`) adds these screens on top of the record browser. They
+reach the study only through `crm_tui.study.service.StudyService`, whose writer thread
+runs every call in order, and hold only the plain data it returns.
 """

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Select, Static
 
-from crm_tui.org.schema.catalogue import get_object, object_for_id
+from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id
 
 MONTHS = tuple(calendar.month_name[1:])
@@ -46,7 +46,7 @@ class AnswerEntry(Vertical):
                     id="answer-choice",
                 )
             case "record_id":
-                label = get_object(self.answer_object).label if self.answer_object else "record"
+                label = self._object_label() if self.answer_object else "record"
                 yield Input(
                     placeholder=f"{label} Id: type it, or F2 → open the record → u",
                     id="answer-text",
@@ -57,7 +57,7 @@ class AnswerEntry(Vertical):
 
     def _label(self) -> str:
         if self.answer_type == "record_id" and self.answer_object:
-            label = get_object(self.answer_object).label
+            label = self._object_label()
             article = "an" if label[:1] in "AEIOaeio" else "a"  # an Issue, a User
             return f"Your answer: the Id of {article} {label} record"
         return {
@@ -72,6 +72,7 @@ class AnswerEntry(Vertical):
         widget = self.query_one("#answer-choice, #answer-text")
         if isinstance(widget, Select):
             return "" if widget.value is Select.BLANK else str(widget.value)
+        assert isinstance(widget, Input)  # #answer-text
         return widget.value.strip()
 
     def problem(self) -> str | None:
@@ -85,9 +86,22 @@ class AnswerEntry(Vertical):
             return self.wrong_record(answer)
         return None
 
+    def _object_label(self) -> str:
+        """The answer object's label as the org describes it (while the org is out of
+        reach, its API name)."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        try:
+            return str(backend.describe(self.answer_object).label)
+        except CrmTuiError:
+            return str(self.answer_object)
+
     def wrong_record(self, record_id: str) -> str | None:
-        obj = object_for_id(record_id) if is_valid_id(record_id) else None
-        wanted = get_object(self.answer_object) if self.answer_object else None
+        backend = self.app.backend  # type: ignore[attr-defined]
+        try:
+            obj = backend.object_for_id(record_id) if is_valid_id(record_id) else None
+            wanted = backend.describe(self.answer_object) if self.answer_object else None
+        except CrmTuiError as error:  # the org out of reach: the answer waits for it
+            return str(error)
         if obj is None:
             return f"{record_id!r} is not a record Id of this org."
         if wanted is not None and obj.name != wanted.name:
@@ -107,7 +121,7 @@ class AnswerEntry(Vertical):
             choices = MONTHS if self.answer_type == "month" else [c for c, _ in us_states()]
             if value in choices:
                 widget.value = value
-        else:
+        elif isinstance(widget, Input):  # #answer-text
             widget.value = value
 
     def set_none(self) -> None:

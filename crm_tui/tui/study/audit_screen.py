@@ -10,8 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from crm_tui.study.audit import AuditItem, audit_items
-from crm_tui.study.ratings import flag_item
+from crm_tui.study.service import AuditItem, Profile, StudyService
 from crm_tui.tui.study.dialogs import FlagDialog, FlagInput
 from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
@@ -49,8 +48,8 @@ class AuditScreen(StudyScreen):
         Binding("escape", "home", "Home", id="audit-home"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
+    def __init__(self, service: StudyService, profile: Profile) -> None:
+        super().__init__(service, profile)
         self.items: dict[str, AuditItem] = {}
 
     def compose_body(self) -> ComposeResult:
@@ -61,7 +60,7 @@ class AuditScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Audit"
-        self.sub_title = self.ctx.annotator.name
+        self.sub_title = self.person.name
         table = self.query_one("#audit-items", DataTable)
         for label, key, width in (
             ("idx", "idx", 6),
@@ -76,7 +75,7 @@ class AuditScreen(StudyScreen):
         table.focus()
 
     async def reload(self) -> None:
-        items = await self.service(audit_items, self.ctx.study.id, self.ctx.annotator_id)
+        items = await self.study(self.service.audit_items, self.person.id)
         if items is None:
             return
         self.items = {str(item.item_id): item for item in items}
@@ -101,26 +100,27 @@ class AuditScreen(StudyScreen):
         table = self.query_one("#audit-items", DataTable)
         if not table.row_count:
             return None
-        return self.items[table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value]
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None else self.items[key]
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        item = self.items.get(event.row_key.value)
+        key = event.row_key.value
+        item = None if key is None else self.items.get(key)
         if item is not None:
             self.query_one("#audit-detail-text", Static).update(_detail(item))
 
     def action_flag(self) -> None:
         if self._current() is not None:
-            self.app.push_screen(FlagDialog(self.ctx.protocol.taxonomy), self._flagged)
+            self.app.push_screen(FlagDialog(self.service.study.protocol.taxonomy), self._flagged)
 
     async def _flagged(self, flag: FlagInput | None) -> None:
         item = self._current()
         if flag is None or item is None:
             return
         if (
-            await self.service(
-                flag_item,
-                self.ctx.study.id,
-                self.ctx.annotator_id,
+            await self.study(
+                self.service.flag_item,
+                self.person.id,
                 item.item_id,
                 flag.category,
                 flag.comment,

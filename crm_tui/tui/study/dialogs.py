@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Markdown, Select, Static
 
-from crm_tui.study.protocol import Taxonomy
+from crm_tui.study.service import Taxonomy
 from crm_tui.tui.study.study_screen import StudyDialog
 
 
@@ -46,9 +47,13 @@ class SubmitDialog(StudyDialog):
     """Shows the answer about to be submitted; a key 1-5 (confidence) submits it."""
 
     HELP_TITLE = "Submit"
-    BINDINGS = [
-        Binding(str(n), f"dismiss({n})", f"Confidence {n}", show=n in (1, 5)) for n in range(1, 6)
-    ] + [Binding("escape", "dismiss(None)", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(str(n), f"dismiss({n})", f"Confidence {n}", show=n in (1, 5))
+            for n in range(1, 6)
+        ),
+        Binding("escape", "dismiss(None)", "Back"),
+    ]
 
     def __init__(self, answer: str | None) -> None:
         super().__init__()

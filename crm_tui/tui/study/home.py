@@ -7,11 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from crm_tui.study.attempts import open_next
-from crm_tui.study.events import record_study_event
-from crm_tui.study.my_work import my_ratings, unfinished_attempt
-from crm_tui.study.progress import PartProgress, annotator_progress
-from crm_tui.study.ratings import rating_targets
+from crm_tui.study.service import PartProgress, Profile, StudyService
 from crm_tui.tui.study.study_screen import StudyScreen
 
 
@@ -28,8 +24,8 @@ class HomeScreen(StudyScreen):
         Binding("p", "switch_profile", "Switch profile", id="switch-profile"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
+    def __init__(self, service: StudyService, profile: Profile) -> None:
+        super().__init__(service, profile)
         self.parts: list[PartProgress] = []
         self.unfinished: int | None = None
         self.exploring = False
@@ -41,7 +37,7 @@ class HomeScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Study home"
-        self.sub_title = self.ctx.annotator.name
+        self.sub_title = self.person.name
         table = self.query_one("#parts", DataTable)
         # 71 columns with the cell padding: the table fits an 80-column terminal
         for label, key, width in (
@@ -56,19 +52,16 @@ class HomeScreen(StudyScreen):
     async def on_screen_resume(self) -> None:
         if self.exploring:
             self.exploring = False
-            await self.service(
-                record_study_event, self.ctx.study.id, self.ctx.annotator_id, "explore_finished"
-            )
+            await self.study(self.service.record_study_event, self.person.id, "explore_finished")
         if self.is_mounted:
             await self.refresh_progress()
 
     async def refresh_progress(self) -> None:
-        ctx = self.ctx
-        self.parts = await self.service(annotator_progress, ctx.study.id, ctx.annotator_id) or []
-        self.unfinished = await self.service(unfinished_attempt, ctx.study.id, ctx.annotator_id)
-        who = ctx.annotator
+        self.parts = await self.study(self.service.progress, self.person.id) or []
+        self.unfinished = await self.study(self.service.unfinished_attempt, self.person.id)
+        who, study = self.person, self.service.study
         self.query_one("#home-title", Static).update(
-            Text.assemble((who.name, "bold"), f" · {who.role} · study ", (ctx.study.name, "bold"))
+            Text.assemble((who.name, "bold"), f" · {who.role} · study ", (study.name, "bold"))
         )
         table = self.query_one("#parts", DataTable)
         table.clear()
@@ -96,28 +89,26 @@ class HomeScreen(StudyScreen):
         if action == "resume":
             return self.unfinished is not None
         if action == "audit":
-            return self.ctx.is_auditor
+            return self.person.sees_gold
         if action == "rate":
-            return bool(rating_targets(self.ctx.study)) or None
+            return bool(self.service.study.rating_targets) or None
         return True
 
     # ----------------------------------------------------------------- actions
     async def action_solve(self) -> None:
         from crm_tui.tui.study.solve import SolveScreen
 
-        view = await self.service(open_next, self.ctx.study.id, self.ctx.annotator_id)
+        view = await self.study(self.service.open_next, self.person.id)
         if view is None:
             self.notify("Your queue of queries is done.", title="Nothing left to solve")
             return
-        await self.app.push_screen(SolveScreen(self.ctx, view))
+        await self.app.push_screen(SolveScreen(self.service, self.person, view))
 
     async def action_resume(self) -> None:
         await self.action_solve()  # open_next resumes the unfinished attempt first
 
     async def action_explore(self) -> None:
-        await self.service(
-            record_study_event, self.ctx.study.id, self.ctx.annotator_id, "explore_started"
-        )
+        await self.study(self.service.record_study_event, self.person.id, "explore_started")
         self.exploring = True
         self.app.action_objects()  # type: ignore[attr-defined]
         self.notify("Look around the org; press F2 to come back here.", title="Explore")
@@ -125,15 +116,15 @@ class HomeScreen(StudyScreen):
     async def action_rate(self) -> None:
         from crm_tui.tui.study.realism import RealismScreen
 
-        rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id)
-        targets = rating_targets(self.ctx.study)
+        rated = await self.study(self.service.my_ratings, self.person.id)
+        targets = self.service.study.rating_targets
         start = next((t for t in targets if t not in (rated or {})), targets[0])
-        await self.app.push_screen(RealismScreen(self.ctx, start))
+        await self.app.push_screen(RealismScreen(self.service, self.person, start))
 
     async def action_audit(self) -> None:
         from crm_tui.tui.study.audit_screen import AuditScreen
 
-        await self.app.push_screen(AuditScreen(self.ctx))
+        await self.app.push_screen(AuditScreen(self.service, self.person))
 
     def action_browse(self) -> None:
         self.app.action_objects()  # type: ignore[attr-defined]

@@ -8,15 +8,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from crm_tui.study.models import Annotator
-from crm_tui.study.profiles import create_profile, list_profiles
+from crm_tui.study.service import Profile
 from crm_tui.tui.study.study_screen import StudyScreen
 
 
-def _describe(annotator: Annotator) -> str:
-    years = f"{annotator.crm_years:g} year{'s' if annotator.crm_years != 1 else ''}"
-    mode = "" if annotator.mode == "annotator" else f" · {annotator.mode}"
-    return f"{annotator.name} — {annotator.role}, {years} using a CRM{mode}"
+def _describe(profile: Profile) -> str:
+    years = f"{profile.crm_years:g} year{'s' if profile.crm_years != 1 else ''}"
+    mode = "" if profile.mode == "annotator" else f" · {profile.mode}"
+    return f"{profile.name} — {profile.role}, {years} using a CRM{mode}"
 
 
 class ProfileScreen(StudyScreen):
@@ -27,7 +26,7 @@ class ProfileScreen(StudyScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield Static(f"Study: {self.ctx.study.name}", classes="screen-title")
+        yield Static(f"Study: {self.service.study.name}", classes="screen-title")
         with Vertical(id="profile-body"):
             yield Label(
                 "Who is working? Pick your profile and press Enter:", id="profile-list-label"
@@ -46,11 +45,8 @@ class ProfileScreen(StudyScreen):
         self.title = "Study profiles"
         await self.reload()
 
-    async def on_screen_resume(self) -> None:
-        self.ctx.annotator = None  # back here = switching profile
-
     async def reload(self) -> None:
-        profiles = await self.service(list_profiles) or []
+        profiles = await self.study(self.service.profiles) or []
         self.profiles = {str(p.id): p for p in profiles}
         options = self.query_one("#profiles", OptionList)
         options.clear_options()
@@ -63,7 +59,8 @@ class ProfileScreen(StudyScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self._continue_as(self.profiles[event.option.id])
+        if event.option.id is not None:  # every option has its profile's name as its id
+            self._continue_as(self.profiles[event.option.id])
 
     def action_new_profile(self) -> None:
         self.query_one("#profile-name", Input).focus()
@@ -92,15 +89,14 @@ class ProfileScreen(StudyScreen):
             self.notify("Years using a CRM: type a number, e.g. 3", severity="error")
             self.query_one("#profile-years", Input).focus()
             return
-        annotator = await self.service(create_profile, name, role, years)
-        if annotator is not None:
+        profile = await self.study(self.service.create_profile, name, role, years)
+        if profile is not None:
             for field in self.query("#profile-form Input").results(Input):
                 field.value = ""
             await self.reload()
-            self._continue_as(annotator)
+            self._continue_as(profile)
 
-    def _continue_as(self, annotator: Annotator) -> None:
+    def _continue_as(self, profile: Profile) -> None:
         from crm_tui.tui.study.home import HomeScreen
 
-        self.ctx.annotator = annotator
-        self.app.push_screen(HomeScreen(self.ctx))
+        self.app.push_screen(HomeScreen(self.service, profile))

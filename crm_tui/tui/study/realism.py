@@ -4,41 +4,43 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static, TextArea
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.schema.catalogue import get_object
-from crm_tui.study.drafts import rationale_so_far, realism_key, save_text_draft
-from crm_tui.study.my_work import my_ratings
-from crm_tui.study.ratings import ORG_TARGET, rate_realism, rating_targets
+from crm_tui.org.backends.interface import ObjectInfo, Page
+from crm_tui.study.service import ORG_TARGET, Profile, StudyService
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.workers import fetch_then_show
 
 
 class RealismScreen(StudyScreen):
     HELP_TITLE = "Rate realism"
-    BINDINGS = [
-        Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
-        for n in range(6)
-    ] + [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
+            for n in range(6)
+        ),
         Binding("ctrl+s", "submit", "Submit rating", id="submit-rating", priority=True),
         Binding("ctrl+n", "move(1)", "Next", id="next-target"),
         Binding("ctrl+b", "move(-1)", "Previous", id="previous-target"),
         Binding("escape", "home", "Home", id="home"),
     ]
 
-    def __init__(self, ctx, target: str) -> None:
-        super().__init__(ctx)
-        self.targets = rating_targets(ctx.study)
+    def __init__(self, service: StudyService, profile: Profile, target: str) -> None:
+        super().__init__(service, profile)
+        self.targets = list(service.study.rating_targets)
         self.target = target
         self.level: int | None = None
         self.record_ids: list[str] = []
         self.saved_rationale = ""  # the rationale as last written to the study
-        self.questionnaire = ctx.protocol.questionnaire
+        self.questionnaire = service.study.protocol.questionnaire
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="realism-title", classes="screen-title")
@@ -55,15 +57,15 @@ class RealismScreen(StudyScreen):
 
     async def on_mount(self) -> None:
         self.title = "Rate realism"
-        self.sub_title = self.ctx.annotator.name
+        self.sub_title = self.person.name
         await self.show_target(self.target)
 
     async def show_target(self, target: str) -> None:
         self.target, self.level, self.record_ids = target, None, []
-        rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id) or {}
+        rated = await self.study(self.service.my_ratings, self.person.id) or {}
         self.level = rated.get(target)
         position = self.targets.index(target) + 1
-        name = "The org as a whole" if target == ORG_TARGET else get_object(target).label_plural
+        name = "The org as a whole" if target == ORG_TARGET else await self._label_plural(target)
         self.query_one("#realism-title", Static).update(
             Text.assemble(
                 (f"Rate {position} of {len(self.targets)}: ", ""),
@@ -74,37 +76,56 @@ class RealismScreen(StudyScreen):
         prompt = (
             self.questionnaire.org.prompt
             if target == ORG_TARGET
-            else self.questionnaire.object.prompt.format(
-                label_plural=get_object(target).label_plural
-            )
+            else self.questionnaire.object.prompt.format(label_plural=name)
         )
         self.query_one("#realism-prompt", Static).update(prompt)
         self.saved_rationale = (
-            await self.service(rationale_so_far, self.ctx.study.id, self.ctx.annotator_id, target)
-            or ""
+            await self.study(self.service.rationale_so_far, self.person.id, target) or ""
         )
         self.query_one("#rationale", TextArea).text = self.saved_rationale
-        try:
-            await self._show_samples()
-        except CrmTuiError as exc:  # e.g. a Salesforce org out of reach: rate without them
-            self.notify(str(exc), title="Sample records not loaded", severity="error")
+        self._load_samples()
         self._show_scale()
         self.set_focus(None)
 
-    async def _show_samples(self) -> None:
-        table = self.query_one("#samples", DataTable)
-        table.clear(columns=True)
+    async def _label_plural(self, object_name: str) -> str:
+        """The object's plural label as the org describes it (its API name while the org
+        is out of reach: the samples then say why)."""
         backend = self.app.backend  # type: ignore[attr-defined]
+        try:
+            return str((await asyncio.to_thread(backend.describe, object_name)).label_plural)
+        except CrmTuiError:
+            return object_name
+
+    def _load_samples(self) -> None:
+        """The org's objects with their counts, or a few records of the object, fetched
+        off the UI loop (an org out of reach says so, and the rating goes on without)."""
+        self.query_one("#samples", DataTable).clear(columns=True)
+        backend = self.app.backend  # type: ignore[attr-defined]
+        failed = "Sample records not loaded"
         if self.target == ORG_TARGET:
-            objects = await asyncio.to_thread(backend.list_objects)
-            table.add_columns("Object", "Records")
-            for info in objects:
-                table.add_row(info.label_plural, f"{info.count:,}")
+            fetch_then_show(
+                self, backend.list_objects, self._show_objects, group="samples", title=failed
+            )
             return
-        obj = get_object(self.target)
-        limit = self.questionnaire.object.sample_records
-        page = await asyncio.to_thread(backend.page, obj.name, limit=limit)
-        columns = [obj.field(name) for name in obj.list_columns]
+        name, limit = self.target, self.questionnaire.object.sample_records
+        fetch_then_show(
+            self,
+            lambda: backend.page(name, limit=limit),
+            partial(self._show_records, name),
+            group="samples",
+            title=failed,
+        )
+
+    def _show_objects(self, objects: list[ObjectInfo]) -> None:
+        table = self.query_one("#samples", DataTable)
+        table.add_columns("Object", "Records")
+        for info in objects:
+            table.add_row(info.label_plural, f"{info.count:,}")
+
+    def _show_records(self, object_name: str, page: Page) -> None:
+        table = self.query_one("#samples", DataTable)
+        obj = self.app.backend.describe(object_name)  # type: ignore[attr-defined]  # cached
+        columns = [obj.field(name) for name in obj.list_columns if obj.has_field(name)]
         for fld in columns:
             table.add_column(fld.label, key=fld.name)
         for record in page.records:
@@ -134,13 +155,7 @@ class RealismScreen(StudyScreen):
         if text == self.saved_rationale:
             return
         self.saved_rationale = text
-        await self.service(
-            save_text_draft,
-            self.ctx.study.id,
-            self.ctx.annotator_id,
-            realism_key(self.target),
-            text,
-        )
+        await self.study(self.service.save_rationale_draft, self.person.id, self.target, text)
 
     # ----------------------------------------------------------------- actions
     def action_choose(self, level: int) -> None:
@@ -155,20 +170,16 @@ class RealismScreen(StudyScreen):
             self.notify("Press a key 1-5 (or 0: I don't know this object) first.", severity="error")
             return
         rationale = self.query_one("#rationale", TextArea).text
-        if (
-            await self.service(
-                rate_realism,
-                self.ctx.study.id,
-                self.ctx.annotator_id,
-                self.target,
-                self.level,
-                rationale,
-                self.record_ids,
-            )
-            is None
-        ):
+        rated = await self.study(
+            self.service.rate_realism,
+            self.person.id,
+            self.target,
+            self.level,
+            rationale,
+            self.record_ids,
+        )
+        if rated is None:
             return
-        rated = await self.service(my_ratings, self.ctx.study.id, self.ctx.annotator_id) or {}
         following = self.targets[self.targets.index(self.target) + 1 :]
         upcoming = next((t for t in following if t not in rated), None)
         if upcoming is None:

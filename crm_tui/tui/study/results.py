@@ -1,31 +1,25 @@
 """Results for coordinators: humans next to agents per task family, as a table and a bar
 chart, then every table of `crm-tui report` (agents, realism, audit) on its own tab.
 
-The report is built in a thread from the study file, so a large study never stalls the
-screen. In a study session only a coordinator profile sees it: annotators should not
-learn how others did while the study runs.
+The study service builds the report on its writer thread, and the screen waits for it
+in a thread worker, so a large study never stalls the screen. Only a coordinator profile
+sees it: annotators should not learn how others did while the study runs.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
-from textual.worker import get_current_worker
 from textual_plotext import PlotextPlot
 
-from crm_tui import paths
-from crm_tui.errors import CrmTuiError
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Mode
 from crm_tui.study.report import ALL, Report
 from crm_tui.study.report_render import TableView, report_tables
-from crm_tui.study.studies import list_studies
+from crm_tui.study.service import Profile, StudyService
+from crm_tui.tui.notices import explain
+from crm_tui.tui.workers import fetch_then_show
 
 DASH = "—"
 TABS = (
@@ -41,28 +35,6 @@ TAB_OF_TABLE = {
     "Audit flags": "audit",
     "Items where most humans disagree with the gold": "audit",
 }
-
-
-def load_report(study_path: Path, study_name: str | None = None) -> Report:
-    """The report of `study_name` (default: the newest study) in the file at `study_path`."""
-    if not study_path.exists():
-        raise CrmTuiError(
-            f"No study file at {study_path}: create a study with "
-            "`crm-tui study create`, then open the app with it."
-        )
-    from crm_tui.study.report import (
-        build_report,  # numpy and the scorers: only when needed
-    )
-
-    with StudyStore.open(study_path) as store:
-        studies = list_studies(store)
-        if not studies:
-            raise CrmTuiError(
-                f"{study_path} holds no study yet: create one with `crm-tui study create`."
-            )
-        study = next((s for s in studies if s.name == study_name), studies[-1])
-        with store.transaction() as session:
-            return build_report(session, study)
 
 
 def has_results(report: Report) -> bool:
@@ -124,7 +96,7 @@ def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
 
 
 def data_table(view: TableView, **kwargs) -> DataTable:
-    table = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
+    table: DataTable[str] = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
     table.add_columns(*view.columns)
     table.add_rows(view.rows)
     return table
@@ -140,6 +112,11 @@ class ResultsScreen(Screen):
     ResultsScreen #results-chart { height: 20; }
     ResultsScreen DataTable { height: auto; max-height: 30; }
     """
+
+    def __init__(self, service: StudyService, profile: Profile | None) -> None:
+        super().__init__()
+        self.service = service
+        self.profile = profile  # who asks: the report is for coordinators only
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -157,51 +134,25 @@ class ResultsScreen(Screen):
         self.action_reload()
 
     def action_reload(self) -> None:
-        refusal = self._refusal()
-        if refusal is not None:
-            self._show_message(refusal)
-            return
         self.query_one("#results-heading", Static).update("Building the report…")
-        context = getattr(self.app, "study", None)  # the study app's open study, if any
-        study_name = context.study.name if context is not None else None
-        study_path = self.app.study_path or paths.default_study_path()  # type: ignore
-        self._build(Path(study_path), study_name)
+        profile_id = None if self.profile is None else self.profile.id
+        fetch_then_show(
+            self,
+            lambda: self.service.report_for(profile_id),
+            self._deliver,
+            group="results",
+            failed=lambda error: self._show_message(explain(self, error)),
+        )
 
-    def _refusal(self) -> str | None:
-        """Why this person may not see results (None: they may)."""
-        context = getattr(self.app, "study", None)
-        if context is None:  # the app without a study session: whoever holds the file
-            return None
-        if context.annotator is None or context.annotator.mode != Mode.COORDINATOR:
-            return (
-                "Results are for study coordinators. Choose a coordinator profile "
-                "(or run `crm-tui report`)."
-            )
-        return None
-
-    @work(thread=True, exclusive=True, group="results")
-    def _build(self, study_path: Path, study_name: str | None) -> None:
-        worker = get_current_worker()
-        try:
-            outcome: Report | CrmTuiError = load_report(study_path, study_name)
-        except CrmTuiError as exc:
-            outcome = exc
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._deliver, outcome)
-
-    async def _deliver(self, outcome: Report | CrmTuiError) -> None:
-        if not self.is_attached:
-            return
-        if isinstance(outcome, CrmTuiError):
-            self._show_message(str(outcome))
-        elif not has_results(outcome):
+    async def _deliver(self, report: Report) -> None:
+        if not has_results(report):
             self._show_message(
-                f"Study {outcome.study!r} has no results yet: nobody has answered, rated "
+                f"Study {report.study!r} has no results yet: nobody has answered, rated "
                 "or flagged anything, and no agent results are imported. Annotators answer "
                 "in the app; import agents with `crm-tui agents import FILE...`."
             )
         else:
-            await self._show_report(outcome)
+            await self._show_report(report)
 
     def _show_message(self, message: str) -> None:
         self.query_one("#results-heading", Static).update("")
@@ -234,7 +185,8 @@ class ResultsScreen(Screen):
         chart = PlotextPlot(id="results-chart")
         families, series = chart_series(report)
         plot = chart.plt
-        plot.multiple_bar(families, list(series.values()), labels=list(series), width=0.6)
+        # textual-plotext's stub names it `label`; plotext's multiple_bar takes `labels`.
+        plot.multiple_bar(families, list(series.values()), labels=list(series), width=0.6)  # type: ignore[call-arg]
         plot.title(f"Success by family (%; {ALL} = mean of families)")
         plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
         plot.yticks([0, 25, 50, 75, 100])

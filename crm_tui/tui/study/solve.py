@@ -16,19 +16,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, Static
 
 from crm_tui.bench.families import PERSONAS, get_family
-from crm_tui.errors import CrmTuiError
-from crm_tui.org.schema.catalogue import get_object
-from crm_tui.study.attempts import (
-    AttemptView,
-    elapsed,
-    expire_if_over_limit,
-    record_event,
-    save_draft,
-    skip,
-    submit,
-)
-from crm_tui.study.ratings import flag_item
-from crm_tui.study.timing import HEARTBEAT_S
+from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
+from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
 from crm_tui.tui.study.dialogs import (
     DetailsDialog,
@@ -66,15 +55,15 @@ class SolveScreen(StudyScreen):
         ),
     ]
 
-    def __init__(self, ctx, view: AttemptView) -> None:
-        super().__init__(ctx)
+    def __init__(self, service: StudyService, profile: Profile, view: AttemptView) -> None:
+        super().__init__(service, profile)
         self.view = view
         self.family = get_family(view.item.task)
         self.answer_type = view.item.answer_type or self.family.answer_type
         self.finished = False
         self.saved_draft = view.draft_answer  # the answer as last written to the study
         self.base_active_ms = view.active_ms
-        self.base_monotonic_ms = ctx.store.clock.monotonic_ms()
+        self.base_monotonic_ms = service.monotonic_ms()
         self.last_write_ms = self.base_monotonic_ms
         self.running = True
         self.remaining_at_base: int | None = view.time_limit_ms
@@ -106,7 +95,7 @@ class SolveScreen(StudyScreen):
 
     def on_mount(self) -> None:
         self.title = f"Solve · {self.family.abbrev}"
-        self.sub_title = self.ctx.annotator.name
+        self.sub_title = self.person.name
         self.query_one(AnswerEntry).focus_entry()
         self._show_timer()
         self.set_interval(1, self._tick)
@@ -121,7 +110,7 @@ class SolveScreen(StudyScreen):
     # ----------------------------------------------------------------- timer
     def active_ms(self) -> int:
         """The service's active time at the last event, counted on while running."""
-        extra = self.ctx.store.clock.monotonic_ms() - self.base_monotonic_ms
+        extra = self.service.monotonic_ms() - self.base_monotonic_ms
         return self.base_active_ms + (max(0, extra) if self.running else 0)
 
     def _show_timer(self) -> None:
@@ -138,20 +127,20 @@ class SolveScreen(StudyScreen):
         if self.finished:
             return
         self._show_timer()
-        now = self.ctx.store.clock.monotonic_ms()
+        now = self.service.monotonic_ms()
         if self.running and now - self.last_write_ms >= HEARTBEAT_S * 1000:
             await self.event("heartbeat")
         limit = self.view.time_limit_ms
         if limit is not None and self.active_ms() >= limit:
-            if await self.service(expire_if_over_limit, self.view.attempt_id):
+            if await self.study(self.service.expire_if_over_limit, self.view.attempt_id):
                 self._leave("The time for this query is up; it is closed.")
 
     async def _resync(self) -> None:
         """Read the active time and whether it is running back from the service."""
-        now = await self.service(elapsed, self.view.attempt_id)
+        now = await self.study(self.service.elapsed, self.view.attempt_id)
         if now is not None:
             self.base_active_ms, self.running = now.active_ms, now.running
-            self.base_monotonic_ms = self.ctx.store.clock.monotonic_ms()
+            self.base_monotonic_ms = self.service.monotonic_ms()
         self._show_timer()
 
     # ----------------------------------------------------------------- events
@@ -160,11 +149,11 @@ class SolveScreen(StudyScreen):
         if self.finished:
             return
         try:
-            await self.ctx.call(record_event, self.view.attempt_id, kind, payload)
-        except CrmTuiError as exc:  # e.g. closed by another window
-            self.notify(str(exc), title="Not recorded", severity="error")
+            await self.service.run(self.service.record_event, self.view.attempt_id, kind, payload)
+        except Exception as error:  # e.g. closed by another window
+            notify_error(self, error, title="Not recorded")
             return
-        self.last_write_ms = self.ctx.store.clock.monotonic_ms()
+        self.last_write_ms = self.service.monotonic_ms()
         await self._resync()
 
     async def on_answer_entry_edited(self, message: AnswerEntry.Edited) -> None:
@@ -173,9 +162,9 @@ class SolveScreen(StudyScreen):
             return
         self.saved_draft = message.answer
         try:
-            await self.ctx.call(save_draft, self.view.attempt_id, message.answer)
-        except CrmTuiError as exc:  # e.g. closed by another window
-            self.notify(str(exc), title="Not saved", severity="error")
+            await self.service.run(self.service.save_draft, self.view.attempt_id, message.answer)
+        except Exception as error:  # e.g. closed by another window
+            notify_error(self, error, title="Not saved")
 
     async def focus_changed(self, focused: bool) -> None:
         await self.event("focus_regained" if focused else "focus_lost")
@@ -192,8 +181,10 @@ class SolveScreen(StudyScreen):
             return False
         entry.fill(record_id)
         await self.event("answer_used", {"record_id": record_id, "object": object_name})
+        # Described when the record page opened, so the backend has it cached.
+        label = self.app.backend.describe(object_name).label  # type: ignore[attr-defined]
         self.notify(
-            f"{get_object(object_name).label} {record_id} is your answer; Ctrl+S submits.",
+            f"{label} {record_id} is your answer; Ctrl+S submits.",
             title="Answer taken",
         )
         return True
@@ -216,15 +207,14 @@ class SolveScreen(StudyScreen):
         self.query_one(AnswerEntry).set_none()
 
     def action_flag(self) -> None:
-        self.app.push_screen(FlagDialog(self.ctx.protocol.taxonomy), self._flagged)
+        self.app.push_screen(FlagDialog(self.service.study.protocol.taxonomy), self._flagged)
 
     async def _flagged(self, flag: FlagInput | None) -> None:
         if flag is None:
             return
-        done = await self.service(
-            flag_item,
-            self.ctx.study.id,
-            self.ctx.annotator_id,
+        done = await self.study(
+            self.service.flag_item,
+            self.person.id,
             self.view.item.item_id,
             flag.category,
             flag.comment,
@@ -250,8 +240,11 @@ class SolveScreen(StudyScreen):
     async def _confirmed(self, confidence: int | None) -> None:
         if confidence is None:
             return
-        result = await self.service(
-            submit, self.view.attempt_id, self.query_one(AnswerEntry).answer, confidence=confidence
+        result = await self.study(
+            self.service.submit_answer,
+            self.view.attempt_id,
+            self.query_one(AnswerEntry).answer,
+            confidence=confidence,
         )
         if result is None:
             return
@@ -267,9 +260,9 @@ class SolveScreen(StudyScreen):
         if not confirmed:
             return
         try:
-            await self.ctx.call(skip, self.view.attempt_id)
-        except CrmTuiError as exc:
-            self.notify(str(exc), title="Cannot skip", severity="error")
+            await self.service.run(self.service.skip, self.view.attempt_id)
+        except Exception as error:
+            notify_error(self, error, title="Cannot skip")
             return
         self._leave("Skipped.")
 

@@ -1,22 +1,23 @@
-"""The app with the study loop on top of the record browser.
+"""The study app: the record browser with the study loop on top.
 
-It opens the study file, starts on the profile screen, and routes to the open solve
-screen what only the app receives: "use as my answer" from a record page, the terminal's
-focus lost/regained, and the places visited in the browser (as study events).
+It opens its study through the study service (off the UI loop) and starts on the profile
+screen. To the browser it adds what only a study has: F2 back to the study, `u` on a
+record page to take the record as the answer, F9 results for coordinators, and the
+places visited, the queries run and the terminal's focus written as study events.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any, ClassVar
 
 from textual import events
+from textual.app import CSSPathType
+from textual.binding import Binding
 
-from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Backend
-from crm_tui.study.clock import Clock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import record_study_event
-from crm_tui.study.studies import list_studies, study_fits_org
+from crm_tui.study.service import Clock, Profile, StudyService
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (
     ListLocation,
@@ -25,14 +26,17 @@ from crm_tui.tui.browser.history import (
     SearchLocation,
 )
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
-from crm_tui.tui.messages import QueryRun, UseAsAnswer
-from crm_tui.tui.study.context import StudyContext
+from crm_tui.tui.browser.screens.record import RecordScreen
+from crm_tui.tui.messages import QueryRun
+from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.profile import ProfileScreen
+from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.workers import fetch_then_show
 
 
-def browsing_event(place: Location, before: Location | None) -> tuple[str, dict] | None:
+def browsing_event(place: Location, before: Location | None) -> tuple[str, dict[str, Any]] | None:
     """The study event a visit to `place` stands for (None: nothing worth recording)."""
     if isinstance(before, SearchLocation) and before.text.strip():
         return "search_run", {"text": before.text}
@@ -49,9 +53,18 @@ BROWSER_ONLY = ("back", "forward", "objects")
 
 
 class StudyApp(CrmApp):
+    """The browser of `CrmApp` with a study's screens on top of it."""
+
     # The browser's styles (next to CrmApp's module) and the study screens' own.
-    CSS_PATH = [Path(__file__).parent.parent / "browser" / CrmApp.CSS_PATH, "study.tcss"]
+    CSS_PATH: ClassVar[CSSPathType | None] = [
+        Path(__file__).parent.parent / "browser" / "app.tcss",
+        "study.tcss",
+    ]
     # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
+    BINDINGS = [Binding("f9", "results", "Results (coordinators)", id="results", show=False)]
+    SCREEN_COMMANDS = CrmApp.SCREEN_COMMANDS + (
+        ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"),
+    )
 
     def __init__(
         self,
@@ -59,48 +72,41 @@ class StudyApp(CrmApp):
         study_path: Path,
         study_clock: Clock | None = None,
         study_name: str | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(backend, study_path=study_path, **kwargs)
+        super().__init__(backend, **kwargs)
+        self.study_path = study_path
         self.study_clock = study_clock
-        self.study_name = study_name  # None: the latest study made for this org
-        self.study: StudyContext | None = None
+        self.study_name = study_name  # None: the newest study made for this org
+        self.service: StudyService | None = None
 
     def on_mount(self) -> None:
-        self.call_later(self._start_study)  # after CrmApp.on_mount has opened the browser
+        self.call_later(self._open_study)  # after CrmApp.on_mount has opened the browser
 
-    def _start_study(self) -> None:
-        try:
-            store = StudyStore.open(self.study_path, self.study_clock)
-        except CrmTuiError as exc:
-            self.notify(str(exc), title="No study", severity="error")
-            return
-        # Only a study made for this very org: its queries' Ids and golds belong to it.
-        studies = [
-            s
-            for s in list_studies(store)
-            if study_fits_org(s, self.backend.fingerprint) and self.study_name in (None, s.name)
-        ]
-        if not studies:
-            store.close()
-            which = f"no study {self.study_name!r}" if self.study_name else "no study"
-            self.notify(
-                f"{self.study_path} holds {which} for this org "
-                f"({self.backend.fingerprint}); create one with `crm-tui study "
-                "create`. Meanwhile, browse the org.",
-                title="No study",
-            )
-            return
-        self.study = StudyContext(store, studies[-1])
-        self.push_screen(ProfileScreen(self.study))
+    def _open_study(self) -> None:
+        path, name, clock = self.study_path, self.study_name, self.study_clock
+        org = self.backend.fingerprint  # only a study of this org: its Ids belong to it
+        fetch_then_show(
+            self,
+            lambda: StudyService.open(path, name=name, org_fingerprint=org, clock=clock),
+            self._study_opened,
+            group="study",
+            failed=lambda error: notify_error(
+                self, error, title="No study", severity="warning", note="Meanwhile, browse the org."
+            ),
+        )
+
+    async def _study_opened(self, service: StudyService) -> None:
+        self.service = service
+        await self.push_screen(ProfileScreen(service))  # mounted before the worker ends
 
     def on_unmount(self) -> None:
-        if self.study is not None:
-            self.study.close()
+        if self.service is not None:
+            self.service.close()
 
     async def wait_for_background_writes(self) -> None:
-        if self.study is not None:
-            await self.study.drain()
+        if self.service is not None:
+            await asyncio.wrap_future(self.service.flush())
 
     # ----------------------------------------------------------------- routing
     def solving(self) -> SolveScreen | None:
@@ -113,15 +119,23 @@ class StudyApp(CrmApp):
             None,
         )
 
-    async def _record(self, kind: str, payload: dict | None = None) -> None:
+    def working_profile(self) -> Profile | None:
+        """Who is working: the profile of the topmost study screen (None while back on
+        the profile screen, which is where it is chosen)."""
+        screen = next((s for s in reversed(self.screen_stack) if isinstance(s, StudyScreen)), None)
+        return None if screen is None else screen.profile
+
+    async def _record(self, kind: str, payload: dict[str, Any] | None = None) -> None:
         """An attempt event while solving, else a study event for the person working."""
         solve = self.solving()
+        profile = self.working_profile()
         if solve is not None:
             await solve.event(kind, payload)
-        elif self.study is not None and self.study.annotator is not None:
-            await self.study.call(
-                record_study_event, self.study.study.id, self.study.annotator_id, kind, payload
-            )
+        elif self.service is not None and profile is not None:
+            try:
+                await self.service.run(self.service.record_study_event, profile.id, kind, payload)
+            except Exception as error:
+                notify_error(self, error, title="Not recorded")
 
     def navigate(self, place: Location) -> None:
         recorded = browsing_event(place, self.history.current)
@@ -140,28 +154,41 @@ class StudyApp(CrmApp):
     async def on_app_focus(self, event: events.AppFocus) -> None:
         await self._record("focus_regained")
 
-    async def on_use_as_answer(self, message: UseAsAnswer) -> None:
-        message.prevent_default()  # not CrmApp's "no study" answer as well
+    # ----------------------------------------------------------------- keys added to the browser
+    async def action_use_as_answer(self) -> None:
+        """`u` on a record page: the record on show becomes the open query's answer."""
+        screen = self.screen
+        if not isinstance(screen, RecordScreen) or screen.view is None:
+            return
         solve = self.solving()
         if solve is None:
             self.notify(
                 "No query is open: start one on the study home screen (s).", severity="warning"
             )
-        elif await solve.use_as_answer(message.record_id, message.object_name):
-            self.action_to_study()
+        elif await solve.use_as_answer(screen.view.record_id, screen.view.object_name):
+            self.action_leave_browser()
 
-    # ----------------------------------------------------------------- back to the study
     def _study_below(self) -> bool:
         return isinstance(self.screen, BrowserScreen) and any(
             isinstance(s, StudyScreen) for s in self.screen_stack
         )
 
-    def action_to_study(self) -> None:
+    def action_leave_browser(self) -> None:
+        """F2: back to the study screen the browser was opened from."""
         while self._study_below():
             self.pop_screen()
 
+    def action_results(self) -> None:
+        if self.service is None:
+            self.notify(
+                "No study is open here; `crm-tui report` shows any study of the file.",
+                title="Results",
+            )
+        elif not isinstance(self.screen, ResultsScreen):
+            self.push_screen(ResultsScreen(self.service, self.working_profile()))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "to_study":
+        if action == "leave_browser":
             return self._study_below()
         if action in BROWSER_ONLY and isinstance(self.screen, StudyScreen):
             # On a study screen these single keys would open the browser on top of it

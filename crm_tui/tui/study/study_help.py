@@ -27,7 +27,7 @@ def keys_table(title: str, bindings) -> Table:
     return table
 
 
-def _screens_with_keys() -> list[type]:
+def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
     from crm_tui.tui.study import audit_screen, dialogs, home, profile, realism, solve  # noqa: F401  (all listed)
 
     return [
@@ -42,7 +42,7 @@ class StudyHelpScreen(ModalScreen):
     BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
 
     def compose(self) -> ComposeResult:
-        from crm_tui.tui.browser.browser_app import CrmApp
+        from crm_tui.tui.study.study_app import StudyApp  # which shows this screen
 
         with VerticalScroll(id="study-help-body"):
             yield Static("[b]crm-tui study keys[/b]  (Esc closes)")
@@ -62,7 +62,11 @@ class StudyHelpScreen(ModalScreen):
             yield Static(
                 keys_table(
                     "Record browser (back, forward and o work on its screens)",
-                    [b for b in CrmApp.BINDINGS if b.action != "help"]
+                    [
+                        b
+                        for b in StudyApp.app_keys()
+                        if isinstance(b, Binding) and b.action != "help"
+                    ]
                     + [
                         ("u", ("On a record page while solving: use it as my answer")),
                         ("f2", "On a browser screen: back to the study"),

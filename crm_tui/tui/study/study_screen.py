@@ -1,19 +1,20 @@
-"""What every study screen shares: header, footer, F1 help, the study context, and
-service calls that turn a user error into a notification."""
+"""What every study screen shares: header, footer, F1 help, the study service and the
+profile at work, and service calls awaited off the UI loop with failures as notices."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header
 
-from crm_tui.errors import CrmTuiError
-from crm_tui.tui.study.context import StudyContext
+from crm_tui.study.service import Profile, StudyService
+from crm_tui.tui.notices import notify_error
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
@@ -23,9 +24,16 @@ class StudyScreen(Screen):
     HELP_TITLE = ""  # the section name on the F1 help screen
     BINDINGS = [Binding("f1", "study_help", "Help", id="study-help")]
 
-    def __init__(self, ctx: StudyContext) -> None:
+    def __init__(self, service: StudyService, profile: Profile | None = None) -> None:
         super().__init__()
-        self.ctx = ctx
+        self.service = service
+        self.profile = profile  # who is working; None until chosen on the profile screen
+
+    @property
+    def person(self) -> Profile:
+        """The profile at work (every study screen after the profile screen has one)."""
+        assert self.profile is not None, "no profile chosen yet"
+        return self.profile
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -35,13 +43,13 @@ class StudyScreen(Screen):
     def compose_body(self) -> ComposeResult:
         yield from ()
 
-    async def service(self, call: Callable[..., T], *args, **kwargs) -> T | None:
-        """A study-service call on the writer thread; a user error becomes a notification
-        and None."""
+    async def study(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | None:
+        """`call` (a method of the study service) on its writer thread, awaited without
+        blocking the screen; a failure becomes a notice, and None."""
         try:
-            return await self.ctx.call(call, *args, **kwargs)
-        except CrmTuiError as exc:
-            self.notify(str(exc), title="Cannot do that", severity="error")
+            return await self.service.run(call, *args, **kwargs)
+        except Exception as error:
+            notify_error(self, error)
             return None
 
     def action_study_help(self) -> None:

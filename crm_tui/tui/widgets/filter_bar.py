@@ -1,4 +1,5 @@
-"""The list view's filter bar: a field from the catalogue, an operator and a value."""
+"""The list view's filter bar: a field of the object (as the backend describes it), an
+operator and a value."""
 
 from __future__ import annotations
 
@@ -8,25 +9,25 @@ from textual.message import Message
 from textual.widgets import Button, Input, Select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.backends.interface import Filter, Operator, validate_filter
-from crm_tui.org.schema.catalogue import SObject
+from crm_tui.org.backends.interface import Filter, Operator, SObject, validate_filter
+from crm_tui.tui.notices import notify_error
 
 
 class FilterBar(Horizontal):
-    """Posts `FilterBar.Applied` with a filter already checked against the catalogue."""
+    """Posts `FilterBar.Applied` with a filter already checked against the object's fields
+    (none until `show_object` gives them: the list view describes the object in a worker)."""
 
     class Applied(Message):
         def __init__(self, flt: Filter) -> None:
             super().__init__()
             self.filter = flt
 
-    def __init__(self, obj: SObject, **kwargs) -> None:
+    def __init__(self, obj: SObject | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.obj = obj
 
     def compose(self) -> ComposeResult:
-        fields = [(f"{f.label} ({f.name})", f.name) for f in self.obj.fields]
-        yield Select(fields, prompt="Field", id="filter-field")
+        yield Select(self._field_options(), prompt="Field", id="filter-field")
         yield Select(
             [(op.value, op.value) for op in Operator],
             value=Operator.EQ.value,
@@ -35,6 +36,15 @@ class FilterBar(Horizontal):
         )
         yield Input(placeholder="value", id="filter-value")
         yield Button("Add filter", id="filter-apply", variant="primary")
+
+    def show_object(self, obj: SObject) -> None:
+        """Offer the fields of `obj`."""
+        self.obj = obj
+        self.query_one("#filter-field", Select).set_options(self._field_options())
+
+    def _field_options(self) -> list[tuple[str, str]]:
+        fields = self.obj.fields if self.obj else ()
+        return [(f"{f.label} ({f.name})", f.name) for f in fields]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -46,15 +56,15 @@ class FilterBar(Horizontal):
 
     def apply(self) -> None:
         field = self.query_one("#filter-field", Select).value
-        if field is Select.NULL:
+        if field is Select.NULL or self.obj is None:
             self.notify("Choose a field to filter on", severity="warning")
             return
-        operator = Operator(self.query_one("#filter-operator", Select).value)
+        operator = Operator(str(self.query_one("#filter-operator", Select).value))  # never blank
         value = self.query_one("#filter-value", Input).value if operator.takes_value else None
         flt = Filter(str(field), operator, value)
         try:
             validate_filter(self.obj, flt)
         except CrmTuiError as exc:
-            self.notify(str(exc), title="Filter", severity="error")
+            notify_error(self, exc, title="Filter")
             return
         self.post_message(self.Applied(flt))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from crm_tui.org.backends.local import LocalBackend
-from crm_tui.tui.browser.browser_app import CrmApp, create_app
+from crm_tui.tui.app import create_app
+from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.settings import BrowserSettings
 
 # Small pages, so paging is exercised on the small org.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from textual.widgets import DataTable, Input, OptionList, Select
+from textual.widgets._footer import FooterKey
 
 from crm_tui.org.backends.interface import Filter, Sort
 from crm_tui.org.schema.catalogue import OBJECT_NAMES
@@ -14,7 +15,6 @@ from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.objects import ObjectListScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
-from crm_tui.tui.messages import UseAsAnswer
 from tests.helpers.browser_pilot import select_row, table_keys
 from tests.helpers.pilot import settle
 
@@ -219,19 +219,6 @@ async def test_unknown_record_is_a_notification_not_a_crash(app):
         assert any("No Case with Id" in n.message for n in app._notifications)
 
 
-async def test_use_as_answer_posts_the_record(app, backend):
-    case_id = backend.page("Case", sort=Sort("Id"), limit=1).records[0]["Id"]
-    posted = []
-    async with app.run_test(size=SIZE, message_hook=posted.append) as pilot:
-        await settle(pilot)
-        app.navigate(RecordLocation(case_id))
-        await settle(pilot)
-        await pilot.press("u")
-        await pilot.pause()
-        answers = [m for m in posted if isinstance(m, UseAsAnswer)]
-        assert [(m.record_id, m.object_name) for m in answers] == [(case_id, "Case")]
-
-
 async def test_f1_lists_every_screens_keys(app):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -239,7 +226,6 @@ async def test_f1_lists_every_screens_keys(app):
         assert isinstance(app.screen, HelpScreen)
         text = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         for expected in (
-            "Use as my answer",
             "Sort by column",
             "Filter",
             "Back",
@@ -252,18 +238,22 @@ async def test_f1_lists_every_screens_keys(app):
         assert isinstance(app.screen, ObjectListScreen)
 
 
-async def test_use_as_answer_without_a_study_says_so_once(app, backend):
-    """The record page no longer claims "is your answer" itself: the app answers, and the
-    plain browser has no query to take the record."""
+async def test_the_plain_browser_offers_no_study_keys(app, backend):
+    """ "Use as my answer" (u) and "Back to study" (F2) are the study app's: the plain
+    browser neither shows them in the footer or F1 help nor does anything on them."""
     case_id = backend.page("Case", sort=Sort("Id"), limit=1).records[0]["Id"]
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.navigate(RecordLocation(case_id))
         await settle(pilot)
-        await pilot.press("u")
+        shown = {key.key for key in app.screen.query(FooterKey)}
+        assert "tab" in shown and not {"u", "f2"} & shown
+        await pilot.press("u", "f2")
         await settle(pilot)
-        messages = [n.message for n in app._notifications]
-        assert messages == [("No query is open: answers are taken while solving a study query.")]
+        assert isinstance(app.screen, RecordScreen) and not app._notifications
+        await pilot.press("f1")
+        text = html.unescape(app.export_screenshot()).replace("\xa0", " ")
+        assert "Use as my answer" not in text and "Back to study" not in text
 
 
 async def test_filter_operator_is_narrow_so_the_value_has_room_at_80_columns(app):

@@ -1,5 +1,6 @@
 """Fixtures of the results-screen and SOQL-console tests: a study on CRMArena's own
-instances answered by two people and three imported agent runs, and apps on the small org.
+instances answered by two people and three imported agent runs, with a coordinator
+profile to see it; the study service on it; and the record browser on the small org.
 
 Hand-computed numbers for this study (used by the tests):
 - NCR (390, 391): Ana right twice, Ben right once -> 3/4 = 75.0 %, Wilson 30.1-95.4;
@@ -17,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from crm_tui.bench.taskset import load_taskset
-from crm_tui.org.backends.local import LocalBackend
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import import_agent_results
 from crm_tui.study.attempts import open_next, submit
@@ -25,13 +25,16 @@ from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.ratings import flag_item, rate_realism
+from crm_tui.study.service import StudyService
 from crm_tui.study.studies import list_studies
+from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from tests.helpers.paths import CRMARENA_TASKS
 from tests.helpers.results_study import (
     AGENT_FILES,
     ANSWERS,
     RATINGS,
+    coordinator,
     new_study,
 )
 
@@ -54,6 +57,7 @@ def results_study(tmp_path_factory) -> Path:
             for target, levels in RATINGS.items():
                 rate_realism(store, study.id, person.id, target, levels[name])
         import_agent_results(store, [read_agent_results(p) for p in AGENT_FILES], taskset)
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")  # answers nothing
     return path
 
 
@@ -61,12 +65,23 @@ def results_study(tmp_path_factory) -> Path:
 def empty_study(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("empty") / "study.sqlite"
     new_study(path, FakeClock(), load_taskset(CRMARENA_TASKS))
+    with StudyStore.open(path) as store:
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")
     return path
 
 
 @pytest.fixture
+def results(results_study):
+    """The study service on the results study, and its coordinator."""
+    with StudyService.open(results_study) as service:
+        yield service, coordinator(service)
+
+
+@pytest.fixture
 def make_app(small_org_path):
-    def make(study_path: Path | None = None) -> CrmApp:
-        return CrmApp(LocalBackend(small_org_path), study_path=study_path)
+    """The record browser on the small org (a results screen is pushed onto it)."""
+
+    def make() -> CrmApp:
+        return create_app(org_path=small_org_path)
 
     return make

@@ -9,20 +9,19 @@ from rich.console import Console
 from textual.widgets import DataTable, OptionList, Static
 
 from crm_tui.bench.taskset import load_taskset
-from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
+from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.results import ResultsScreen
-from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.paths import CRMARENA_TASKS
 from tests.helpers.pilot import settle
-from tests.helpers.results_study import new_study
+from tests.helpers.results_study import new_study, open_results
 
 
 def help_text(screen: HelpScreen) -> str:
@@ -44,22 +43,25 @@ async def until(pilot, condition, rounds: int = 200) -> None:
     )
 
 
-async def test_f8_and_f9_open_the_screens_and_escape_closes_them(make_app, results_study):
-    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
+async def test_f8_opens_the_console_and_escape_closes_it(make_app):
+    async with make_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("f8")
         await settle(pilot)
         assert isinstance(pilot.app.screen, SoqlConsole)
         await pilot.press("escape")
-        await pilot.press("f9")
+        assert not isinstance(pilot.app.screen, SoqlConsole)
+
+
+async def test_results_reload_and_escape_closes_them(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
+        assert screen.query_one("#results-families", DataTable).row_count == 3
+        await pilot.press("r")  # built again by the service, into the same widgets' places
         await settle(pilot)
-        assert isinstance(pilot.app.screen, ResultsScreen)
-        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
-        await pilot.press("r")  # built again from the file, into the same widgets' places
-        await settle(pilot)
-        assert pilot.app.screen.query_one("#results-families", DataTable).row_count == 3
+        assert screen.query_one("#results-families", DataTable).row_count == 3
         await pilot.press("escape")
-        assert not isinstance(pilot.app.screen, (SoqlConsole, ResultsScreen))
+        assert not isinstance(pilot.app.screen, ResultsScreen)
 
 
 async def test_command_palette_opens_the_soql_console(make_app):
@@ -72,14 +74,20 @@ async def test_command_palette_opens_the_soql_console(make_app):
         assert isinstance(pilot.app.screen, SoqlConsole)
 
 
-async def test_f1_help_lists_both_screens(make_app):
-    async with make_app().run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("f1")
-        await settle(pilot)
-        shown = help_text(pilot.app.screen)
-        lines = [" ".join(line.split()) for line in shown.splitlines()]
-        assert "f8 SOQL console" in lines and "f9 Results (coordinators)" in lines
+async def test_f1_help_lists_the_console_and_in_the_study_app_the_results(
+    make_app, small_org_path, tmp_path
+):
+    study_app = create_app(org_path=small_org_path, study_path=tmp_path / "none.sqlite")
+    for app, study_keys in ((make_app(), False), (study_app, True)):
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("f1")
+            await settle(pilot)
+            assert isinstance(app.screen, HelpScreen)
+            lines = [" ".join(line.split()) for line in help_text(app.screen).splitlines()]
+            assert "f8 SOQL console" in lines
+            assert ("f9 Results (coordinators)" in lines) is study_keys
+            assert any(line.startswith("f2 Back to the study") for line in lines) is study_keys
 
 
 async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_path):
@@ -92,13 +100,13 @@ async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_pa
         create_profile(store, "Ana", "Customer Service Agent", 3)
 
     async def results_as(*keys: str) -> str:
-        app = StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+        app = create_app(org_path=small_org_path, study_path=study_path, study_clock=clock)
         async with app.run_test(size=(120, 40)) as pilot:
             await until(
                 pilot,
                 lambda: (
-                    isinstance(app.screen, ProfileScreen)
-                    and app.screen.query_one(OptionList).option_count == 2
+                    isinstance(app.screen, ProfileScreen)  # the study opens off the UI loop
+                    and any(profiles.option_count == 2 for profiles in app.screen.query(OptionList))
                 ),
             )
             await pilot.press(*keys, "enter")

@@ -1,4 +1,5 @@
-"""The results screen on a real study file: the numbers worked out by hand in conftest.py."""
+"""The results screen on a real study file: the numbers worked out by hand in conftest.py,
+the report from the study service, for coordinators only."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import math
 from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
-from crm_tui.tui.study.results import ResultsScreen
+from crm_tui.study.service import StudyService
+from crm_tui.tui.app import create_app
 from tests.helpers.pilot import settle
-from tests.helpers.results_study import cells, column_labels
+from tests.helpers.results_study import cells, column_labels, coordinator, open_results
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -23,16 +25,9 @@ def shown(interval: tuple[float, float]) -> str:
     return f"{interval[0] * 100:.1f}–{interval[1] * 100:.1f}"
 
 
-async def open_results(pilot) -> ResultsScreen:
-    await settle(pilot)
-    pilot.app.push_screen(ResultsScreen())
-    await settle(pilot)
-    return pilot.app.screen
-
-
-async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results_study):
-    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
-        screen = await open_results(pilot)
+async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
         table = screen.query_one("#results-families", DataTable)
         assert column_labels(table) == [
             "Family",
@@ -54,9 +49,9 @@ async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results_
         assert "Study pilot" in heading and "2 annotator(s) · 2 agent(s)" in heading
 
 
-async def test_chart_has_a_bar_series_per_participant(make_app, results_study):
-    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
-        screen = await open_results(pilot)
+async def test_chart_has_a_bar_series_per_participant(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
         chart = screen.query_one(PlotextPlot)
         drawn = chart.plt.build()
         for label in ("Humans", "gpt-4o ReAct", "claude-3.5-sonnet Function Calling"):
@@ -64,9 +59,9 @@ async def test_chart_has_a_bar_series_per_participant(make_app, results_study):
         assert "NCR" in drawn and "HTU" in drawn and "ALL" in drawn
 
 
-async def test_realism_and_audit_tabs(make_app, results_study):
-    async with make_app(results_study).run_test(size=(120, 40)) as pilot:
-        screen = await open_results(pilot)
+async def test_realism_and_audit_tabs(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
         screen.query_one(TabbedContent).active = "realism"
         await settle(pilot)
         realism = screen.query_one("#realism-body").query(DataTable).first()
@@ -85,16 +80,29 @@ async def test_realism_and_audit_tabs(make_app, results_study):
 
 
 async def test_empty_study_gets_a_helpful_message(make_app, empty_study):
-    async with make_app(empty_study).run_test(size=(120, 40)) as pilot:
-        screen = await open_results(pilot)
+    with StudyService.open(empty_study) as service:
+        async with make_app().run_test(size=(120, 40)) as pilot:
+            screen = await open_results(pilot, service, coordinator(service))
+            message = str(screen.query_one("#results-message", Static).render())
+            assert "no results yet" in message and "crm-tui agents import" in message
+            assert not screen.query_one(TabbedContent).display
+
+
+async def test_no_profile_chosen_sees_no_results(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, results[0], None)
         message = str(screen.query_one("#results-message", Static).render())
-        assert "no results yet" in message and "crm-tui agents import" in message
+        assert "Results are for study coordinators" in message
         assert not screen.query_one(TabbedContent).display
 
 
-async def test_missing_study_file_is_named(make_app, tmp_path):
+async def test_missing_study_file_is_named(small_org_path, tmp_path):
     missing = tmp_path / "nowhere.sqlite"
-    async with make_app(missing).run_test(size=(120, 40)) as pilot:
-        screen = await open_results(pilot)
-        assert str(missing) in str(screen.query_one("#results-message", Static).render())
-        assert not missing.exists()  # looking did not create it
+    app = create_app(org_path=small_org_path, study_path=missing)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f9")  # no study is open: no results either
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert str(missing) in said[0] and "No study is open" in said[1]
+    assert not missing.exists()  # looking did not create it

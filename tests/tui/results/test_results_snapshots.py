@@ -1,5 +1,5 @@
-"""SVG snapshots at 120x40 of the results screen (the study of conftest.py) and the SOQL
-console (the seeded small org)."""
+"""SVG snapshots at 120x40 of the results screen (the study of conftest.py, as its
+coordinator sees it) and the SOQL console (the seeded small org)."""
 
 from __future__ import annotations
 
@@ -19,20 +19,20 @@ async def show(pilot, screen) -> None:
     await settle(pilot)
 
 
-def test_results_side_by_side(make_app, results_study, snap_compare):
-    async def results(pilot):
-        await show(pilot, ResultsScreen())
+def test_results_side_by_side(make_app, results, snap_compare):
+    async def side_by_side(pilot):
+        await show(pilot, ResultsScreen(*results))
 
-    assert snap_compare(make_app(results_study), terminal_size=SIZE, run_before=results)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=side_by_side)
 
 
-def test_results_realism(make_app, results_study, snap_compare):
+def test_results_realism(make_app, results, snap_compare):
     async def realism(pilot):
-        await show(pilot, ResultsScreen())
+        await show(pilot, ResultsScreen(*results))
         pilot.app.screen.query_one(TabbedContent).active = "realism"
         await settle(pilot)
 
-    assert snap_compare(make_app(results_study), terminal_size=SIZE, run_before=realism)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=realism)
 
 
 def test_soql_console(make_app, snap_compare):

@@ -153,13 +153,13 @@ async def test_a_backend_without_soql_shows_the_console_unavailable(make_app):
 
 
 class _WithoutSoql:
-    """The local backend seen through an interface that has no SOQL (as a remote one)."""
+    """The local backend seen as a backend that declares no SOQL (as a remote one may)."""
+
+    supports_soql = False
 
     def __init__(self, inner) -> None:
         self._inner = inner
         self.name = "remote-org"
 
     def __getattr__(self, name):
-        if name == "soql":
-            raise AttributeError(name)
         return getattr(self._inner, name)

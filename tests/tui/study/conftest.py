@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.studies import create_study
+from crm_tui.tui.app import create_app
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.study_pilot import crafted_instances
 
@@ -42,7 +42,9 @@ def study_path(tmp_path, small_org_path, clock):
 @pytest.fixture
 def make_app(small_org_path, study_path, clock):
     def make() -> StudyApp:
-        return StudyApp(LocalBackend(small_org_path), study_path=study_path, study_clock=clock)
+        app = create_app(org_path=small_org_path, study_path=study_path, study_clock=clock)
+        assert isinstance(app, StudyApp)
+        return app
 
     return make
 

@@ -96,6 +96,23 @@ async def test_f2_back_to_study_shows_in_the_browser_footer_at_80_columns(
         assert isinstance(app.screen, SolveScreen)
 
 
+async def test_record_page_offers_f2_and_u_first_at_80_columns(
+    make_app, study_path, clock, small_org_path
+):
+    """The study app's keys on a browser screen come first (the plain browser, which has
+    neither, never shows them)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_home(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        app.navigate(RecordLocation(first_two_ids(small_org_path, "Case")[0]))
+        await settle(pilot)
+        assert footer_keys(app)[:4] == ["enter", "tab", "f2", "u"]  # tab: Screen's own slot
+
+
 async def test_solve_footer_shows_every_key_of_the_query_at_120_columns(
     make_app, study_path, clock
 ):

@@ -10,7 +10,7 @@ from textual.widgets import Static
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import AuditFlag, StudyItem
 from crm_tui.study.profiles import create_profile
-from crm_tui.tui.browser.browser_app import create_app
+from crm_tui.tui.app import create_app
 from crm_tui.tui.study.audit_screen import AuditScreen
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen

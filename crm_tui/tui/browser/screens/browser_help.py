@@ -20,11 +20,10 @@ GLOBAL_EXTRA = [
     ("ctrl+q", "Quit"),
 ]
 
-STUDY_EXTRA = [("f2", "Back to the study (the query you are solving, or home)")]
-
 
 class HelpScreen(ModalScreen):
-    """Lists the app's keys and those of every browser screen."""
+    """Lists the app's keys and those of every browser screen, leaving out the keys of a
+    host app's actions that this app does not have."""
 
     BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
 
@@ -36,8 +35,10 @@ class HelpScreen(ModalScreen):
         table = Table(show_header=False, box=None, padding=(0, 2), expand=True)
         table.add_column("Key", style="bold", width=24)
         table.add_column("Does")
-        study_keys = [] if type(self.app) is CrmApp else STUDY_EXTRA  # the study app's
-        sections = [("Everywhere", self._describe(CrmApp.BINDINGS) + GLOBAL_EXTRA + study_keys)]
+        app = self.app
+        assert isinstance(app, CrmApp)
+        everywhere = self._describe(app.app_keys()) + GLOBAL_EXTRA
+        sections = [("Everywhere", everywhere + self._describe(BrowserScreen.BINDINGS))]
         sections += [
             (screen.HELP_TITLE, self._describe(vars(screen).get("BINDINGS", [])))
             for screen in BrowserScreen.__subclasses__()
@@ -54,10 +55,14 @@ class HelpScreen(ModalScreen):
             yield Static(table)
 
     def _describe(self, bindings) -> list[tuple[str, str]]:
-        """(keys as the footer shows them, description) for each entry of a BINDINGS list."""
+        """(keys as the footer shows them, what they do) for each entry of a BINDINGS list
+        whose action this app offers."""
         out = []
         for entry in bindings:
             binding = entry if isinstance(entry, Binding) else Binding(*entry)
+            namespace, _, action = binding.action.rpartition(".")
+            if namespace == "app" and not self.app.offers(action):  # type: ignore[attr-defined]
+                continue
             keys = ", ".join(self.app.get_key_display(b) for b in binding.make_bindings([binding]))
-            out.append((keys, binding.description))
+            out.append((keys, binding.tooltip or binding.description))
         return out

@@ -1,16 +1,19 @@
-"""A list view: one object's records, sorted and filtered, paged as the cursor moves down."""
+"""A list view: one object's records, sorted and filtered, paged as the cursor moves down.
+
+Its columns, labels and filterable fields are the object as the backend describes it,
+fetched with the first page (the org's own schema, not the static catalogue)."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from crm_tui.org.backends.interface import Cursor, Page, Sort
-from crm_tui.org.schema.catalogue import get_object
+from crm_tui.org.backends.interface import Cursor, Field, Page, SObject, Sort
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.widgets.filter_bar import FilterBar
 from crm_tui.tui.widgets.link_table import LinkTable
+from crm_tui.tui.workers import fetch_then_show
 
 
 class ListViewScreen(BrowserScreen):
@@ -25,42 +28,64 @@ class ListViewScreen(BrowserScreen):
     def __init__(self, place: ListLocation) -> None:
         super().__init__()
         self.place = place
-        self.obj = get_object(place.object_name)
-        self.sort = place.sort or Sort(self.obj.default_sort)
-        self.columns = [self.obj.field(name) for name in self.obj.list_columns]
+        self.obj: SObject | None = None  # as described with the first page
+        self.sort: Sort | None = place.sort  # None: the object's default, known then too
+        self.columns: list[Field] = []
         self.next_cursor: Cursor | None = None
         self.loading_page = False
         self.total: int | None = None
 
     def compose_body(self) -> ComposeResult:
-        yield Static(self.obj.label_plural, classes="screen-title")
-        yield FilterBar(self.obj, id="filter-bar")
+        yield Static(self.place.object_name, id="list-title", classes="screen-title")
+        yield FilterBar(id="filter-bar")
         yield Static(id="list-status")
-        table = LinkTable(id="records", cursor_type="cell", zebra_stripes=True)
-        for fld in self.columns:
-            arrow = ""
-            if fld.name == self.sort.field:
-                arrow = " ▼" if self.sort.descending else " ▲"
-            table.add_column(fld.label + arrow, key=fld.name)
-        yield table
+        yield LinkTable(id="records", cursor_type="cell", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.title = self.obj.label_plural
-        self._show_status()
-        self._load_page(None)
-        self.load(
-            lambda: self.crm.backend.count(self.obj.name, self.place.filters),
+        self.title = self.place.object_name
+        backend, place, size = self.crm.backend, self.place, self.crm.settings.page_size
+
+        def first_page() -> tuple[SObject, Sort, Page]:
+            obj = backend.describe(place.object_name)
+            sort = place.sort or Sort(obj.default_sort)
+            return obj, sort, backend.page(obj.name, place.filters, sort, None, size)
+
+        self.loading_page = True
+        fetch_then_show(self, first_page, self._show_first_page, group="page")
+        fetch_then_show(
+            self,
+            lambda: backend.count(place.object_name, place.filters),
             self._show_count,
             group="count",
         )
         self.query_one(DataTable).focus()
 
+    def _show_first_page(self, first: tuple[SObject, Sort, Page]) -> None:
+        obj, sort, page = first
+        self.obj, self.sort = obj, sort
+        self.columns = [obj.field(name) for name in obj.list_columns if obj.has_field(name)]
+        self.title = obj.label_plural
+        self.query_one("#list-title", Static).update(obj.label_plural)
+        self.query_one(FilterBar).show_object(obj)
+        table = self.query_one(DataTable)
+        for fld in self.columns:
+            arrow = ""
+            if fld.name == sort.field:
+                arrow = " ▼" if sort.descending else " ▲"
+            table.add_column(fld.label + arrow, key=fld.name)
+        self._show_page(page)
+
     # ----------------------------------------------------------------- paging
-    def _load_page(self, after: Cursor | None) -> None:
+    def _load_page(self, after: Cursor) -> None:
         self.loading_page = True
-        self.load(
+        fetch_then_show(
+            self,
             lambda: self.crm.backend.page(
-                self.obj.name, self.place.filters, self.sort, after, self.crm.settings.page_size
+                self.place.object_name,
+                self.place.filters,
+                self.sort,
+                after,
+                self.crm.settings.page_size,
             ),
             self._show_page,
             group="page",
@@ -89,6 +114,8 @@ class ListViewScreen(BrowserScreen):
         self._show_status()
 
     def _show_status(self) -> None:
+        if self.obj is None or self.sort is None:  # described with the first page
+            return
         shown = self.query_one(DataTable).row_count
         total = "…" if self.total is None else f"{self.total:,}"
         direction = "descending" if self.sort.descending else "ascending"
@@ -107,7 +134,8 @@ class ListViewScreen(BrowserScreen):
 
     def action_sort(self) -> None:
         table = self.query_one(DataTable)
-        self._sort_by(self.columns[table.cursor_column].name)
+        if self.columns:
+            self._sort_by(self.columns[table.cursor_column].name)
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
@@ -115,9 +143,11 @@ class ListViewScreen(BrowserScreen):
 
     def _sort_by(self, field_name: str) -> None:
         """Sort by a column; the same column again flips the direction."""
-        descending = field_name == self.sort.field and not self.sort.descending
+        descending = (
+            self.sort is not None and field_name == self.sort.field and not self.sort.descending
+        )
         self.crm.navigate(
-            ListLocation(self.obj.name, self.place.filters, Sort(field_name, descending))
+            ListLocation(self.place.object_name, self.place.filters, Sort(field_name, descending))
         )
 
     def action_filter(self) -> None:
@@ -128,9 +158,11 @@ class ListViewScreen(BrowserScreen):
 
     def action_clear_filters(self) -> None:
         if self.place.filters:
-            self.crm.navigate(ListLocation(self.obj.name, (), self.place.sort))
+            self.crm.navigate(ListLocation(self.place.object_name, (), self.place.sort))
 
     def on_filter_bar_applied(self, event: FilterBar.Applied) -> None:
         self.crm.navigate(
-            ListLocation(self.obj.name, (*self.place.filters, event.filter), self.place.sort)
+            ListLocation(
+                self.place.object_name, (*self.place.filters, event.filter), self.place.sort
+            )
         )

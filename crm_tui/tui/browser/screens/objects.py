@@ -10,6 +10,7 @@ from crm_tui.org.backends.interface import ObjectInfo
 from crm_tui.tui.browser.history import ListLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.widgets.link_table import LinkTable
+from crm_tui.tui.workers import fetch_then_show
 
 
 class ObjectListScreen(BrowserScreen):
@@ -25,7 +26,7 @@ class ObjectListScreen(BrowserScreen):
 
     def on_mount(self) -> None:
         self.title = "Objects"
-        self.load(self.crm.backend.list_objects, self._show)
+        fetch_then_show(self, self.crm.backend.list_objects, self._show)
 
     def _show(self, objects: list[ObjectInfo]) -> None:
         table = self.query_one(DataTable)

@@ -1,4 +1,5 @@
-"""A record page: labelled fields, lookups as links, related lists with counts."""
+"""A record page: labelled fields, lookups as links, related lists with counts; labels and
+preview columns as the backend describes the objects."""
 
 from __future__ import annotations
 
@@ -7,12 +8,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from crm_tui.org.backends.interface import RecordView, RelatedList
-from crm_tui.org.schema.catalogue import FieldType, get_object
+from crm_tui.org.backends.interface import FieldType, RecordView, RelatedList, SObject
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
-from crm_tui.tui.messages import UseAsAnswer
 from crm_tui.tui.widgets.link_table import LinkTable
+from crm_tui.tui.workers import fetch_then_show
 
 LINK_STYLE = "underline bold"
 PREVIEW_WIDTHS = (26, 14)  # two columns that fit the related pane at 120 columns
@@ -21,7 +21,9 @@ PREVIEW_WIDTHS = (26, 14)  # two columns that fit the related pane at 120 column
 class RecordScreen(BrowserScreen):
     HELP_TITLE = "Record page"
     BINDINGS = [
-        ("u", "use_as_answer", "Use as my answer"),
+        # For a host app that takes a record as an answer (the study app, reading `view`);
+        # an app without the action hides the key.
+        ("u", "app.use_as_answer", "Use as my answer"),
         ("tab", "app.focus_next", "Next pane"),
     ]
 
@@ -30,6 +32,7 @@ class RecordScreen(BrowserScreen):
         self.record_id = place.record_id
         self.view: RecordView | None = None
         self.related: dict[str, RelatedList] = {}
+        self.child_objects: dict[str, SObject] = {}  # each related list's object, described
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="record-title", classes="screen-title")
@@ -51,15 +54,22 @@ class RecordScreen(BrowserScreen):
     def on_mount(self) -> None:
         self.title = self.record_id
         backend, rows = self.crm.backend, self.crm.settings.related_preview_rows
-        self.load(lambda: backend.get_record(self.record_id), self._show_record)
-        self.load(
-            lambda: backend.related(self.record_id, rows), self._show_related, group="related"
-        )
+
+        def record() -> tuple[RecordView, SObject]:
+            view = backend.get_record(self.record_id)
+            return view, backend.describe(view.object_name)
+
+        def related() -> tuple[list[RelatedList], dict[str, SObject]]:
+            lists = backend.related(self.record_id, rows)
+            return lists, {r.child_object: backend.describe(r.child_object) for r in lists}
+
+        fetch_then_show(self, record, self._show_record)
+        fetch_then_show(self, related, self._show_related, group="related")
 
     # ----------------------------------------------------------------- showing
-    def _show_record(self, view: RecordView) -> None:
+    def _show_record(self, fetched: tuple[RecordView, SObject]) -> None:
+        view, obj = fetched
         self.view = view
-        obj = get_object(view.object_name)
         self.title = f"{obj.label}: {view.title}"
         self.query_one("#record-title", Static).update(
             Text.assemble(
@@ -80,7 +90,8 @@ class RecordScreen(BrowserScreen):
         self.query_one("#long-text", Static).update(Text("\n\n").join(long_texts))
         table.focus()
 
-    def _show_related(self, lists: list[RelatedList]) -> None:
+    def _show_related(self, fetched: tuple[list[RelatedList], dict[str, SObject]]) -> None:
+        lists, self.child_objects = fetched
         self.related = {r.name: r for r in lists}
         table = self.query_one("#related", DataTable)
         for rel in lists:
@@ -93,7 +104,7 @@ class RecordScreen(BrowserScreen):
             self._show_preview(lists[0])
 
     def _show_preview(self, rel: RelatedList) -> None:
-        child = get_object(rel.child_object)
+        child = self.child_objects[rel.child_object]
         self.query_one("#preview-title", Static).update(
             Text.assemble(
                 (rel.label, "bold"), f": first {len(rel.page.records)} of {rel.count_label}"
@@ -101,7 +112,7 @@ class RecordScreen(BrowserScreen):
         )
         preview = self.query_one("#preview", DataTable)
         preview.clear(columns=True)
-        columns = [child.field(name) for name in child.list_columns[:2]]
+        columns = [child.field(name) for name in child.list_columns[:2] if child.has_field(name)]
         for fld, width in zip(columns, PREVIEW_WIDTHS):
             preview.add_column(fld.label, key=fld.name, width=width)
         for record in rel.page.records:
@@ -128,10 +139,3 @@ class RecordScreen(BrowserScreen):
             self.crm.navigate(ListLocation(rel.child_object, (rel.filter,)))
         elif table.id == "preview":
             self.crm.navigate(RecordLocation(key))
-
-    def action_use_as_answer(self) -> None:
-        if self.view is None:
-            return
-        # The app answers (the study app after the solve screen checked the record): saying
-        # "is your answer" here would contradict a refusal.
-        self.post_message(UseAsAnswer(self.view.record_id, self.view.object_name))

@@ -1,4 +1,5 @@
-"""Global search: words (the last one as a prefix) across objects, hits grouped by object."""
+"""Global search: words (the last one as a prefix) across objects, hits grouped by object
+under the plural labels the backend describes (on a backend that declares search)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crm_tui.org.backends.interface import SearchHit
-from crm_tui.org.schema.catalogue import get_object
 from crm_tui.tui.browser.history import RecordLocation, SearchLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.workers import fetch_then_show
 
 
 class SearchScreen(BrowserScreen):
@@ -50,13 +51,20 @@ class SearchScreen(BrowserScreen):
         self.action_focus_results()
 
     def _search(self, text: str) -> None:
-        limit = self.crm.settings.search_limit
-        self.load(
-            lambda: (text, self.crm.backend.search(text, limit=limit)), self._show, group="search"
-        )
+        backend, limit = self.crm.backend, self.crm.settings.search_limit
+        if not backend.supports_search:
+            self.query_one("#search-status", Static).update(f"{backend.name} offers no search")
+            return
 
-    def _show(self, result: tuple[str, list[SearchHit]]) -> None:
-        text, hits = result
+        def search() -> tuple[str, list[SearchHit], dict[str, str]]:
+            hits = backend.search(text, limit=limit)
+            objects = {h.object_name for h in hits}
+            return text, hits, {name: backend.describe(name).label_plural for name in objects}
+
+        fetch_then_show(self, search, self._show, group="search")
+
+    def _show(self, result: tuple[str, list[SearchHit], dict[str, str]]) -> None:
+        text, hits, labels = result
         results = self.query_one(OptionList)
         results.clear_options()
         # Group by object in the order each object's best hit ranks.
@@ -64,7 +72,7 @@ class SearchScreen(BrowserScreen):
         ranked = sorted(hits, key=lambda h: order[h.object_name])
         for object_name, group in groupby(ranked, key=lambda h: h.object_name):
             group_hits = list(group)
-            label = get_object(object_name).label_plural
+            label = labels[object_name]
             results.add_option(
                 Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"), disabled=True)
             )

@@ -1,29 +1,32 @@
 """The SOQL console: type a query, see the records in a table or Salesforce's error.
 
-Queries run in a thread on the backend's own `soql` (the local org and a Salesforce org
-both have one; a backend without it shows the console as unavailable). Up and down recall
+Queries run in a thread on the backend's own `soql` (a backend that declares
+`supports_soql`, as the local org and a Salesforce org do; on any other the console shows
+as unavailable). Up and down recall
 earlier queries, kept in the data folder between sessions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
-from textual.worker import get_current_worker
 
 from crm_tui import paths
 from crm_tui.errors import CrmTuiError
+from crm_tui.org.backends.interface import Backend
 from crm_tui.org.soql import QueryResult, SalesforceError
 from crm_tui.tui.messages import QueryRun
+from crm_tui.tui.notices import explain, notify_error
 from crm_tui.tui.widgets.history_input import HistoryInput, load_history, save_history
 from crm_tui.tui.widgets.records_table import RecordsTable
+from crm_tui.tui.workers import fetch_then_show
 
 SHOWN_ROWS = 1000  # more would make the table slow to build; the status says how many exist
 EXAMPLE = "SELECT Id, CaseNumber, Subject, Account.Name FROM Case ORDER BY CreatedDate LIMIT 20"
@@ -69,19 +72,24 @@ class SoqlConsole(Screen):
             self.query_one(HistoryInput).focus()
 
     def _load_history(self) -> list[str]:
+        if self._history_file is None:  # a file we could not read: start empty
+            return []
         try:
             return load_history(self._history_file)
         except (CrmTuiError, OSError) as exc:
             self._history_file = None  # leave a file we cannot read as it is
-            self.notify(
-                f"{exc} (history kept for this session only)",
+            notify_error(
+                self,
+                exc,
                 title="SOQL history",
                 severity="warning",
+                note="History is kept for this session only.",
             )
             return []
 
     def _runner(self) -> Callable[[str], QueryResult] | None:
-        return getattr(self.app.backend, "soql", None)  # type: ignore[attr-defined]
+        backend: Backend = self.app.backend  # type: ignore[attr-defined]
+        return backend.soql if backend.supports_soql else None
 
     # ----------------------------------------------------------------- running
     def on_input_submitted(self, event: HistoryInput.Submitted) -> None:
@@ -93,34 +101,29 @@ class SoqlConsole(Screen):
         box.remember(text)
         self._save_history(box.history)
         self.query_one("#soql-status", Static).update("Running…")
-        self._run(runner, text)
+        fetch_then_show(
+            self,
+            partial(runner, text),
+            partial(self._ran, text),
+            group="soql",
+            failed=partial(self._failed, text),
+        )
 
-    @work(thread=True, exclusive=True, group="soql")
-    def _run(self, runner: Callable[[str], QueryResult], text: str) -> None:
-        worker = get_current_worker()
-        try:
-            outcome: QueryResult | CrmTuiError = runner(text)
-        except CrmTuiError as exc:  # SalesforceError included: the words Salesforce uses
-            outcome = exc
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._deliver, text, outcome)
+    def _ran(self, text: str, result: QueryResult) -> None:
+        self._show_result(result)
+        self.post_message(QueryRun(text, result.total_size, None))
 
-    def _deliver(self, text: str, outcome: QueryResult | CrmTuiError) -> None:
-        if not self.is_attached:
-            return
-        if isinstance(outcome, CrmTuiError):
-            self._show_error(outcome)
-            self.post_message(QueryRun(text, None, getattr(outcome, "error_code", "error")))
-        else:
-            self._show_result(outcome)
-            self.post_message(QueryRun(text, outcome.total_size, None))
+    def _failed(self, text: str, error: Exception) -> None:
+        # SalesforceError included: shown in the words Salesforce uses, not as a notice
+        self._show_error(error)
+        self.post_message(QueryRun(text, None, getattr(error, "error_code", "error")))
 
     def _show_result(self, result: QueryResult) -> None:
         self.query_one("#soql-error").display = False
         self.query_one(RecordsTable).show_records(result.records[:SHOWN_ROWS])
         self.query_one("#soql-status", Static).update(_summary(result))
 
-    def _show_error(self, error: CrmTuiError | str) -> None:
+    def _show_error(self, error: Exception | str) -> None:
         if isinstance(error, SalesforceError):
             # a MALFORMED_QUERY message starts on a new line: the query, then a caret under it
             message = Text.assemble(
@@ -129,7 +132,7 @@ class SoqlConsole(Screen):
                 error.message if error.message.startswith("\n") else " " + error.message,
             )
         else:
-            message = Text(str(error))
+            message = Text(error if isinstance(error, str) else explain(self, error))
         line = self.query_one("#soql-error", Static)
         line.update(message)
         line.display = True
@@ -142,7 +145,7 @@ class SoqlConsole(Screen):
             save_history(self._history_file, entries)
         except OSError as exc:
             self._history_file = None
-            self.notify(f"Cannot save the SOQL history: {exc}", severity="warning")
+            notify_error(self, exc, title="SOQL history not saved", severity="warning")
 
 
 def _summary(result: QueryResult) -> str:
