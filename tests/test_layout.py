@@ -25,3 +25,17 @@ def test_every_module_says_what_it_is_for():
         if ast.get_docstring(ast.parse(path.read_text())) is None
     ]
     assert bare == []
+
+
+def test_styles_live_next_to_the_module_that_uses_them():
+    """One way to style: a screen's `.tcss` beside its module, never inline CSS strings."""
+    tui = PACKAGE / "tui"
+    orphans = [
+        str(p.relative_to(ROOT)) for p in tui.rglob("*.tcss") if not p.with_suffix(".py").exists()
+    ]
+    inline = [
+        str(p.relative_to(ROOT))
+        for p in tui.rglob("*.py")
+        if "DEFAULT_CSS" in p.read_text() or "\n    CSS = " in p.read_text()
+    ]
+    assert (orphans, inline) == ([], [])

@@ -24,12 +24,13 @@ from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.browser.settings import BrowserSettings
+from crm_tui.tui.styles import css_next_to
 
 
 class CrmApp(App):
     """The record browser on one org. Subclasses (the study app) add keys and screens."""
 
-    CSS_PATH: ClassVar[CSSPathType | None] = "app.tcss"
+    CSS_PATH: ClassVar[CSSPathType | None] = css_next_to(__file__)  # what all screens share
     TITLE = "crm-tui"
     COMMANDS = App.COMMANDS | {BrowserCommands}
     BINDINGS = [

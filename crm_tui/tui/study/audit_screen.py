@@ -14,6 +14,7 @@ from crm_tui.study.service import AuditItem, Profile, StudyService
 from crm_tui.tui.study.dialogs import FlagDialog, FlagInput
 from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 
 
 def _detail(item: AuditItem) -> Table:
@@ -42,6 +43,7 @@ def _detail(item: AuditItem) -> Table:
 
 
 class AuditScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Audit"
     BINDINGS = [
         Binding("f", "flag", "Flag query", id="audit-flag"),

@@ -12,10 +12,13 @@ from textual.widgets import Input, Label, Markdown, Select, Static
 
 from crm_tui.study.service import Taxonomy
 from crm_tui.tui.study.study_screen import StudyDialog
+from crm_tui.tui.styles import css_next_to
 
 
 class PauseDialog(StudyDialog):
     """Covers the whole screen (the query included) until the person resumes."""
+
+    CSS_PATH = css_next_to(__file__)
 
     HELP_TITLE = "Paused"
     BINDINGS = [Binding("enter,escape,f5", "dismiss", "Resume")]
@@ -31,6 +34,8 @@ class PauseDialog(StudyDialog):
 class DetailsDialog(StudyDialog):
     """The optional domain details (`metadata.optional`)."""
 
+    CSS_PATH = css_next_to(__file__)
+
     HELP_TITLE = "Domain details"
     BINDINGS = [Binding("escape,f3", "dismiss", "Close")]
 
@@ -45,6 +50,8 @@ class DetailsDialog(StudyDialog):
 
 class SubmitDialog(StudyDialog):
     """Shows the answer about to be submitted; a key 1-5 (confidence) submits it."""
+
+    CSS_PATH = css_next_to(__file__)
 
     HELP_TITLE = "Submit"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,6 +79,8 @@ class SubmitDialog(StudyDialog):
 class SkipDialog(StudyDialog):
     """Skipping cannot be undone: ask once, so F7 next to F6 is never pressed by mistake."""
 
+    CSS_PATH = css_next_to(__file__)
+
     HELP_TITLE = "Skip"
     BINDINGS = [
         Binding("enter,y", "dismiss(True)", "Skip it"),
@@ -96,6 +105,8 @@ class FlagInput:
 
 class FlagDialog(StudyDialog):
     """Flag this query: a category of the audit taxonomy, a comment, a suggested answer."""
+
+    CSS_PATH = css_next_to(__file__)
 
     HELP_TITLE = "Flag this query"
     BINDINGS = [Binding("ctrl+s", "send", "Send flag"), Binding("escape", "dismiss", "Cancel")]

@@ -9,9 +9,11 @@ from textual.widgets import DataTable, Static
 
 from crm_tui.study.service import PartProgress, Profile, StudyService
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 
 
 class HomeScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Home"
     # In the order of the protocol's parts; r shows only when a query is waiting.
     BINDINGS = [

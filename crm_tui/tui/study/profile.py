@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from crm_tui.study.service import Profile
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 
 
 def _describe(profile: Profile) -> str:
@@ -19,6 +20,7 @@ def _describe(profile: Profile) -> str:
 
 
 class ProfileScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Profiles"
     BINDINGS = [
         Binding("ctrl+n", "new_profile", "New profile", id="new-profile"),

@@ -17,10 +17,12 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import ObjectInfo, Page
 from crm_tui.study.service import ORG_TARGET, Profile, StudyService
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 
 class RealismScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Rate realism"
     BINDINGS: ClassVar[list[BindingType]] = [
         *(

@@ -19,6 +19,7 @@ from crm_tui.study.report import ALL, Report
 from crm_tui.study.report_render import TableView, report_tables
 from crm_tui.study.service import Profile, StudyService
 from crm_tui.tui.notices import explain
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 DASH = "—"
@@ -104,14 +105,7 @@ def data_table(view: TableView, **kwargs) -> DataTable:
 
 class ResultsScreen(Screen):
     BINDINGS = [Binding("r", "reload", "Reload"), Binding("escape", "app.pop_screen", "Close")]
-    DEFAULT_CSS = """
-    ResultsScreen #results-heading { padding: 0 1; color: $text-muted; height: auto; }
-    ResultsScreen #results-message { padding: 1 2; display: none; }
-    ResultsScreen TabbedContent { height: 1fr; }
-    ResultsScreen .results-title { text-style: bold; padding: 1 1 0 1; }
-    ResultsScreen #results-chart { height: 20; }
-    ResultsScreen DataTable { height: auto; max-height: 30; }
-    """
+    CSS_PATH = css_next_to(__file__)
 
     def __init__(self, service: StudyService, profile: Profile | None) -> None:
         super().__init__()

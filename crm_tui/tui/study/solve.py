@@ -28,6 +28,7 @@ from crm_tui.tui.study.dialogs import (
     SubmitDialog,
 )
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 
 
 def clock_text(ms: int) -> str:
@@ -37,6 +38,7 @@ def clock_text(ms: int) -> str:
 
 
 class SolveScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Solve a query"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", id="submit", priority=True),

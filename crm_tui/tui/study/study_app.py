@@ -18,6 +18,7 @@ from textual.binding import Binding
 
 from crm_tui.org.backends.interface import Backend
 from crm_tui.study.service import Clock, Profile, StudyService
+from crm_tui.tui.browser import browser_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (
     ListLocation,
@@ -33,6 +34,7 @@ from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 
@@ -55,10 +57,10 @@ BROWSER_ONLY = ("back", "forward", "objects")
 class StudyApp(CrmApp):
     """The browser of `CrmApp` with a study's screens on top of it."""
 
-    # The browser's styles (next to CrmApp's module) and the study screens' own.
+    # The browser's shared styles, and those several study screens share.
     CSS_PATH: ClassVar[CSSPathType | None] = [
-        Path(__file__).parent.parent / "browser" / "app.tcss",
-        "study.tcss",
+        *css_next_to(browser_app.__file__),
+        *css_next_to(__file__),
     ]
     # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
     BINDINGS = [Binding("f9", "results", "Results (coordinators)", id="results", show=False)]

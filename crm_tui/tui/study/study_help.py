@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
+from crm_tui.tui.styles import css_next_to
 
 
 def keys_table(title: str, bindings) -> Table:
@@ -39,6 +40,7 @@ def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
 
 
 class StudyHelpScreen(ModalScreen):
+    CSS_PATH = css_next_to(__file__)
     BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
 
     def compose(self) -> ComposeResult:

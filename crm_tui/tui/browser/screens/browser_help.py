@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.styles import css_next_to
 
 GLOBAL_EXTRA = [
     ("enter", "Open what the cursor is on: an object, a record, a link, a related list"),
@@ -24,6 +25,8 @@ GLOBAL_EXTRA = [
 class HelpScreen(ModalScreen):
     """Lists the app's keys and those of every browser screen, leaving out the keys of a
     host app's actions that this app does not have."""
+
+    CSS_PATH = css_next_to(__file__)
 
     BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
 

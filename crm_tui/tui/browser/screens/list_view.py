@@ -11,12 +11,14 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.backends.interface import Cursor, Field, Page, SObject, Sort
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.filter_bar import FilterBar
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
 
 
 class ListViewScreen(BrowserScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "List view"
     BINDINGS = [
         ("s", "sort", "Sort by column"),

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.backends.interface import FieldType, RecordView, RelatedList, SObject
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
 
@@ -19,6 +20,7 @@ PREVIEW_WIDTHS = (26, 14)  # two columns that fit the related pane at 120 column
 
 
 class RecordScreen(BrowserScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Record page"
     BINDINGS = [
         # For a host app that takes a record as an answer (the study app, reading `view`);

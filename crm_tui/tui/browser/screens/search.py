@@ -13,10 +13,12 @@ from textual.widgets.option_list import Option
 from crm_tui.org.backends.interface import SearchHit
 from crm_tui.tui.browser.history import RecordLocation, SearchLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 
 class SearchScreen(BrowserScreen):
+    CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Search"
     BINDINGS = [
         ("enter", "open", "Open record"),

@@ -24,6 +24,7 @@ from crm_tui.org.backends.interface import Backend
 from crm_tui.org.soql import QueryResult, SalesforceError
 from crm_tui.tui.messages import QueryRun
 from crm_tui.tui.notices import explain, notify_error
+from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.history_input import HistoryInput, load_history, save_history
 from crm_tui.tui.widgets.records_table import RecordsTable
 from crm_tui.tui.workers import fetch_then_show
@@ -38,11 +39,7 @@ def history_path() -> Path:
 
 class SoqlConsole(Screen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
-    DEFAULT_CSS = """
-    SoqlConsole #soql-error { color: $error; padding: 0 1; height: auto; }
-    SoqlConsole #soql-status { color: $text-muted; padding: 0 1; height: 1; }
-    SoqlConsole #soql-records { height: 1fr; }
-    """
+    CSS_PATH = css_next_to(__file__)
 
     def __init__(self) -> None:
         super().__init__()
