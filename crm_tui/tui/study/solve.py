@@ -183,7 +183,7 @@ class SolveScreen(StudyScreen):
             return False
         entry.fill(record_id)
         await self.event("answer_used", {"record_id": record_id, "object": object_name})
-        # Described when the record page opened, so the backend has it cached.
+        # Described when the study opened (StudyApp), so the backend has it cached.
         label = self.app.backend.describe(object_name).label  # type: ignore[attr-defined]
         self.notify(
             f"{label} {record_id} is your answer; Ctrl+S submits.",

@@ -101,6 +101,16 @@ class StudyApp(CrmApp):
     async def _study_opened(self, service: StudyService) -> None:
         self.service = service
         await self.push_screen(ProfileScreen(service))  # mounted before the worker ends
+        # The answer field and "use as my answer" read object labels while a person types;
+        # describing every object now, in a worker, keeps those reads off a live org.
+        backend = self.backend
+        fetch_then_show(
+            self,
+            lambda: [backend.describe(info.name) for info in backend.list_objects()],
+            lambda _described: None,
+            group="describe",
+            failed=lambda _error: None,  # each screen says so itself if the org is out of reach
+        )
 
     def on_unmount(self) -> None:
         if self.service is not None:
