@@ -1,0 +1,321 @@
+"""Report values row by row, and the one place raw group answers become a ReportResult.
+
+The Salesforce backend fetches rows (SOQL cannot subtract dates, so it cannot group or
+average a duration) and aggregates them here; the local backend aggregates in SQL and
+hands its raw groups to `finish` as well, so both label, sort and cut groups alike.
+Values follow the SQL runner exactly: durations count whole seconds (`strftime('%s')`),
+date buckets are UTC days, weeks start on Sunday.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from crm_tui.org.backends.interface import (
+    FieldType,
+    Operator,
+    display_value,
+)
+from crm_tui.org.reports.definition import (
+    Aggregate,
+    DateGranularity,
+    DurationUnit,
+    GroupKey,
+    GroupRow,
+    ReportResult,
+)
+from crm_tui.org.reports.resolve import (
+    DurationRef,
+    FieldRef,
+    Plan,
+    ResolvedFilter,
+    ResolvedGrouping,
+    Value,
+)
+
+EMPTY_LABEL = "(empty)"
+Number = float | int | None
+
+
+# --------------------------------------------------------------------- raw values
+def nested(record: dict[str, Any], path: str) -> Any:
+    """A value of a SOQL record by relationship path (Account.ShippingState)."""
+    here: Any = record
+    for part in path.split("."):
+        if not isinstance(here, dict):
+            return None
+        here = here.get(part)
+    return here
+
+
+def normal(ref: FieldRef, raw: Any) -> Any:
+    """A field's value as both runners hold it: numbers float, booleans bool, else text."""
+    if raw is None:
+        return None
+    t = ref.field.type
+    if t in (FieldType.NUMBER, FieldType.CURRENCY):
+        return float(raw)
+    if t is FieldType.BOOLEAN:
+        return bool(raw)
+    return raw if isinstance(raw, str) else str(raw)
+
+
+def seconds(text: str) -> int:
+    """Whole seconds since the epoch of a stored Date or DateTime (as strftime('%s'))."""
+    stamp = datetime.fromisoformat(text[:19]) if len(text) > 10 else datetime.fromisoformat(text)
+    return int((stamp - datetime(1970, 1, 1)).total_seconds())
+
+
+def duration(dur: DurationRef, start: Any, end: Any) -> float | None:
+    if not start or not end:
+        return None
+    diff = seconds(str(end)) - seconds(str(start))
+    return diff / (3600.0 if dur.unit is DurationUnit.HOURS else 86400.0)
+
+
+def bucket(granularity: DateGranularity | None, value: Any) -> Any:
+    """A date or date/time's group (UTC day, Sunday week, 2024-03, 2024-Q1, 2024, month 3)."""
+    if value is None or granularity is None:
+        return value
+    text = str(value)
+    if granularity is DateGranularity.DAY:
+        return text[:10]
+    if granularity is DateGranularity.WEEK:
+        day = date.fromisoformat(text[:10])
+        return (day - timedelta(days=(day.weekday() + 1) % 7)).isoformat()
+    if granularity is DateGranularity.MONTH:
+        return text[:7]
+    if granularity is DateGranularity.QUARTER:
+        return f"{text[:4]}-Q{(int(text[5:7]) + 2) // 3}"
+    if granularity is DateGranularity.YEAR:
+        return text[:4]
+    return int(text[5:7])  # MONTH_OF_YEAR
+
+
+def compare(op: Operator, value: Any, argument: Any) -> bool:
+    """A duration filter on one row, with SOQL's null rules (only != and "is empty" keep
+    rows whose value is empty)."""
+    if op is Operator.IS_EMPTY:
+        return value is None
+    if op is Operator.IS_NOT_EMPTY:
+        return value is not None
+    if value is None:
+        return op is Operator.NE
+    return bool(
+        {
+            Operator.EQ: value == argument,
+            Operator.NE: value != argument,
+            Operator.LT: value < argument,
+            Operator.LE: value <= argument,
+            Operator.GT: value > argument,
+            Operator.GE: value >= argument,
+        }[op]
+    )
+
+
+# --------------------------------------------------------------------- aggregating
+@dataclass
+class _Acc:
+    count: int = 0
+    values: list[list[Any]] | None = None
+
+
+def _row_value(value: Value, record: dict[str, Any]) -> Any:
+    if isinstance(value, DurationRef):
+        return duration(value, nested(record, value.start.path), nested(record, value.end.path))
+    return normal(value, nested(record, value.path))
+
+
+def _summarise(aggregate: Aggregate, values: list[Any]) -> Number | str:
+    present = [v for v in values if v is not None]
+    if aggregate is Aggregate.COUNT:
+        return len(values)
+    if aggregate is Aggregate.COUNT_DISTINCT:
+        return len(set(present))
+    if not present:
+        return None
+    if aggregate is Aggregate.SUM:
+        return float(sum(present))
+    if aggregate is Aggregate.AVG:
+        return float(sum(present)) / len(present)
+    extreme: float | int | str = min(present) if aggregate is Aggregate.MIN else max(present)
+    return extreme
+
+
+def aggregate_records(
+    plan: Plan, records: Iterable[dict[str, Any]]
+) -> tuple[list[tuple[tuple[Any, ...], tuple[Any, ...]]], tuple[Any, ...], dict[str, str]]:
+    """(raw group keys, summaries) per group, the grand total and the names of lookup
+    values, from SOQL-shaped records (after duration filters and "more than N")."""
+    groups: dict[tuple[Any, ...], list[list[Any]]] = {}
+    every: list[list[Any]] = [[] for _ in plan.summaries]
+    names: dict[str, str] = {}
+    for record in records:
+        if not keep(plan, record):
+            continue
+        key = tuple(bucket(g.granularity, _row_value(g.value, record)) for g in plan.groupings)
+        for g, raw in zip(plan.groupings, key, strict=True):
+            if isinstance(g.value, FieldRef) and g.value.name_path and raw is not None:
+                title = nested(record, g.value.name_path)
+                if title is not None:
+                    names[str(raw)] = str(title)
+        lists = groups.setdefault(key, [[] for _ in plan.summaries])
+        for i, s in enumerate(plan.summaries):
+            v = 1 if s.value is None else _row_value(s.value, record)
+            lists[i].append(v)
+            every[i].append(v)
+    out = [
+        (
+            key,
+            tuple(_summarise(s.summary.aggregate, lists[i]) for i, s in enumerate(plan.summaries)),
+        )
+        for key, lists in groups.items()
+    ]
+    total = tuple(_summarise(s.summary.aggregate, every[i]) for i, s in enumerate(plan.summaries))
+    return out, total, names
+
+
+def keep(plan: Plan, record: dict[str, Any]) -> bool:
+    """The row filters SOQL could not apply: on durations, and "more than N" related rows."""
+    for f in plan.filters:
+        if isinstance(f.value, DurationRef) and not compare(
+            f.operator, _row_value(f.value, record), f.argument
+        ):
+            return False
+    for c in plan.crosses:
+        if c.more_than > 0:
+            children = record.get(c.relationship.name)
+            n = len(children.get("records", [])) if isinstance(children, dict) else 0
+            if (n > c.more_than) != c.with_:
+                return False
+    return True
+
+
+def duration_filters(plan: Plan) -> list[ResolvedFilter]:
+    return [f for f in plan.filters if isinstance(f.value, DurationRef)]
+
+
+# --------------------------------------------------------------------- results
+def key_label(g: ResolvedGrouping, raw: Any, names: dict[str, str]) -> GroupKey:
+    if raw is None:
+        return GroupKey(None, EMPTY_LABEL)
+    if g.granularity is DateGranularity.MONTH_OF_YEAR:
+        return GroupKey(int(raw), calendar.month_name[int(raw)])
+    if g.granularity is not None:
+        return GroupKey(str(raw), str(raw))
+    if isinstance(g.value, DurationRef):
+        return GroupKey(float(raw), f"{float(raw):,.2f}")
+    value = normal(g.value, raw)
+    if g.value.named_by:
+        return GroupKey(value, names.get(str(value), str(value)), str(value))
+    return GroupKey(value, display_value(g.value.field, value))
+
+
+def _key_order(key: GroupKey) -> tuple[bool, Any]:
+    if key.value is None:
+        return (True, "")
+    if key.record_id is not None or isinstance(key.value, str):
+        return (False, (key.label.lower(), str(key.value)))  # by the name shown, as Salesforce
+    return (False, key.value)
+
+
+def _value_order(value: Any) -> tuple[bool, Any]:
+    return (value is None, value if value is not None else 0)
+
+
+def _clean(aggregate: Aggregate, value: Any) -> Number | str:
+    if value is None:
+        return None
+    if aggregate in (Aggregate.COUNT, Aggregate.COUNT_DISTINCT):
+        return int(value)
+    if isinstance(value, str):
+        return value
+    return float(value)
+
+
+def finish(
+    plan: Plan,
+    groups: Sequence[tuple[tuple[Any, ...], tuple[Any, ...]]],
+    total: tuple[Any, ...],
+    names: dict[str, str],
+    columns: tuple[tuple[str, ...], ...] = (),
+    row_ids: tuple[str, ...] = (),
+    more_rows: bool = False,
+) -> ReportResult:
+    """The result from raw groups (raw key values, raw summaries), whichever runner made
+    them: keys labelled, groups sorted (by the summary asked, then by key) and cut to top N."""
+    aggs = [s.summary.aggregate for s in plan.summaries]
+    rows = [
+        GroupRow(
+            tuple(key_label(g, raw, names) for g, raw in zip(plan.groupings, key, strict=True)),
+            tuple(_clean(a, v) for a, v in zip(aggs, values, strict=True)),
+        )
+        for key, values in groups
+    ]
+    rows.sort(key=lambda r: tuple(_key_order(k) for k in r.keys))
+    d = plan.definition
+    if d.sort is not None:
+        i = [s.key for s in plan.summaries].index(d.sort.summary)
+        present = [r for r in rows if r.values[i] is not None]
+        absent = [r for r in rows if r.values[i] is None]
+        present.sort(key=lambda r: _value_order(r.values[i]), reverse=d.sort.descending)
+        rows = present + absent
+    group_count = len(rows)
+    if d.top_n is not None:
+        rows = rows[: d.top_n]
+    return ReportResult(
+        definition=d,
+        summaries=tuple(s.key for s in plan.summaries),
+        grouping_labels=tuple(g.label for g in plan.groupings),
+        groups=tuple(rows) if plan.groupings else (),
+        total=tuple(_clean(a, v) for a, v in zip(aggs, total, strict=True)),
+        columns=tuple(c.path for c in plan.columns),
+        column_labels=tuple(c.label for c in plan.columns),
+        rows=columns,
+        row_ids=row_ids,
+        truncated=more_rows or len(rows) < group_count,
+        group_count=group_count,
+        today=plan.today,
+    )
+
+
+def detail_row(plan: Plan, record: dict[str, Any], names: dict[str, str]) -> tuple[str, ...]:
+    """One ungrouped row, displayed (lookups by name)."""
+    out = []
+    for c in plan.columns:
+        value = normal(c, nested(record, c.path))
+        if c.name_path and value is not None:
+            title = nested(record, c.name_path)
+            if title is not None:
+                names[str(value)] = str(title)
+        shown = display_value(c.field, value, names)
+        if c.named_by and not c.field.is_lookup and value is not None:
+            shown = names.get(str(value), shown)
+        out.append(shown)
+    return tuple(out)
+
+
+def wanted_names(
+    plan: Plan,
+    groups: Sequence[tuple[tuple[Any, ...], tuple[Any, ...]]],
+    records: Iterable[dict[str, Any]] = (),
+) -> dict[str, set[str]]:
+    """Ids held in text fields (CaseHistory__c's Old/NewValue__c hold User Ids) that the
+    groups or detail rows show, by the object whose names they need."""
+    wanted: dict[str, set[str]] = {}
+    for i, g in enumerate(plan.groupings):
+        if isinstance(g.value, FieldRef) and g.value.named_by and not g.value.name_path:
+            for key, _ in groups:
+                if key[i] is not None:
+                    wanted.setdefault(g.value.named_by, set()).add(str(key[i]))
+    text_cols = [c for c in plan.columns if c.named_by and not c.name_path]
+    for record in records:
+        for c in text_cols:
+            value = nested(record, c.path)
+            if value and c.named_by:
+                wanted.setdefault(c.named_by, set()).add(str(value))
+    return wanted
