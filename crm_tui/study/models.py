@@ -55,6 +55,7 @@ class EventKind(StrEnum):
     SEARCH_RUN = "search_run"
     FILTER_SET = "filter_set"
     SOQL_RUN = "soql_run"  # a query typed in the SOQL console
+    REPORT_RUN = "report_run"  # a report run in the browser (definition, rows, time)
     ANSWER_USED = "answer_used"  # "use this record as my answer"
     ANSWER_SUBMITTED = "answer_submitted"
     SKIPPED = "skipped"

@@ -6,24 +6,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
 
+from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Backend
+from crm_tui.org.reports.definition import ReportDefinition
+from crm_tui.tui.browser import report_files
 from crm_tui.tui.browser.commands import BrowserCommands
 from crm_tui.tui.browser.history import (
     History,
     Location,
     ObjectsLocation,
+    ReportBuilderLocation,
+    ReportLocation,
     SearchLocation,
 )
 from crm_tui.tui.browser.screens import screen_for
 from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.browser.screens.saved_reports import SavedReportsScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.browser.settings import BrowserSettings
+from crm_tui.tui.notices import notify_error
 from crm_tui.tui.styles import css_next_to
 
 
@@ -39,11 +47,15 @@ class CrmApp(App):
         Binding("backspace,alt+left", "back", "Back", id="back"),
         Binding("alt+right", "forward", "Forward", id="forward"),
         Binding("o", "objects", "Objects", id="objects"),
+        Binding("r", "report", "Report builder", id="report"),
+        Binding("R", "saved_reports", "Saved reports", id="saved-reports", show=False),
         Binding("f8", "soql_console", "SOQL console", id="soql-console", show=False),
     ]
     # (title, app action, help) of the screens outside the browser's history, for the palette
     SCREEN_COMMANDS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("SOQL console", "soql_console", "Run SOQL queries on the org (f8)"),
+        ("Report builder", "report", "Group and summarise records in a report (r)"),
+        ("Saved reports", "saved_reports", "Open a report you saved (R)"),
     )
 
     def __init__(
@@ -70,6 +82,21 @@ class CrmApp(App):
 
     def on_unmount(self) -> None:
         self.backend.close()
+
+    def _fatal_error(self) -> None:
+        """Textual's crash report, without the locals of each frame: they can hold a
+        request's `Authorization: Bearer ...` header or a password. The app still exits
+        with return code 1 (the CLI turns it into the process's exit code)."""
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(
+            Segments(self.console.render(traceback, self.console.options))
+        )
+        self._close_messages_no_wait()
 
     async def wait_for_background_writes(self) -> None:
         """Until every write queued off the UI loop is on disk (the browser writes none)."""
@@ -125,3 +152,45 @@ class CrmApp(App):
     def action_soql_console(self) -> None:
         if not isinstance(self.screen, SoqlConsole):
             self.push_screen(SoqlConsole())
+
+    # ----------------------------------------------------------------- reports
+    def last_report(self) -> ReportDefinition | None:
+        """The report last built or run in this session (r reopens it)."""
+        for place in reversed(self.history.up_to_current()):
+            if isinstance(place, ReportBuilderLocation | ReportLocation):
+                return place.definition
+        return None
+
+    def action_report(self) -> None:
+        """r: the report builder, on the report last built (a new one at first)."""
+        self.navigate(ReportBuilderLocation(self.last_report()))
+
+    def reports_folder(self) -> Path:
+        """Where saved reports live (a host app may keep one folder per person)."""
+        return report_files.reports_home()
+
+    def save_report(self, definition: ReportDefinition) -> None:
+        try:
+            path = report_files.save(self.reports_folder(), definition)
+        except OSError as error:
+            notify_error(self, error, title="Report not saved")
+            return
+        self.notify(f"Saved as {path.name}; R lists the saved reports.", title="Report saved")
+
+    def action_saved_reports(self) -> None:
+        if isinstance(self.screen, SavedReportsScreen):
+            return
+        folder = self.reports_folder()
+        self.push_screen(
+            SavedReportsScreen(folder, report_files.list_saved(folder)), self._open_saved
+        )
+
+    def _open_saved(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            definition = report_files.load(path)
+        except (CrmTuiError, OSError) as error:
+            notify_error(self, error, title="Cannot open the report")
+            return
+        self.navigate(ReportBuilderLocation(definition))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crm_tui.org.backends.interface import Filter, Sort
+from crm_tui.org.reports.definition import ReportDefinition
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,28 @@ class SearchLocation:
     text: str = ""
 
 
-Location = ObjectsLocation | ListLocation | RecordLocation | SearchLocation
+@dataclass(frozen=True)
+class ReportBuilderLocation:
+    """The report builder, on a definition (None: a new report)."""
+
+    definition: ReportDefinition | None = None
+
+
+@dataclass(frozen=True)
+class ReportLocation:
+    """A report's result: the definition run."""
+
+    definition: ReportDefinition
+
+
+Location = (
+    ObjectsLocation
+    | ListLocation
+    | RecordLocation
+    | SearchLocation
+    | ReportBuilderLocation
+    | ReportLocation
+)
 
 
 class History:
@@ -42,6 +64,10 @@ class History:
     @property
     def current(self) -> Location | None:
         return self._places[self._index] if self._places else None
+
+    def up_to_current(self) -> list[Location]:
+        """The places visited up to the current one, oldest first."""
+        return self._places[: self._index + 1]
 
     @property
     def can_go_back(self) -> bool:

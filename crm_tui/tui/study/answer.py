@@ -114,6 +114,21 @@ class AnswerEntry(Vertical):
         self.query_one("#answer-text", Input).value = value
         self._show_state()
 
+    def take(self, value: str) -> bool:
+        """Put a value from the browser in the field (a state, a month, text); False when
+        it is not one of the choices."""
+        widget = self.query_one("#answer-choice, #answer-text")
+        if isinstance(widget, Select):
+            choices = MONTHS if self.answer_type == "month" else [c for c, _ in us_states()]
+            if value not in choices:
+                return False
+            widget.value = value
+        elif isinstance(widget, Input):
+            widget.value = value
+        self.explicit_none = False
+        self._show_state()
+        return True
+
     def restore(self, value: str) -> None:
         """Show a draft kept from before a restart (a month, a state, or typed text)."""
         widget = self.query_one("#answer-choice, #answer-text")

@@ -191,6 +191,24 @@ class SolveScreen(StudyScreen):
         )
         return True
 
+    async def use_value_as_answer(self, value: str) -> bool:
+        """Take a value chosen in the browser (a report group's state, month or name);
+        False (and a message) if it does not fit."""
+        entry = self.query_one(AnswerEntry)
+        if self.answer_type == "record_id":
+            self.notify(
+                "This query takes a record: group the report by a lookup (e.g. OwnerId) "
+                "or open the record, then u.",
+                severity="error",
+            )
+            return False
+        if not entry.take(value):
+            self.notify(f"{value!r} is not a {self.answer_type}.", severity="error")
+            return False
+        await self.event("answer_used", {"value": value})
+        self.notify(f"{value} is your answer; Ctrl+S submits.", title="Answer taken")
+        return True
+
     # ----------------------------------------------------------------- actions
     def action_browse(self) -> None:
         self.app.action_objects()  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from textual.binding import Binding
 
 from crm_tui.org.backends.interface import Backend
 from crm_tui.study.service import Clock, Profile, StudyService
-from crm_tui.tui.browser import browser_app
+from crm_tui.tui.browser import browser_app, report_files
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (
     ListLocation,
@@ -27,8 +27,7 @@ from crm_tui.tui.browser.history import (
     SearchLocation,
 )
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
-from crm_tui.tui.browser.screens.record import RecordScreen
-from crm_tui.tui.messages import QueryRun
+from crm_tui.tui.messages import QueryRun, ReportRun
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.results import ResultsScreen
@@ -51,7 +50,7 @@ def browsing_event(place: Location, before: Location | None) -> tuple[str, dict[
 
 
 # The browser's own app keys: hidden and off on study screens.
-BROWSER_ONLY = ("back", "forward", "objects")
+BROWSER_ONLY = ("back", "forward", "objects", "report", "saved_reports")
 
 
 class StudyApp(CrmApp):
@@ -160,6 +159,25 @@ class StudyApp(CrmApp):
             "soql_run", {"query": message.text, "rows": message.rows, "error": message.error}
         )
 
+    async def on_report_run(self, message: ReportRun) -> None:
+        await self._record(
+            "report_run",
+            {
+                "definition": message.definition,
+                "rows": message.rows,
+                "groups": message.groups,
+                "error": message.error,
+                "ms": message.ms,
+            },
+        )
+
+    def reports_folder(self) -> Path:
+        """Saved reports per profile: `reports/<profile id>/` in the data folder."""
+        profile = self.working_profile()
+        if profile is None:
+            return super().reports_folder()
+        return report_files.reports_home() / f"profile-{profile.id}"
+
     async def on_app_blur(self, event: events.AppBlur) -> None:
         await self._record("focus_lost")
 
@@ -168,16 +186,27 @@ class StudyApp(CrmApp):
 
     # ----------------------------------------------------------------- keys added to the browser
     async def action_use_as_answer(self) -> None:
-        """`u` on a record page: the record on show becomes the open query's answer."""
+        """`u` on a record page (the record on show) or a report (the group's value or
+        record under the cursor): it becomes the open query's answer."""
         screen = self.screen
-        if not isinstance(screen, RecordScreen) or screen.view is None:
+        candidate = screen.answer_candidate() if isinstance(screen, BrowserScreen) else None
+        if candidate is None:
             return
         solve = self.solving()
         if solve is None:
             self.notify(
                 "No query is open: start one on the study home screen (s).", severity="warning"
             )
-        elif await solve.use_as_answer(screen.view.record_id, screen.view.object_name):
+            return
+        if candidate.record_id is not None:
+            object_name = candidate.object_name
+            if object_name is None:
+                obj = self.backend.object_for_id(candidate.record_id)
+                object_name = obj.name if obj is not None else ""
+            taken = await solve.use_as_answer(candidate.record_id, object_name)
+        else:
+            taken = await solve.use_value_as_answer(candidate.value)
+        if taken:
             self.action_leave_browser()
 
     def _study_below(self) -> bool:

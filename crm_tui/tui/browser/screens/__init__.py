@@ -9,11 +9,15 @@ from crm_tui.tui.browser.history import (
     Location,
     ObjectsLocation,
     RecordLocation,
+    ReportBuilderLocation,
+    ReportLocation,
     SearchLocation,
 )
 from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.objects import ObjectListScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
+from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
+from crm_tui.tui.browser.screens.report_result import ReportScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
 
 
@@ -27,4 +31,8 @@ def screen_for(place: Location) -> Screen:
             return RecordScreen(place)
         case SearchLocation():
             return SearchScreen(place)
+        case ReportBuilderLocation():
+            return ReportBuilderScreen(place)
+        case ReportLocation():
+            return ReportScreen(place)
     raise TypeError(f"No screen shows {place!r}")

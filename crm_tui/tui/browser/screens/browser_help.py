@@ -15,7 +15,8 @@ from crm_tui.tui.styles import css_next_to
 
 GLOBAL_EXTRA = [
     ("enter", "Open what the cursor is on: an object, a record, a link, a related list"),
-    ("ctrl+p", "Command palette: open an object, jump to a record Id"),
+    ("ctrl+p", "Palette: open an object, jump to a record Id"),
+    ("enter on a report's group", "Open its records (the list view filtered to the group)"),
     ("tab, shift+tab", "Move between panes"),
     ("click a column header", "Sort a list view by that column (again: flip the order)"),
     ("ctrl+q", "Quit"),

@@ -3,6 +3,7 @@ host app adds (F2). Backend calls go off the UI loop with `tui.workers.fetch_the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -12,6 +13,16 @@ from textual.widgets import Footer, Header
 
 if TYPE_CHECKING:
     from crm_tui.tui.browser.browser_app import CrmApp
+
+
+@dataclass(frozen=True)
+class AnswerCandidate:
+    """What a screen offers as an answer under the cursor (`u`, for a host app's
+    `use_as_answer`): a record (its Id and object) or a value as shown (a state, a month)."""
+
+    value: str
+    record_id: str | None = None
+    object_name: str | None = None  # the record's object, when known
 
 
 class BrowserScreen(Screen):
@@ -42,3 +53,7 @@ class BrowserScreen(Screen):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def answer_candidate(self) -> AnswerCandidate | None:
+        """What `u` would take as the answer here (None: nothing on this screen)."""
+        return None

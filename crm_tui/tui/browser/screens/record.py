@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 
 from crm_tui.org.backends.interface import FieldType, RecordView, RelatedList, SObject
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
-from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.browser.screens.browser_screen import AnswerCandidate, BrowserScreen
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
@@ -67,6 +67,11 @@ class RecordScreen(BrowserScreen):
 
         fetch_then_show(self, record, self._show_record)
         fetch_then_show(self, related, self._show_related, group="related")
+
+    def answer_candidate(self) -> AnswerCandidate | None:
+        if self.view is None:
+            return None
+        return AnswerCandidate(self.view.record_id, self.view.record_id, self.view.object_name)
 
     # ----------------------------------------------------------------- showing
     def _show_record(self, fetched: tuple[RecordView, SObject]) -> None:

@@ -1,0 +1,447 @@
+"""The report builder: a report type, then parts added one at a time (columns, filters,
+date ranges, a cross filter, durations, groupings, summaries, sort, top N, matrix), and
+the definition as TOML text beside them.
+
+The text is the source of truth: the form adds parts to it, the parts table removes and
+reorders them, and a person may edit it directly. Each change is checked against the
+org's schema (`resolve`, in a worker), and a bad definition shows one line naming the bad
+part. Ctrl+R runs the report (the result screen), Ctrl+S saves it, Ctrl+O lists the
+saved ones.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.suggester import SuggestFromList
+from textual.widgets import DataTable, Input, Select, Static, TextArea
+
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.backends.interface import Operator
+from crm_tui.org.reports.definition import (
+    Aggregate,
+    CrossFilter,
+    DateGranularity,
+    DateRange,
+    Duration,
+    DurationUnit,
+    Grouping,
+    ReportDefinition,
+    ReportFilter,
+    Summary,
+    SummarySort,
+    dump_definition,
+    parse_definition,
+)
+from crm_tui.org.reports.resolve import fields_for_report, resolve
+from crm_tui.tui.browser.history import ReportBuilderLocation, ReportLocation
+from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.styles import css_next_to
+from crm_tui.tui.workers import fetch_then_show
+
+DEFAULT_OBJECT = "Case"
+VALUE = "value"  # a grouping without date granularity
+
+# part kind -> (label, the "how" choices, field placeholder, value placeholder)
+PARTS: dict[str, tuple[str, list[tuple[str, str]], str, str]] = {
+    "grouping": (
+        "Group by",
+        [("by value / record", VALUE)]
+        + [(f"by {g.value.replace('_', ' ')}", g.value) for g in DateGranularity],
+        "Field to group by, e.g. OwnerId",
+        "",
+    ),
+    "summary": (
+        "Summary",
+        [(a.value, a.value) for a in Aggregate],
+        "Field, e.g. Age",
+        "",
+    ),
+    "filter": (
+        "Filter",
+        [(o.value, o.value) for o in Operator],
+        "Field, e.g. Status",
+        "Value, e.g. Closed",
+    ),
+    "date_range": (
+        "Date range",
+        [("within", "within")],
+        "Date field, e.g. CreatedDate",
+        "LAST_N_MONTHS:4, THIS_QUARTER, 2024-03, 2024-Q2, 2024, 2024-01-05..2024-02-10",
+    ),
+    "column": ("Column", [("show", "show")], "Field, e.g. Owner.Name", ""),
+    "sort": (
+        "Sort groups",
+        [("descending", "desc"), ("ascending", "asc")],
+        "Summary, e.g. AVG(Age) or COUNT()",
+        "",
+    ),
+    "top_n": ("Top N groups", [("keep", "keep")], "", "How many, e.g. 1"),
+    "matrix": ("Matrix", [("on", "on"), ("off", "off")], "", ""),
+    "cross": (
+        "Cross filter",
+        [("with", "with"), ("without", "without")],
+        "Related list, e.g. Histories__r",
+        "More than N rows (optional)",
+    ),
+    "duration": (
+        "Duration",
+        [(u.value, u.value) for u in DurationUnit],
+        "Start field, e.g. CreatedDate",
+        "End field, e.g. ClosedDate",
+    ),
+}
+# The definition's lists the parts table shows, in order, with their labels.
+LISTS = (
+    ("columns", "Column"),
+    ("filters", "Filter"),
+    ("date_ranges", "Date range"),
+    ("cross_filters", "Cross filter"),
+    ("durations", "Duration"),
+    ("groupings", "Group by"),
+    ("summaries", "Summary"),
+)
+
+
+def describe_part(kind: str, part: Any) -> str:
+    match part:
+        case ReportFilter(field=f, operator=op, value=v):
+            return f"{f} {Operator(op).value}" + ("" if v is None else f" {v}")
+        case DateRange(field=f, range=r):
+            return f"{f} within {r}"
+        case CrossFilter(child=c, filters=fs, with_=w, more_than=n):
+            rows = f" more than {n}" if n is not None else ""
+            where = f" where {'; '.join(describe_part('filter', f) for f in fs)}" if fs else ""
+            return f"{'with' if w else 'without'} {c}{rows}{where}"
+        case Duration(name=n, start=s, end=e, unit=u):
+            return f"{n} = {e} − {s} ({u.value})"
+        case Grouping(field=f, granularity=g):
+            return f + (f" by {g.value.replace('_', ' ')}" if g else "")
+        case Summary():
+            return part.key
+    return str(part)
+
+
+class ReportBuilderScreen(BrowserScreen):
+    CSS_PATH = css_next_to(__file__)
+    HELP_TITLE = "Report builder"
+    BINDINGS = [
+        Binding("ctrl+r", "run", "Run report", priority=True),
+        Binding("ctrl+a", "add_part", "Add part", priority=True),
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+o", "app.saved_reports", "Saved reports", priority=True),
+        Binding("ctrl+n", "new", "New report", priority=True),
+        Binding("delete", "remove_part", "Remove part"),
+        Binding("ctrl+up", "move_part(-1)", "Move up", show=False),
+        Binding("ctrl+down", "move_part(1)", "Move down", show=False),
+        Binding("escape", "focus_form", "To the form", show=False),
+    ]
+
+    def __init__(self, place: ReportBuilderLocation) -> None:
+        super().__init__()
+        self.definition = place.definition or ReportDefinition(DEFAULT_OBJECT)
+        self.text_error: str | None = None  # the text does not parse
+        self.check_error: str | None = None  # it parses, but does not fit the org
+        self._shown_text = ""
+        self.field_paths: list[str] = []
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("Report builder", id="report-builder-title", classes="screen-title")
+        with Horizontal(id="report-form"):
+            yield Select([], prompt="Report type", id="report-type", allow_blank=True)
+            yield Select(
+                [(label, kind) for kind, (label, *_rest) in PARTS.items()],
+                value="grouping",
+                allow_blank=False,
+                id="report-part",
+            )
+            yield Input(placeholder=PARTS["grouping"][2], id="report-field")
+            yield Select(PARTS["grouping"][1], allow_blank=False, id="report-how")
+            yield Input(placeholder="", id="report-value")
+        yield Input(placeholder="Report name (to save it)", id="report-name")
+        yield Static("", id="report-check")
+        with Horizontal(id="report-body"):
+            with Vertical(id="report-parts-pane"):
+                parts: DataTable[str] = DataTable(id="report-parts", cursor_type="row")
+                parts.add_column("Part", key="kind", width=12)
+                parts.add_column("What", key="what", width=44)
+                yield parts
+            yield TextArea(id="report-toml", soft_wrap=False, show_line_numbers=False)
+
+    def on_mount(self) -> None:
+        self.title = "Report builder"
+        backend = self.crm.backend
+        fetch_then_show(self, backend.list_objects, self._show_types, group="types")
+        self.query_one("#report-name", Input).value = self.definition.name
+        self._show_definition()
+        self._load_fields()
+        self.query_one("#report-field", Input).focus()
+
+    def _show_types(self, objects: list[Any]) -> None:
+        select: Select[str] = self.query_one("#report-type", Select)
+        with self.prevent(Select.Changed):
+            select.set_options([(f"{o.label} ({o.name})", o.name) for o in objects])
+            if any(o.name == self.definition.object_name for o in objects):
+                select.value = self.definition.object_name
+
+    def _load_fields(self) -> None:
+        describe, name = self.crm.backend.describe, self.definition.object_name
+
+        def fields() -> list[str]:
+            refs = fields_for_report(describe, name, depth=2)
+            return [r.path for r in refs] + (["Age"] if name == "Case" else [])
+
+        fetch_then_show(self, fields, self._show_fields, group="fields", failed=lambda _e: None)
+
+    def _show_fields(self, paths: list[str]) -> None:
+        self.field_paths = paths
+        field = self.query_one("#report-field", Input)
+        field.suggester = SuggestFromList(paths, case_sensitive=False)
+
+    # ----------------------------------------------------------------- the definition
+    def _set_definition(self, definition: ReportDefinition) -> None:
+        """A new definition from the form: the text, the parts and the check follow."""
+        object_changed = definition.object_name != self.definition.object_name
+        self.definition = definition
+        self.text_error = None
+        self._show_definition()
+        if object_changed:
+            self._load_fields()
+
+    def _show_definition(self) -> None:
+        text = dump_definition(self.definition)
+        self._shown_text = text
+        area = self.query_one("#report-toml", TextArea)
+        if area.text != text:
+            area.load_text(text)
+        self._show_parts()
+        self._check()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        text = event.text_area.text
+        if text == self._shown_text:
+            return
+        self._shown_text = text
+        try:
+            definition = parse_definition(text)
+        except CrmTuiError as error:
+            self.text_error = str(error)
+            self._show_check()
+            return
+        self.text_error = None
+        object_changed = definition.object_name != self.definition.object_name
+        self.definition = definition
+        self._show_parts()
+        self._check()
+        if object_changed:
+            self._load_fields()
+            self._select_type()
+
+    def _select_type(self) -> None:
+        select: Select[str] = self.query_one("#report-type", Select)
+        with self.prevent(Select.Changed):
+            try:
+                select.value = self.definition.object_name
+            except Exception:  # an object the org does not have: the check says so
+                select.clear()
+
+    def _check(self) -> None:
+        definition, describe = self.definition, self.crm.backend.describe
+        today = definition.today or date.today()
+
+        def check() -> str | None:
+            try:
+                resolve(definition, describe, today)
+            except CrmTuiError as error:
+                return str(error)
+            return None
+
+        fetch_then_show(self, check, self._checked, group="check")
+
+    def _checked(self, problem: str | None) -> None:
+        self.check_error = problem
+        self._show_check()
+
+    def _show_check(self) -> None:
+        line = self.query_one("#report-check", Static)
+        problem = self.text_error or self.check_error
+        if problem:
+            line.update(Text(problem.splitlines()[0], style="bold red"))
+        else:
+            line.update(Text("Ready: Ctrl+R runs the report.", style="green"))
+        line.set_class(bool(problem), "-problem")
+
+    def _show_parts(self) -> None:
+        table = self.query_one("#report-parts", DataTable)
+        table.clear()
+        d = self.definition
+        table.add_row("Report type", d.object_name, key="object")
+        for attr, label in LISTS:
+            for i, part in enumerate(getattr(d, attr)):
+                table.add_row(label, describe_part(attr, part), key=f"{attr}:{i}")
+        if d.sort is not None:
+            order = "descending" if d.sort.descending else "ascending"
+            table.add_row("Sort groups", f"{d.sort.summary} {order}", key="sort")
+        if d.top_n is not None:
+            table.add_row("Top N", str(d.top_n), key="top_n")
+        if d.matrix:
+            table.add_row("Matrix", "rows × columns", key="matrix")
+
+    # ----------------------------------------------------------------- the form
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "report-type" and event.value is not Select.BLANK:
+            if event.value != self.definition.object_name:
+                self._set_definition(ReportDefinition(str(event.value), name=self.definition.name))
+        elif event.select.id == "report-part" and event.value is not Select.BLANK:
+            _label, how, field_hint, value_hint = PARTS[str(event.value)]
+            select: Select[str] = self.query_one("#report-how", Select)
+            select.set_options(how)
+            select.value = how[0][1]
+            self.query_one("#report-field", Input).placeholder = field_hint
+            self.query_one("#report-value", Input).placeholder = value_hint
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id in ("report-field", "report-value"):
+            event.stop()
+            self.action_add_part()
+        elif event.input.id == "report-name":
+            event.stop()
+            self._set_definition(self.definition.with_(name=event.value.strip()))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "report-name" and event.value.strip() != self.definition.name:
+            self.definition = self.definition.with_(name=event.value.strip())
+            self._show_definition()
+
+    def action_add_part(self) -> None:
+        kind = str(self.query_one("#report-part", Select).value)
+        how = str(self.query_one("#report-how", Select).value)
+        field_input = self.query_one("#report-field", Input)
+        value_input = self.query_one("#report-value", Input)
+        field, value = field_input.value.strip(), value_input.value.strip()
+        try:
+            definition = self._with_part(kind, how, field, value)
+        except (CrmTuiError, ValueError) as error:
+            self.text_error = f"{PARTS[kind][0]}: {error}"
+            self._show_check()
+            return
+        field_input.value = value_input.value = ""
+        self._set_definition(definition)
+        field_input.focus()
+
+    def _with_part(self, kind: str, how: str, field: str, value: str) -> ReportDefinition:
+        d = self.definition
+        needs_field = kind not in ("top_n", "matrix")
+        if needs_field and not field:
+            raise CrmTuiError(f"type a {'summary' if kind == 'sort' else 'field'} first")
+        match kind:
+            case "column":
+                return d.with_(columns=(*d.columns, field))
+            case "filter":
+                op = Operator(how)
+                return d.with_(
+                    filters=(*d.filters, ReportFilter(field, op, value if op.takes_value else None))
+                )
+            case "date_range":
+                if not value:
+                    raise CrmTuiError("type a range, e.g. LAST_N_MONTHS:4 or 2024-03")
+                return d.with_(date_ranges=(*d.date_ranges, DateRange(field, value)))
+            case "cross":
+                more = int(value) if value else None
+                return d.with_(
+                    cross_filters=(*d.cross_filters, CrossFilter(field, (), how == "with", more))
+                )
+            case "duration":
+                if not value:
+                    raise CrmTuiError("type the end field, e.g. ClosedDate")
+                name = f"Duration{len(d.durations) + 1}"
+                unit = DurationUnit(how)
+                return d.with_(durations=(*d.durations, Duration(name, field, value, unit)))
+            case "grouping":
+                gran = None if how == VALUE else DateGranularity(how)
+                return d.with_(groupings=(*d.groupings, Grouping(field, gran)))
+            case "summary":
+                agg = Aggregate(how)
+                summary = Summary(agg, None if agg is Aggregate.COUNT else field)
+                return d.with_(summaries=(*d.summaries, summary))
+            case "sort":
+                key = Summary.parse(field).key
+                return d.with_(sort=SummarySort(key, how == "desc"))
+            case "top_n":
+                return d.with_(top_n=int(value) if value else None)
+            case "matrix":
+                return d.with_(matrix=how == "on")
+        raise CrmTuiError(f"unknown part {kind!r}")
+
+    # ----------------------------------------------------------------- the parts table
+    def _cursor_part(self) -> str | None:
+        table = self.query_one("#report-parts", DataTable)
+        if not table.has_focus or table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return key
+
+    def action_remove_part(self) -> None:
+        key = self._cursor_part()
+        if key is None or key == "object":
+            return
+        d = self.definition
+        if key in ("sort", "top_n"):
+            self._set_definition(d.with_(**{key: None}))
+        elif key == "matrix":
+            self._set_definition(d.with_(matrix=False))
+        else:
+            attr, _, index = key.partition(":")
+            items = list(getattr(d, attr))
+            del items[int(index)]
+            self._set_definition(d.with_(**{attr: tuple(items)}))
+
+    def action_move_part(self, step: int) -> None:
+        key = self._cursor_part()
+        if key is None or ":" not in key:
+            return
+        attr, _, index_text = key.partition(":")
+        items = list(getattr(self.definition, attr))
+        index, target = int(index_text), int(index_text) + step
+        if not 0 <= target < len(items):
+            return
+        items[index], items[target] = items[target], items[index]
+        self._set_definition(self.definition.with_(**{attr: tuple(items)}))
+        table = self.query_one("#report-parts", DataTable)
+        table.move_cursor(row=table.get_row_index(f"{attr}:{target}"))
+
+    # ----------------------------------------------------------------- actions
+    def _current(self) -> ReportDefinition | None:
+        if self.text_error:
+            self.notify(self.text_error, title="Fix the definition first", severity="error")
+            return None
+        return self.definition
+
+    def action_run(self) -> None:
+        definition = self._current()
+        if definition is None:
+            return
+        self.crm.history.replace_current(ReportBuilderLocation(definition))
+        self.crm.navigate(ReportLocation(definition))
+
+    def action_save(self) -> None:
+        definition = self._current()
+        if definition is None:
+            return
+        if not definition.name:
+            self.query_one("#report-name", Input).focus()
+            self.notify("Name the report first (the field under the form).", severity="warning")
+            return
+        self.crm.save_report(definition)
+
+    def action_new(self) -> None:
+        self.query_one("#report-name", Input).value = ""
+        self._set_definition(ReportDefinition(self.definition.object_name))
+
+    def action_focus_form(self) -> None:
+        self.query_one("#report-field", Input).focus()

@@ -1,0 +1,53 @@
+"""SVG snapshots at 120x40 of the report builder and a grouped result, on the small org."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from textual.widgets import Input
+
+from crm_tui.org.reports import Grouping, ReportDefinition, Summary, SummarySort
+from crm_tui.tui.app import create_app
+from crm_tui.tui.browser.history import ReportBuilderLocation
+from tests.helpers.pilot import settle
+from tests.tui.browser.conftest import TEST_SETTINGS
+
+SIZE = (120, 40)
+DEFINITION = ReportDefinition(
+    "Case",
+    groupings=(Grouping("Priority"),),
+    summaries=(Summary.parse("COUNT_DISTINCT(AccountId)"),),
+    sort=SummarySort("COUNT()"),
+    today=date(2024, 6, 1),
+    name="Cases by priority",
+)
+
+
+@pytest.fixture
+def still_app(small_org_path):
+    """The browser with a clock that never moves: a run's time reads 0.00 s."""
+    return create_app(org_path=small_org_path, settings=TEST_SETTINGS, clock=lambda: 0.0)
+
+
+def test_report_builder(still_app, snap_compare):
+    async def open_builder(pilot):
+        await settle(pilot)
+        pilot.app.navigate(ReportBuilderLocation(DEFINITION))
+        await settle(pilot)
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(still_app, terminal_size=SIZE, run_before=open_builder)
+
+
+def test_grouped_report_result(still_app, snap_compare):
+    async def run_report(pilot):
+        await settle(pilot)
+        pilot.app.navigate(ReportBuilderLocation(DEFINITION))
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+
+    assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
