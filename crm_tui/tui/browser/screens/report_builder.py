@@ -440,8 +440,11 @@ class ReportBuilderScreen(BrowserScreen):
         self.crm.save_report(definition)
 
     def action_new(self) -> None:
-        self.query_one("#report-name", Input).value = ""
+        """A fresh report of the same type: the form emptied, the cursor on its first field."""
+        for input_id in ("#report-name", "#report-field", "#report-value"):
+            self.query_one(input_id, Input).value = ""
         self._set_definition(ReportDefinition(self.definition.object_name))
+        self.action_focus_form()
 
     def action_focus_form(self) -> None:
         self.query_one("#report-field", Input).focus()
