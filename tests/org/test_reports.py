@@ -381,3 +381,26 @@ def test_calendar_ranges():
     assert range_days("2024-01-05..2024-02-10", TODAY) == (date(2024, 1, 5), date(2024, 2, 11))
     assert range_days("THIS_QUARTER", TODAY) == (date(2025, 1, 1), date(2025, 4, 1))
     assert range_days("LAST_N_MONTHS:3", TODAY) == (date(2024, 10, 1), date(2025, 1, 1))
+
+
+@pytest.mark.parametrize(
+    "toml_text, message",
+    [
+        ('object = "Case"\ntop_n = "x"', "Top N: needs a positive whole number, not 'x'"),
+        ('object = "Case"\nrow_limit = "x"', "Row limit: needs a positive whole number, not 'x'"),
+        ('object = "Case"\nmatrix = "false"', "Matrix: needs true or false, not 'false'"),
+        (
+            'object = "Case"\n[[cross_filters]]\nchild = "CaseHistory__c"\nmore_than = "x"',
+            "Cross filter more_than: needs a whole number from 0, not 'x'",
+        ),
+        (
+            'object = "Case"\nsort = {summary = "COUNT()", descending = "no"}',
+            "Sort descending: needs true or false, not 'no'",
+        ),
+    ],
+)
+def test_values_of_the_wrong_type_name_the_part(toml_text, message):
+    """Typed into the builder or given to the CLI: one line, never a ValueError."""
+    with pytest.raises(CrmTuiError) as caught:
+        parse_definition(toml_text)
+    assert str(caught.value) == message

@@ -357,8 +357,10 @@ def from_dict(doc: dict[str, Any]) -> ReportDefinition:
                     _filter(f"Cross filter {i + 1}, filter {j + 1}", f)
                     for j, f in enumerate(c.get("filters", []))
                 ),
-                bool(c.get("with", True)),
-                int(c["more_than"]) if c.get("more_than") is not None else None,
+                _flag(c.get("with", True), "Cross filter with"),
+                _whole(c["more_than"], "Cross filter more_than", 0)
+                if c.get("more_than") is not None
+                else None,
             )
         )
     durations = []
@@ -394,16 +396,15 @@ def from_dict(doc: dict[str, Any]) -> ReportDefinition:
             s = {"summary": s}
         if not isinstance(s, dict) or "summary" not in s:
             raise CrmTuiError("Sort: needs summary, e.g. sort = {summary = 'AVG(Age)'}")
-        sort = SummarySort(Summary.parse(str(s["summary"])).key, bool(s.get("descending", True)))
+        descending = _flag(s.get("descending", True), "Sort descending")
+        sort = SummarySort(Summary.parse(str(s["summary"])).key, descending)
     today = None
     if doc.get("today") is not None:
         try:
             today = date.fromisoformat(str(doc["today"])[:10])
         except ValueError:
             raise CrmTuiError(f"Today: {doc['today']!r} is not a day like 2024-05-01") from None
-    top_n = doc.get("top_n")
-    if top_n is not None and (not isinstance(top_n, int) or top_n < 1):
-        raise CrmTuiError(f"Top N: needs a positive whole number, not {top_n!r}")
+    top_n = _whole(doc["top_n"], "Top N", 1) if doc.get("top_n") is not None else None
     return ReportDefinition(
         object_name=doc["object"],
         columns=tuple(str(c) for c in items("columns")),
@@ -415,11 +416,27 @@ def from_dict(doc: dict[str, Any]) -> ReportDefinition:
         summaries=summaries,
         sort=sort,
         top_n=top_n,
-        matrix=bool(doc.get("matrix", False)),
+        matrix=_flag(doc.get("matrix", False), "Matrix"),
         today=today,
-        row_limit=int(doc.get("row_limit", 2_000)),
+        row_limit=_whole(doc.get("row_limit", 2_000), "Row limit", 1),
         name=str(doc.get("name", "")),
     )
+
+
+def _whole(value: object, part: str, minimum: int) -> int:
+    """A whole number of at least `minimum`, or one line naming the part (TOML and JSON
+    give ints; a bool is not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        wanted = "a positive whole number" if minimum == 1 else f"a whole number from {minimum}"
+        raise CrmTuiError(f"{part}: needs {wanted}, not {value!r}")
+    return value
+
+
+def _flag(value: object, part: str) -> bool:
+    """true or false, or one line naming the part ("false" as text is not quietly true)."""
+    if not isinstance(value, bool):
+        raise CrmTuiError(f"{part}: needs true or false, not {value!r}")
+    return value
 
 
 def _filter_dict(f: ReportFilter) -> dict[str, Any]:
