@@ -19,6 +19,7 @@ from typing import Any
 
 from crm_tui.atomic import write_text_atomically
 from crm_tui.bench.families import Family, families, get_family
+from crm_tui.bench.input_files import loads, read_input
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.store.orgstore import OrgStore
 
@@ -26,6 +27,7 @@ CRMARENA = "crmarena"  # fingerprint of CRMArena's own sets: Ids point into its 
 OURS = "crm_tui"
 ROW_KEYS = {"idx", "task", "type", "query", "answer", "metadata", "reward_metric", OURS}
 HASH_KEY = "taskset_hash"
+MAX_IDX = 2**31 - 1
 
 
 @dataclass
@@ -120,7 +122,7 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         raise _row_error(path, index, "task", "differs from field 'type'")
     task_key = "task" if "task" in row else "type"
     task = row.get(task_key)
-    if task not in families():
+    if not isinstance(task, str) or task not in families():
         raise _row_error(
             path,
             index,
@@ -129,8 +131,8 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         )
     family = families()[task]
     idx = row.get("idx")
-    if not isinstance(idx, int) or isinstance(idx, bool) or idx < 0:
-        raise _row_error(path, index, "idx", "must be a non-negative integer")
+    if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx <= MAX_IDX:
+        raise _row_error(path, index, "idx", f"must be an integer from 0 to {MAX_IDX}")
     query = row.get("query")
     if not isinstance(query, str) or not query.strip():
         raise _row_error(path, index, "query", "must be a non-empty string")
@@ -166,6 +168,9 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
     extra = row.get(OURS, {})
     if not isinstance(extra, dict):
         raise _row_error(path, index, OURS, "must be an object")
+    for key in ("org", HASH_KEY):
+        if key in extra and not isinstance(extra[key], str):
+            raise _row_error(path, index, f"{OURS}.{key}", "must be a string")
     return Instance(
         idx,
         task,
@@ -182,7 +187,7 @@ def _parse_rows(text: str, path: Path) -> list[Any]:
     """A JSON array, or JSON Lines (one object per non-blank line)."""
     if text.lstrip().startswith("["):
         try:
-            array: list[Any] = json.loads(text)
+            array: list[Any] = loads(text, f"{path}: not a task set")
             return array
         except json.JSONDecodeError as exc:
             raise CrmTuiError(
@@ -192,7 +197,7 @@ def _parse_rows(text: str, path: Path) -> list[Any]:
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                rows.append(json.loads(line))
+                rows.append(loads(line, f"{path}: line {lineno}"))
             except json.JSONDecodeError as exc:
                 raise CrmTuiError(
                     f"{path}: line {lineno} is not valid JSON ({exc.msg}); nothing was imported"
@@ -204,9 +209,7 @@ def load_taskset(path: str | Path) -> TaskSet:
     """Read and validate a task set (ours, CRMArena's paper-era file or its HF form)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read task set {path}: {exc.strerror}") from None
+        text = read_input(path, "a task set").decode("utf-8")
     except UnicodeDecodeError:
         raise CrmTuiError(
             f"{path}: not a task set (not UTF-8 text); nothing was imported"

@@ -13,7 +13,9 @@ from crm_tui.errors import CrmTuiError
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user errors become one clear line on stderr and a non-zero exit."""
     try:
-        cli.main(args=argv, prog_name="crm-tui", standalone_mode=False)
+        # Without standalone mode, click returns a command's `Exit(code)` instead of
+        # exiting with it: the code is passed on here (0 ok, 1 failure, 2 usage).
+        code = cli.main(args=argv, prog_name="crm-tui", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -32,3 +34,5 @@ def main(argv: list[str] | None = None) -> None:
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"crm-tui: {where}{exc.strerror or exc}", err=True)
         sys.exit(1)
+    if isinstance(code, int) and code != 0:
+        sys.exit(code)

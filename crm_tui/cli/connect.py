@@ -58,7 +58,10 @@ def run_on_salesforce(
     from crm_tui.tui.app import create_app
 
     backend = open_salesforce(env_file, domain)
+    app = create_app(backend=backend, study_path=study_path, study_name=study_name)
     try:
-        create_app(backend=backend, study_path=study_path, study_name=study_name).run()
+        app.run()
     finally:
         click.echo(str(backend.usage), err=True)
+    if app.return_code:  # the app died of an error it printed: not a success
+        raise click.exceptions.Exit(app.return_code)

@@ -52,11 +52,14 @@ def cli(
 
     if org_path is None:
         ensure_first_run()
-    create_app(
+    app = create_app(
         org_path=org_path or paths.default_org_path(),
         study_path=paths.default_study_path(),
         study_name=study_name,
-    ).run()
+    )
+    app.run()
+    if app.return_code:  # the app died of an error it printed: not a success
+        raise click.exceptions.Exit(app.return_code)
 
 
 @cli.command()

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crm_tui import paths
+from crm_tui.cli.org_report import report
 from crm_tui.cli.serve_command import serve
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import OrgStore
@@ -142,3 +143,4 @@ def _with_progress(job: Callable[[Callable[[float, str], None]], _T]) -> _T:
 
 
 org.add_command(serve)
+org.add_command(report)

@@ -42,12 +42,35 @@ from crm_tui import paths
     default=None,
     help="Date that TODAY, LAST_N_DAYS:n, ... count from (default: the org's).",
 )
+@click.option(
+    "--username",
+    envvar="CRM_TUI_SERVE_USERNAME",
+    default=None,
+    help="User that may log in (env CRM_TUI_SERVE_USERNAME; default admin@crm-tui.local).",
+)
+@click.option(
+    "--password",
+    envvar="CRM_TUI_SERVE_PASSWORD",
+    default=None,
+    help="Its password (env CRM_TUI_SERVE_PASSWORD; default: a new random one each run).",
+)
 @click.option("--verbose", is_flag=True, help="Log every request.")
 def serve(
-    org_path: Path | None, host: str, port: int, tls: bool, today: datetime | None, verbose: bool
+    org_path: Path | None,
+    host: str,
+    port: int,
+    tls: bool,
+    today: datetime | None,
+    username: str | None,
+    password: str | None,
+    verbose: bool,
 ) -> None:
-    """Answer simple-salesforce (and so CRMArena's harness) from a local org, read-only."""
-    from crm_tui.org.server.rest import OrgServer
+    """Answer simple-salesforce (and so CRMArena's harness) from a local org, read-only.
+
+    Only the printed username and password log in (SOAP or OAuth password grant); the
+    session id they get is printed too.
+    """
+    from crm_tui.org.server.rest import DEFAULT_USERNAME, OrgServer
 
     path = org_path or paths.default_org_path()
     context = None
@@ -63,9 +86,13 @@ def serve(
         tls=context,
         today=today.date() if today else None,
         verbose=verbose,
+        username=username or DEFAULT_USERNAME,
+        password=password or None,
     )
     click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
     click.echo(f"session id : {server.session_id}")
+    click.echo(f"username   : {server.username}")
+    click.echo(f"password   : {server.password}")
     if tls:
         click.echo(
             f"trust CA   : {certs.ca_pem}  (session.verify = this file; session.trust_env = False)"
@@ -73,6 +100,10 @@ def serve(
     click.echo(
         f"client     : Salesforce(instance_url='{server.url}', "
         f"session_id='{server.session_id}', session=session, version='59.0')"
+    )
+    click.echo(
+        f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
+        "security_token='', session=session) with login.salesforce.com sent here"
     )
     try:
         server.serve_forever()

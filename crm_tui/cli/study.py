@@ -20,6 +20,7 @@ from crm_tui.study.progress import StudySummary, study_summary
 from crm_tui.study.protocol import load_preset
 from crm_tui.study.service import StudyService
 from crm_tui.study.studies import (
+    check_study,
     create_study,
     list_studies,
     solve_only_preset,
@@ -104,6 +105,14 @@ def create(
         with OrgStore.open(org_path or paths.default_org_path()) as org:
             check_taskset_matches(taskset, org)
             fingerprint = org.fingerprint
+    # Refuse bad input before the study file is opened (or made).
+    check_study(
+        name,
+        chosen,
+        instances=[inst.to_row() for inst in taskset.instances],
+        org_fingerprint=fingerprint,
+        preset_path=preset_path,
+    )
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         created = create_study(
             store,

@@ -56,7 +56,10 @@ def generate(
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
-    with OrgStore.open(org_path or paths.default_org_path()) as store:
+    with (
+        OrgStore.open(org_path or paths.default_org_path()) as store,
+        store.reading("generating tasks"),
+    ):
         taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
     write_taskset(taskset, out)
     click.echo(

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crm_tui.bench.input_files import loads, read_input
 from crm_tui.bench.scoring import NO_SUBMISSION
+from crm_tui.bench.taskset import MAX_IDX
 from crm_tui.errors import CrmTuiError
 
 STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
@@ -30,7 +32,7 @@ _RESULT_NAME = re.compile(
 # agent_info.end_reason.message when env.step ran a submit (paper-era) or respond action
 _SUBMIT_ACTION = "Submit action"
 # Llama "prompt mode" function calling writes the call as text.
-_PROMPT_MODE_CALL = re.compile(r"Action:\s*(submit|respond)\s*Action Input:\s*(\{.*\})", re.DOTALL)
+_PROMPT_MODE_START = re.compile(r"Action:\s*(submit|respond)\s*Action Input:\s*\{")
 _ANSWER_TOOLS = ("submit", "respond")
 
 
@@ -75,10 +77,7 @@ def read_agent_results(
 ) -> AgentResultFile:
     """Parse a result file; options override what the file name says."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CrmTuiError(f"{path}: cannot read ({exc.strerror})") from exc
+    raw = read_input(path, "an agent result file")
     content_hash = hashlib.sha256(raw).hexdigest()
     try:
         text = raw.decode("utf-8")
@@ -107,7 +106,7 @@ def _name_parts(path: Path) -> dict[str, str]:
 
 def _crmarena_answers(path: Path, text: str) -> tuple[AgentAnswerRecord, ...]:
     try:
-        records = json.loads(text)
+        records = loads(text, str(path))
     except json.JSONDecodeError as exc:
         raise CrmTuiError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
     if not isinstance(records, list):
@@ -155,10 +154,16 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         crmarena_reward=reward,
         gold=gold,
         has_gold=has_gold,
-        task_type=record.get("task_type"),
+        task_type=_task_type(record.get("task_type"), f"{where}: task_type"),
         end_reason=end_reason,
         record_hash=_record_hash(record),
     )
+
+
+def _task_type(value: Any, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise CrmTuiError(f"{where}: expected a task name, got {type(value).__name__}")
+    return value
 
 
 def _record_hash(record: Any) -> str:
@@ -168,8 +173,10 @@ def _record_hash(record: Any) -> str:
 
 
 def _task_idx(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CrmTuiError(f"{where}: expected a task index (a whole number >= 0), got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_IDX:
+        raise CrmTuiError(
+            f"{where}: expected a task index (a whole number from 0 to {MAX_IDX}), got {value!r}"
+        )
     return value
 
 
@@ -254,13 +261,24 @@ def _turn_submission(message: dict[str, Any]) -> str | None:
         text = _tag_text(tag, content)
         if text:
             return text
-    call = _PROMPT_MODE_CALL.search(content)
-    return _tool_content(call.group(2)) if call else None
+    # `Action: submit Action Input: {...}` up to the last "}" (as the greedy `\{.*\}`),
+    # found in linear time: the first opening decides, as no later one has more after it.
+    call = _PROMPT_MODE_START.search(content)
+    if call is None:
+        return None
+    end = content.rfind("}")
+    return _tool_content(content[call.end() - 1 : end + 1]) if end >= call.end() - 1 else None
 
 
 def _tag_text(tag: str, content: str) -> str:
-    match = re.search(rf"<{tag}>(.*?)</{tag}>", content.strip(), re.DOTALL)
-    return match.group(1).strip() if match else ""
+    """The text of the first <tag>...</tag> (as `<tag>(.*?)</tag>` finds it), in linear
+    time: a turn of 40,000 unclosed tags made the regular expression quadratic."""
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    start = content.find(opening)
+    if start < 0:
+        return ""
+    end = content.find(closing, start + len(opening))
+    return content[start + len(opening) : end].strip() if end >= 0 else ""
 
 
 def _tool_content(arguments: Any) -> str | None:
@@ -296,7 +314,7 @@ def _jsonl_runs(
             continue
         where = f"{path}: line {number}"
         try:
-            row = json.loads(line)
+            row = loads(line, where)
         except json.JSONDecodeError as exc:
             raise CrmTuiError(f"{where}: invalid JSON ({exc.msg})") from exc
         if not isinstance(row, dict):
@@ -309,8 +327,10 @@ def _jsonl_runs(
             raise CrmTuiError(f"{where}: missing field 'agent' (or pass --model)")
         run_strategy = strategy or row.get("strategy") or "custom"
         trial = row.get("trial", 1)
-        if isinstance(trial, bool) or not isinstance(trial, int) or trial < 1:
-            raise CrmTuiError(f"{where}: trial must be a whole number >= 1, got {trial!r}")
+        if isinstance(trial, bool) or not isinstance(trial, int) or not 1 <= trial <= MAX_IDX:
+            raise CrmTuiError(
+                f"{where}: trial must be a whole number from 1 to {MAX_IDX}, got {trial!r}"
+            )
         task_idx = _task_idx(row["idx"], f"{where}: idx")
         # null is no submission; the None answer is the text "None"
         answer = (

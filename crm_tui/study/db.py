@@ -50,28 +50,63 @@ def _engine(path: Path) -> Engine:
     return engine
 
 
+# Tables every study file has from schema version 1 on, and schema_version's own columns.
+_STUDY_TABLES = {"schema_version", "study", "study_item", "annotator"}
+_VERSION_COLUMNS = ["version", "applied_at"]
+
+
 def _refuse_foreign_database(path: Path) -> None:
-    """Refuse a file that is not a study file (another program's database, an org file)
-    before the engine's pragmas touch it: WAL mode would be written into its header."""
+    """Refuse, before anything is written to it, a file that is not a study file (another
+    program's database, an org file, a database of views) or a damaged one: the engine's
+    pragmas would write WAL mode into its header, and SQLAlchemy would fail later with a
+    long traceback. Read through a read-only connection."""
+    # Without a -wal beside it the file is the whole database: read it as immutable, so
+    # that not even a -wal or -shm is made (SQLite makes them for a WAL file read-only).
+    live = Path(f"{path}-wal").exists()
+    mode = "mode=ro" if live else "mode=ro&immutable=1"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
     except sqlite3.Error as exc:
         raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
     try:
-        names = {
-            row[0]
-            for row in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        objects = conn.execute(
+            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+        tables = {name for kind, name in objects if kind == "table"}
+        if objects and not _STUDY_TABLES <= tables:
+            other = sorted(name for _, name in objects if name not in _STUDY_TABLES)
+            such = f", such as {other[0]!r}" if other else ""
+            raise CrmTuiError(
+                f"{path} is not a crm-tui study file (it holds other tables or views{such})"
             )
-        }
+        if objects:
+            columns = [row[1] for row in conn.execute("PRAGMA table_info(schema_version)")]
+            if columns != _VERSION_COLUMNS:
+                raise CrmTuiError(
+                    f"{path} is not a crm-tui study file (its schema_version table is not ours)"
+                )
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
     except sqlite3.DatabaseError as exc:
+        if "malformed" in str(exc) or "corrupt" in str(exc):
+            raise CrmTuiError(_damaged(path, str(exc))) from None
         raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
     finally:
         conn.close()
-    if names and "schema_version" not in names:
-        raise CrmTuiError(
-            f"{path} is not a crm-tui study file (it holds other tables, such as {min(names)!r})"
-        )
+    if problems != ["ok"]:
+        raise CrmTuiError(_damaged(path, problems[0]))
+
+
+# What SQLite says when a file's bytes are wrong, as opposed to busy or full.
+_DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image")
+
+
+def _damaged(path: Path, problem: str) -> str:
+    problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
+    problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
+    return (
+        f"{path} is damaged (SQLite integrity check: {problem}); nothing was written to it. "
+        "Restore it from a copy"
+    )
 
 
 class StudyStore:
@@ -132,8 +167,15 @@ class StudyStore:
         """A short write transaction, committed on exit and rolled back on error."""
         if os.getpid() != self._pid:
             raise RuntimeError("a StudyStore was carried into a child process; open a new one")
-        with Session(self.engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        try:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        except DatabaseError as exc:
+            reason = " ".join(str(exc.orig).split())
+            if not any(word in reason for word in _DAMAGE_WORDS):
+                raise
+            # A change the integrity check cannot see (bytes inside a row): one line.
+            raise CrmTuiError(_damaged(self.path, reason)) from None
 
     def now(self) -> tuple[datetime, int]:
         """(wall stamp in UTC, monotonic ms) read together."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session, col, select
 
 from crm_tui.bench.taskset import CRMARENA
@@ -50,17 +50,16 @@ def _validated_instances(instances: Sequence[Mapping[str, Any]]) -> list[TaskIns
     return rows
 
 
-def create_study(
-    store: StudyStore,
+def check_study(
     name: str,
     preset: Preset,
     *,
     instances: Sequence[Mapping[str, Any]],
-    task_set_hash: str,
     org_fingerprint: str,
     preset_path: Path | None = None,
-) -> Study:
-    """Validate everything first, then write the study and its items in one transaction."""
+) -> tuple[str, list[TaskInstance], Protocol]:
+    """Everything `create_study` checks without the study file (so a command can refuse
+    before the file is opened or made): the name, the rows and the protocol to store."""
     name = name.strip()
     if not name:
         raise CrmTuiError("study name: must not be empty")
@@ -78,7 +77,28 @@ def create_study(
             f"{preset.name}: parts.solve asks for {solve.items} queries from "
             f"different families, but the task set has {len(families)}"
         )
-    protocol = resolve_protocol(preset, preset_path)
+    return name, rows, resolve_protocol(preset, preset_path)
+
+
+def create_study(
+    store: StudyStore,
+    name: str,
+    preset: Preset,
+    *,
+    instances: Sequence[Mapping[str, Any]],
+    task_set_hash: str,
+    org_fingerprint: str,
+    preset_path: Path | None = None,
+) -> Study:
+    """Validate everything first, then write the study and its items in one transaction."""
+    name, rows, protocol = check_study(
+        name,
+        preset,
+        instances=instances,
+        org_fingerprint=org_fingerprint,
+        preset_path=preset_path,
+    )
+    solve = preset.solve
     with store.transaction() as session:
         if session.exec(select(Study).where(Study.name == name)).first():
             raise CrmTuiError(f"study name: {name!r} already exists")
@@ -195,4 +215,11 @@ def pick_study(
 
 
 def study_protocol(study: Study) -> Protocol:
-    return Protocol.model_validate_json(study.protocol_json)
+    try:
+        return Protocol.model_validate_json(study.protocol_json)
+    except ValidationError as exc:  # bytes changed inside the study file
+        first = exc.errors()[0]
+        raise CrmTuiError(
+            f"study {study.name!r}: its stored protocol is damaged ({first['msg']}); "
+            "restore the study file from a copy"
+        ) from None

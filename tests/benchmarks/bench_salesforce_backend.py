@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
         start = time.perf_counter()
         remote = SalesforceBackend(
-            SalesforceCredentials("bench@example.com", "pw", "token"), session=session
+            SalesforceCredentials(server.username, server.password, ""), session=session
         )
         connect_ms = (time.perf_counter() - start) * 1000
         local = LocalBackend(path)

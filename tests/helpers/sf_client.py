@@ -13,13 +13,33 @@ from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
 
 API_VERSION = "59.0"
+# The login the test servers accept (the server checks it; a real `org serve` prints its own).
+USERNAME, PASSWORD, TOKEN = "agent@example.com", "pw-for-tests", "tok"
+
+
+def with_login(kw: dict) -> dict:
+    """OrgServer keywords with the test login unless the caller gives its own."""
+    return {"username": USERNAME, "password": PASSWORD, "security_token": TOKEN, **kw}
 
 
 @contextmanager
 def serve_tls(org_path: Path, cert_dir: Path, **kw):
     certs = make_loopback_certificates(cert_dir)
-    with OrgServer(org_path, tls=certs.server_context(), **kw) as server:
+    with OrgServer(org_path, tls=certs.server_context(), **with_login(kw)) as server:
         yield server, certs.ca_pem
+
+
+def password_client(server: OrgServer, ca_pem: Path) -> Salesforce:
+    """simple-salesforce logging in as CRMArena's harness does, with the server's login."""
+    session = trusted_session(ca_pem)
+    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
+    return Salesforce(
+        username=server.username,
+        password=server.password,
+        security_token=server.api.security_token,
+        session=session,
+        version=API_VERSION,
+    )
 
 
 def trusted_session(ca_pem: Path) -> requests.Session:

@@ -50,7 +50,7 @@ def open_backend(kind: str, org_path, salesforce_server):
     session = trusted_session(ca_pem)
     session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
     creds = SalesforceCredentials(
-        username="agent@example.com", password="pw", security_token="token"
+        username=server.username, password=server.password, security_token=server.api.security_token
     )
     return SalesforceBackend(creds, session=session)
 

@@ -93,7 +93,8 @@ class Recorder:
 
 
 def start(org, certs, **kw) -> tuple[OrgServer, Recorder]:
-    server = OrgServer(org, tls=certs.server_context(), **kw).start()
+    login = {"username": "ann@example.com", "password": PASSWORD, "security_token": TOKEN}
+    server = OrgServer(org, tls=certs.server_context(), **{**login, **kw}).start()
     return server, Recorder(server)
 
 

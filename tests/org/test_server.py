@@ -11,6 +11,7 @@ import urllib.request
 import pytest
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import (
+    SalesforceAuthenticationFailed,
     SalesforceExpiredSession,
     SalesforceMalformedRequest,
     SalesforceRefusedRequest,
@@ -20,7 +21,13 @@ from simple_salesforce.exceptions import (
 from crm_tui.org.schema.catalogue import OBJECT_NAMES, child_relationships
 from crm_tui.org.server.rest import SalesforceApi
 from crm_tui.org.store.orgstore import OrgStore
-from tests.helpers.sf_client import LoginRedirect, client, serve_tls, trusted_session
+from tests.helpers.sf_client import (
+    LoginRedirect,
+    client,
+    password_client,
+    serve_tls,
+    trusted_session,
+)
 from tests.helpers.soql_org import ACCOUNTS, CASES, PRODUCTS, TODAY, build_tiny_org
 
 
@@ -151,17 +158,20 @@ def test_writes_are_refused_and_bad_tokens_rejected(sf, tiny_server):
 
 def test_username_password_login(tiny_server):
     server, ca_pem = tiny_server
-    session = trusted_session(ca_pem)
-    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
-    sf = Salesforce(
-        username="agent@example.com",
-        password="pw",
-        security_token="tok",
-        session=session,
-        version="59.0",
-    )
+    sf = password_client(server, ca_pem)
     assert sf.session_id == server.session_id
     assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 3
+    session = trusted_session(ca_pem)
+    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
+    with pytest.raises(SalesforceAuthenticationFailed) as refused:
+        Salesforce(
+            username=server.username,
+            password="guess",
+            security_token="",
+            session=session,
+            version="59.0",
+        )
+    assert refused.value.code == "INVALID_LOGIN"
 
 
 def test_soap_login_without_username_is_a_salesforce_fault(tmp_path):

@@ -22,6 +22,7 @@ from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.org.schema.sftime import parse_datetime
 
 if TYPE_CHECKING:
+    from crm_tui.org.reports.definition import ReportDefinition, ReportResult
     from crm_tui.org.soql.executor import QueryResult
 
 __all__ = [  # schema types too: screens take them from here, with describe()
@@ -167,12 +168,13 @@ class SearchHit:
 class Backend(ABC):
     """An org seen by the browser. Implementations must be safe to call from a worker thread.
 
-    Optional abilities are flags on the class (a future `supports_reports` joins them):
-    screens check the flag, and calling an ability a backend lacks is a CrmTuiError.
+    Optional abilities are flags on the class: screens check the flag, and calling an
+    ability a backend lacks is a CrmTuiError.
     """
 
     supports_soql: ClassVar[bool] = False  # soql(): run a SOQL query typed by the user
     supports_search: ClassVar[bool] = False  # search(): records matching words
+    supports_reports: ClassVar[bool] = False  # run_report(): group and summarise records
 
     @property
     @abstractmethod
@@ -240,6 +242,12 @@ class Backend(ABC):
         """Run one SOQL query typed by the user (when `supports_soql`); bad queries raise
         SalesforceError, worded as Salesforce words them."""
         raise CrmTuiError(f"{self.name} does not run SOQL queries")
+
+    def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
+        """Run a report (when `supports_reports`): relative date ranges count from `today`,
+        else the definition's own today, else the org's. A bad definition raises a one-line
+        CrmTuiError naming the part."""
+        raise CrmTuiError(f"{self.name} does not run reports")
 
     def close(self) -> None:  # noqa: B027  (an optional hook, not abstract)
         """Release connections (default: nothing to release)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,13 @@ from crm_tui.org.backends.query import (
     run_page,
     to_soql,
 )
+from crm_tui.org.reports.definition import ReportDefinition, ReportResult
+from crm_tui.org.reports.resolve import resolve
+from crm_tui.org.reports.sql import run_local
 from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.org.soql import QueryResult, execute_soql
+from crm_tui.org.soql.executor import store_today
 from crm_tui.org.store.orgstore import OrgStore
 
 RANKED_MATCH_CAP = 2_000  # searches with more matches than this skip bm25 ranking
@@ -60,6 +65,7 @@ def fts_query(words: list[str], prefix: bool) -> str:
 class LocalBackend(Backend):
     supports_soql = True
     supports_search = True
+    supports_reports = True
 
     def __init__(self, path: str | Path):
         self._store = OrgStore.open(path)
@@ -82,6 +88,14 @@ class LocalBackend(Backend):
         """Run one SOQL query (the app's console); raises SalesforceError for bad ones."""
         with self._lock:
             return execute_soql(self._store, text)
+
+    def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
+        """Run a report as one SQL statement over the report's SOQL (`reports.sql`)."""
+        with self._lock:
+            plan = resolve(
+                definition, self.describe, today or definition.today or store_today(self._store)
+            )
+            return run_local(self._store, plan)
 
     def _records(self, soql: str) -> list[dict[str, Any]]:
         """The records of the query model's SOQL, through the SOQL engine (the Salesforce

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 import requests
@@ -51,6 +52,9 @@ from crm_tui.org.backends.query import (
     to_soql,
 )
 from crm_tui.org.backends.sf_connection import REDACTED, SalesforceCredentials, connect
+from crm_tui.org.reports.definition import ReportDefinition, ReportResult
+from crm_tui.org.reports.fetch import FETCH_BOUND, run_fetched
+from crm_tui.org.reports.resolve import resolve
 from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.org.soql.executor import QueryResult
@@ -75,6 +79,8 @@ class ApiUsage:
 class SalesforceBackend(Backend):
     supports_soql = True
     supports_search = True
+    supports_reports = True
+    report_fetch_bound = FETCH_BOUND  # rows a report may fetch to aggregate them itself
 
     def __init__(self, credentials: SalesforceCredentials, session: requests.Session | None = None):
         self._credentials = credentials
@@ -163,6 +169,17 @@ class SalesforceBackend(Backend):
                 # Non-JSON bodies, or 401 bodies the client cannot read.
                 raise self._error(
                     f"Salesforce sent an answer crm-tui cannot read ({what}); try again."
+                ) from None
+            except CrmTuiError:
+                raise  # a new login that failed: worded already
+            except requests.RequestException as exc:  # redirect loops, broken encodings...
+                raise self._error(
+                    f"Salesforce at {self._sf.sf_instance} answered in a way crm-tui cannot "
+                    f"follow ({what}): {type(exc).__name__}; try again."
+                ) from None
+            except Exception as exc:  # whatever else the client raises: a message, not a crash
+                raise self._error(
+                    f"Unexpected error talking to Salesforce ({what}): {type(exc).__name__}"
                 ) from None
 
     def _error(self, message: str) -> CrmTuiError:
@@ -259,6 +276,37 @@ class SalesforceBackend(Backend):
             ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
             for o in map(self.describe, (o.name for o in OBJECTS if self._has_object(o.name)))
         ]
+
+    # ----------------------------------------------------------------- reports
+    def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
+        """Run a report: SOQL filters the rows, which are counted (refused past
+        `report_fetch_bound`), fetched and aggregated here (`reports.fetch`). Relative
+        date ranges count from `today`, the definition's today, else today in UTC."""
+        plan = resolve(
+            definition, self.describe, today or definition.today or datetime.now(UTC).date()
+        )
+        return run_fetched(
+            plan,
+            self._rows,
+            lambda soql: int(self._query(soql)["totalSize"]),
+            self._names,
+            self.report_fetch_bound,
+        )
+
+    def _names(self, object_name: str, ids: set[str]) -> dict[str, str]:
+        """Id -> title of records of `object_name` (200 Ids a query)."""
+        obj = self.describe(object_name)
+        names: dict[str, str] = {}
+        chunk = sorted(i for i in ids if is_valid_id(i))
+        for start in range(0, len(chunk), 200):
+            part = chunk[start : start + 200]
+            soql = format_soql(
+                f"SELECT Id, {obj.title_field} FROM {obj.name} WHERE Id IN {{}}", part
+            )
+            for rec in self._rows(soql, len(part)):
+                if rec.get(obj.title_field) is not None:
+                    names[str(rec["Id"])] = str(rec[obj.title_field])
+        return names
 
     # ----------------------------------------------------------------- list views
     def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:

@@ -151,3 +151,8 @@ def connect(
         raise CrmTuiError(
             credentials.redact(f"Cannot reach Salesforce to log in: {type(exc).__name__}: {exc}")
         ) from None
+    except Exception as exc:  # an answer the client cannot read: a message, not a crash
+        raise CrmTuiError(
+            f"Salesforce login to {credentials.domain}.salesforce.com failed: "
+            f"unexpected {type(exc).__name__}"
+        ) from None

@@ -40,6 +40,29 @@ def _prepare(out: Path, force: bool) -> None:
         raise OrgError(f"Cannot create the folder {out.parent}: {exc.strerror or exc}") from None
 
 
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Remove `.<name>.<pid>.tmp` files beside `out` whose process is gone (a run that was
+    killed before it could clean up); a live run's file stays. Returns what was removed."""
+    removed = []
+    for tmp in out.parent.glob(f".{out.name}.*.tmp"):
+        pid_text = tmp.name[len(out.name) + 2 : -len(".tmp")]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue  # alive: another run is writing it
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError):
+            continue  # someone else's process, or not a pid: leave it
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed
+
+
 def generate(
     out: Path | str,
     seed: int = 1,
@@ -53,6 +76,7 @@ def generate(
     if not scale > 0:
         raise OrgError(f"The scale must be a positive number, got {scale}")
     _prepare(out, force)
+    remove_stale_temporaries(out)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     store: OrgStore | None = None
     try:

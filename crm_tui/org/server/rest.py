@@ -14,15 +14,18 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import sqlite3
 import ssl
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from html import escape
+from html import escape, unescape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from crm_tui.org.schema.catalogue import get_object, has_object
@@ -34,9 +37,16 @@ from crm_tui.org.store.orgstore import OrgStore
 DEFAULT_BATCH = 2000
 MIN_BATCH, MAX_BATCH = 200, 2000
 KEPT_LOCATORS = 200  # open query cursors kept; the oldest are forgotten first
+LOCATOR_BYTES = 64 << 20  # their records' JSON, all together; the oldest go first past it
+LOCATOR_SECONDS = 15 * 60.0  # a cursor unread this long is forgotten (Salesforce: 15 min)
+QUERY_SECONDS = 30.0  # a query's time budget in SQLite; past it, QUERY_TIMEOUT
+IDLE_READERS = 8  # read-only connections kept open between queries
+_PROGRESS_STEPS = 10_000  # SQLite instructions between two looks at the clock
+DEFAULT_USERNAME = "admin@crm-tui.local"
 ORG_ID = "00DLc0000000001"
 USER_ID = make_id("005", 0, instance="Lc")[:15]
 
+_T = TypeVar("_T")
 _DATA = re.compile(r"^/services/data/v(?P<version>\d+\.\d)(?P<rest>/.*)?$")
 _LOCATOR = re.compile(r"^(?P<locator>[A-Za-z0-9]+)-(?P<offset>\d+)$")
 # The org's own record, outside the catalogue: clients read its Id to identify the org.
@@ -65,21 +75,86 @@ NOT_FOUND = ("NOT_FOUND", "The requested resource does not exist")
 
 @dataclass
 class _Cursor:
-    records: list[dict[str, Any]]
+    records: list[bytes]  # each record as JSON: a fraction of the memory of dicts
     batch: int
     resource: str
+    size: int  # bytes of JSON
+    used: float  # time.monotonic() of the last read
 
 
 class SalesforceApi:
     """Answers Salesforce REST requests from one org; thread-safe."""
 
-    def __init__(self, store: OrgStore, session_id: str | None = None, today: date | None = None):
+    def __init__(
+        self,
+        store: OrgStore,
+        session_id: str | None = None,
+        today: date | None = None,
+        username: str = DEFAULT_USERNAME,
+        password: str | None = None,
+        security_token: str = "",
+        query_seconds: float = QUERY_SECONDS,
+        locator_bytes: int = LOCATOR_BYTES,
+        locator_seconds: float = LOCATOR_SECONDS,
+    ):
         self.store = store
         self.session_id = session_id or secrets.token_urlsafe(24)
+        # Only these get the session id: Salesforce's password login sends the password
+        # and the security token as one string.
+        self.username = username
+        self.password = password or secrets.token_urlsafe(18)
+        self.security_token = security_token
         self.today = today or store_today(store)
-        self.lock = threading.Lock()  # one SQLite connection, one query at a time
+        # Queries run concurrently, each on a read-only connection of its own (kept for
+        # the next one), under a time budget; `lock` guards only the pool and the cursors.
+        self.query_seconds = query_seconds
+        self.locator_bytes, self.locator_seconds = locator_bytes, locator_seconds
+        self.lock = threading.Lock()
+        self.readers: list[OrgStore] = []
         self.cursors: OrderedDict[str, _Cursor] = OrderedDict()
         self.cursor_count = 0
+        self.locator_bytes_kept = 0
+
+    def close(self) -> None:
+        """Close the pooled read-only connections (the caller closes `store`)."""
+        with self.lock:
+            readers, self.readers = self.readers, []
+        for reader in readers:
+            reader.close()
+
+    def run(self, work: Callable[[OrgStore], _T]) -> _T:
+        """`work` on a read-only connection of its own, within the time budget."""
+        with self.lock:
+            reader = self.readers.pop() if self.readers else None
+        if reader is None:
+            reader = OrgStore.open(self.store.path, readonly=True)
+        deadline = time.monotonic() + self.query_seconds
+        expired = False
+
+        def past_budget() -> bool:
+            nonlocal expired
+            expired = time.monotonic() > deadline
+            return expired  # true interrupts the statement
+
+        reader.conn.set_progress_handler(past_budget, _PROGRESS_STEPS)
+        try:
+            return work(reader)
+        except (SalesforceError, sqlite3.Error):
+            if expired:
+                raise SalesforceError(
+                    "QUERY_TIMEOUT",
+                    f"Your query request was running for too long (over "
+                    f"{self.query_seconds:g} s): narrow it with filters or a LIMIT.",
+                ) from None
+            raise
+        finally:
+            reader.conn.set_progress_handler(None, 0)
+            with self.lock:
+                if len(self.readers) < IDLE_READERS:
+                    self.readers.append(reader)
+                    reader = None
+            if reader is not None:
+                reader.close()
 
     # ----------------------------------------------------------------- dispatch
     def handle(
@@ -91,7 +166,7 @@ class SalesforceApi:
         if method == "POST" and re.fullmatch(r"/services/Soap/u/\d+\.\d(/.*)?", path):
             return self.soap_login(body, host, path)
         if method == "POST" and path == "/services/oauth2/token":
-            return self.oauth_login(host)
+            return self.oauth_login(host, body)
         if path == "/services/data":
             return Response(
                 200, [{"label": "Local org", "url": "/services/data/v59.0", "version": "59.0"}]
@@ -133,8 +208,17 @@ class SalesforceApi:
         return _error(404, *NOT_FOUND)
 
     # ----------------------------------------------------------------- login
+    def accepts(self, username: str | None, password: str | None) -> bool:
+        """Whether a login names this server's user with its password (+ security token)."""
+        if username is None or password is None:
+            return False
+        expected = (self.password + self.security_token).encode()
+        same_user = secrets.compare_digest(username.encode(), self.username.encode())
+        return secrets.compare_digest(password.encode(), expected) and same_user
+
     def soap_login(self, body: bytes, host: str, path: str) -> Response:
-        if b"username>" not in body:  # any user may log in to this local org
+        text = body.decode("utf-8", "replace")
+        if not self.accepts(_xml_element(text, "username"), _xml_element(text, "password")):
             xml = (
                 '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv='
                 '"http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf='
@@ -160,7 +244,13 @@ class SalesforceApi:
         )
         return Response(200, xml.encode(), "text/xml;charset=UTF-8")
 
-    def oauth_login(self, host: str) -> Response:
+    def oauth_login(self, host: str, body: bytes) -> Response:
+        form = parse_qs(body.decode("utf-8", "replace"))
+        username, password = form.get("username", [None])[0], form.get("password", [None])[0]
+        if form.get("grant_type", [""])[0] != "password" or not self.accepts(username, password):
+            return Response(
+                400, {"error": "invalid_grant", "error_description": "authentication failure"}
+            )
         return Response(
             200,
             {
@@ -189,42 +279,65 @@ class SalesforceApi:
                     "records": [{"attributes": {"type": "Organization", "url": url}, "Id": org_id}],
                 },
             )
-        with self.lock:
-            result = execute_soql(self.store, text, today=self.today, api_version=version)
+        result = self.run(
+            lambda reader: execute_soql(reader, text, today=self.today, api_version=version)
+        )
         batch = _batch_size(headers.get("sforce-query-options", ""))
         if result.total_size == 0 or len(result.records) <= batch:
             return Response(200, result.to_json())
+        records = [json.dumps(record).encode() for record in result.records]
+        cursor = _Cursor(records, batch, resource, sum(map(len, records)), time.monotonic())
         with self.lock:
             self.cursor_count += 1
             locator = make_id("01g", self.cursor_count)
-            self.cursors[locator] = _Cursor(result.records, batch, resource)
-            while len(self.cursors) > KEPT_LOCATORS:
-                self.cursors.popitem(last=False)
-        return Response(200, self.page(version, locator, 0))
+            self._forget(room_for=cursor.size)
+            self.cursors[locator] = cursor
+            self.locator_bytes_kept += cursor.size
+            return self.page(version, locator, 0)
+
+    def _forget(self, room_for: int = 0) -> None:
+        """Drop cursors unread for too long, then the oldest while the kept ones and one
+        of `room_for` bytes would pass the count or byte bound. Under `lock`."""
+        now = time.monotonic()
+        while self.cursors:
+            oldest = next(iter(self.cursors.values()))
+            stale = now - oldest.used > self.locator_seconds
+            full = len(self.cursors) >= KEPT_LOCATORS
+            if not (stale or full or self.locator_bytes_kept + room_for > self.locator_bytes):
+                break
+            self.locator_bytes_kept -= self.cursors.popitem(last=False)[1].size
+        for locator in [k for k, c in self.cursors.items() if now - c.used > self.locator_seconds]:
+            self.locator_bytes_kept -= self.cursors.pop(locator).size
 
     def next_page(self, version: str, resource: str, locator_text: str) -> Response:
         match = _LOCATOR.match(locator_text)
-        if not match or match["locator"] not in self.cursors:
-            return _error(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
-        return Response(200, self.page(version, match["locator"], int(match["offset"])))
+        with self.lock:
+            self._forget()
+            if not match or match["locator"] not in self.cursors:
+                return _error(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
+            return self.page(version, match["locator"], int(match["offset"]))
 
-    def page(self, version: str, locator: str, offset: int) -> dict[str, Any]:
+    def page(self, version: str, locator: str, offset: int) -> Response:
+        """One page of a kept cursor, its JSON joined from the records' JSON. Under `lock`."""
         cursor = self.cursors[locator]
+        cursor.used = time.monotonic()
+        self.cursors.move_to_end(locator)  # read: the last to be forgotten
         end = offset + cursor.batch
-        page = {
-            "totalSize": len(cursor.records),
-            "done": end >= len(cursor.records),
-            "records": cursor.records[offset:end],
-        }
-        if not page["done"]:
-            page["nextRecordsUrl"] = f"/services/data/v{version}/{cursor.resource}/{locator}-{end}"
-        return page
+        done = end >= len(cursor.records)
+        head: dict[str, Any] = {"totalSize": len(cursor.records), "done": done}
+        if not done:
+            head["nextRecordsUrl"] = f"/services/data/v{version}/{cursor.resource}/{locator}-{end}"
+        body = json.dumps(head).encode()[:-1] + b', "records": ['
+        body += b", ".join(cursor.records[offset:end]) + b"]}"
+        return Response(200, body)
 
     def search(self, version: str, text: str) -> Response:
-        with self.lock:
-            return Response(
-                200, execute_sosl(self.store, text, today=self.today, api_version=version)
-            )
+        return Response(
+            200,
+            self.run(
+                lambda reader: execute_sosl(reader, text, today=self.today, api_version=version)
+            ),
+        )
 
     # ----------------------------------------------------------------- sobjects
     def sobjects(self, version: str, rest: list[str], params: dict[str, list[str]]) -> Response:
@@ -243,8 +356,9 @@ class SalesforceApi:
             return _error(404, *NOT_FOUND)
         fields = params.get("fields", [", ".join(obj.field_names)])[0]
         soql = f"SELECT {fields} FROM {obj.name} WHERE Id = '{to18(rest[1])}'"
-        with self.lock:
-            result = execute_soql(self.store, soql, today=self.today, api_version=version)
+        result = self.run(
+            lambda reader: execute_soql(reader, soql, today=self.today, api_version=version)
+        )
         if not result.records:
             return _error(404, *NOT_FOUND)
         return Response(200, result.records[0])
@@ -255,6 +369,12 @@ def _param(params: dict[str, list[str]], name: str) -> str:
     if not values:
         raise SalesforceError("MALFORMED_QUERY", f"Missing the '{name}' parameter")
     return values[0]
+
+
+def _xml_element(text: str, name: str) -> str | None:
+    """The text of the first `<prefix:name>` element, unescaped (simple-salesforce escapes)."""
+    match = re.search(rf"<(?:[\w.-]+:)?{name}>(.*?)</(?:[\w.-]+:)?{name}>", text, re.DOTALL)
+    return unescape(match[1]) if match else None
 
 
 def _batch_size(options: str) -> int:
@@ -281,14 +401,44 @@ def _sosl_from_params(params: dict[str, list[str]]) -> str:
     return sosl
 
 
+# What http.server's own refusals (HTML by default) are called in Salesforce's JSON shape.
+_HTTP_ERROR_CODES = {
+    400: "BAD_REQUEST",
+    408: "REQUEST_TIMEOUT",
+    413: "REQUEST_ENTITY_TOO_LARGE",
+    414: "URI_TOO_LONG",
+    431: "REQUEST_HEADER_FIELDS_TOO_LARGE",
+    501: "METHOD_NOT_ALLOWED",
+    505: "HTTP_VERSION_NOT_SUPPORTED",
+}
+MAX_BODY = 1 << 20  # bytes; logins and searches are a few hundred
+SOCKET_TIMEOUT = 30.0  # seconds a client may stay silent mid-request before it is dropped
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: one TLS handshake per client
     disable_nagle_algorithm = True  # headers and body are separate writes
+    timeout = SOCKET_TIMEOUT  # a body shorter than its Content-Length cannot hold a thread
     server: _HttpServer
 
+    def _body(self) -> bytes | Response:
+        """The request body, or the refusal of a Content-Length that is not a sane size."""
+        text = (self.headers.get("Content-Length") or "0").strip()
+        if not text.isdigit() or len(text) > 12:  # "abc", "-1", "1e3", 10^12 and more
+            if text.isdigit():
+                return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Bodies over {MAX_BODY} bytes")
+            return _error(400, "BAD_REQUEST", f"Content-Length {text[:40]!r} is not a size")
+        length = int(text)
+        if length > MAX_BODY:
+            return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Bodies over {MAX_BODY} bytes")
+        return self.rfile.read(length) if length else b""
+
     def _answer(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self._body()
+        if isinstance(body, Response):
+            self.close_connection = True  # the rest of the stream cannot be framed
+            self._send(body)
+            return
         headers = {k.lower(): v for k, v in self.headers.items()}
         host = self.headers.get("Host") or self.server.host
         try:
@@ -297,13 +447,32 @@ class _Handler(BaseHTTPRequestHandler):
             response = Response(error.status, error.to_json())
         except ValueError as error:  # e.g. a non-numeric limit in parameterizedSearch
             response = _error(400, "MALFORMED_QUERY", str(error))
+        except Exception:  # a bug: answered the Salesforce way, never a dropped connection
+            self.log_error("unexpected error answering %r", self.requestline[:200])
+            response = _error(
+                500, "UNKNOWN_EXCEPTION", "An unexpected error occurred in the local org server."
+            )
+        self._send(response)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's refusals (bad request line, 414, 431, 501, 505), in JSON."""
+        if self.request_version == "HTTP/0.9":  # not a request line at all: answer in 1.1
+            self.request_version = "HTTP/1.1"
+        self.close_connection = True
+        text = message or self.responses.get(code, ("Error",))[0]
+        self._send(_error(code, _HTTP_ERROR_CODES.get(code, "UNKNOWN_EXCEPTION"), text))
+
+    def _send(self, response: Response) -> None:
         payload = response.payload()
         self.send_response(response.status)
         self.send_header("Content-Type", response.content_type)
         self.send_header("Content-Length", str(len(payload)))
         self.send_header("Sforce-Limit-Info", "api-usage=0/15000")
+        for name, value in response.headers.items():
+            self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(payload)
+        if self.command != "HEAD":  # HEAD: the headers of the answer, without its body
+            self.wfile.write(payload)
 
     do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _answer
 
@@ -314,6 +483,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # listen backlog: clients opening a connection per request
 
     def __init__(self, address: tuple[str, int], api: SalesforceApi, verbose: bool):
         super().__init__(address, _Handler)
@@ -339,9 +509,15 @@ class OrgServer:
         session_id: str | None = None,
         today: date | None = None,
         verbose: bool = False,
+        username: str = DEFAULT_USERNAME,
+        password: str | None = None,
+        security_token: str = "",
+        **limits: Any,  # query_seconds, locator_bytes, locator_seconds: see SalesforceApi
     ):
         self.store = OrgStore.open(org_path)
-        self.api = SalesforceApi(self.store, session_id, today)
+        self.api = SalesforceApi(
+            self.store, session_id, today, username, password, security_token, **limits
+        )
         self.httpd = _HttpServer((host, port), self.api, verbose)
         if tls is not None:
             # The handshake then runs in the request's thread, not the accept loop.
@@ -367,6 +543,14 @@ class OrgServer:
     def session_id(self) -> str:
         return self.api.session_id
 
+    @property
+    def username(self) -> str:
+        return self.api.username
+
+    @property
+    def password(self) -> str:
+        return self.api.password
+
     def start(self) -> Self:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
@@ -378,6 +562,7 @@ class OrgServer:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+        self.api.close()
         self.store.close()
 
     def __enter__(self) -> Self:

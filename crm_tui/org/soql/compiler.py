@@ -616,7 +616,12 @@ class _Compiler:
         )
 
     def date_range_sql(self, sql: str, kind: str, op: str, lit: Literal) -> str:
-        start, end = date_range(str(lit.value), lit.n, self.today)
+        try:
+            start, end = date_range(str(lit.value), lit.n, self.today)
+        except (OverflowError, ValueError):  # LAST_N_DAYS:999999999999: past year 9999
+            raise malformed(
+                self.text, lit.pos, f"date literal {lit.value}:{lit.n} is out of range"
+            ) from None
         if kind == "datetime":
             start_value, end_value = (f"{d.isoformat()}T00:00:00.000+0000" for d in (start, end))
         else:

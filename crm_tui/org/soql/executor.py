@@ -13,7 +13,7 @@ from crm_tui.org.schema.catalogue import FieldType, SObject
 from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.soql.compiler import ChildPlan, Column, CompiledQuery, compile_query
 from crm_tui.org.soql.parser import parse_query
-from crm_tui.org.soql.sf_errors import SalesforceError
+from crm_tui.org.soql.sf_errors import SalesforceError, out_of_range
 from crm_tui.org.store.orgstore import OrgStore
 
 API_VERSION = "59.0"
@@ -42,13 +42,23 @@ def store_today(store: OrgStore) -> date:
         return date.today()
 
 
+MAX_QUERY_CHARS = 100_000  # Salesforce's limit on the length of a SOQL or SOSL statement
+
+
 def execute_soql(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> QueryResult:
     """Run one SOQL query; raises SalesforceError (never anything else) for bad queries."""
-    query = parse_query(text)
-    plan = compile_query(text, query, today or store_today(store))
-    return run_plan(store, plan, api_version)
+    if len(text) > MAX_QUERY_CHARS:
+        raise SalesforceError(
+            "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
+        )
+    try:
+        query = parse_query(text)
+        plan = compile_query(text, query, today or store_today(store))
+        return run_plan(store, plan, api_version)
+    except (OverflowError, RecursionError) as error:  # the last net under the checks
+        raise out_of_range("MALFORMED_QUERY", error) from None
 
 
 def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSION) -> QueryResult:

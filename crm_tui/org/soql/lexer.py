@@ -94,7 +94,9 @@ def tokenize(text: str, start: int = 0) -> list[Token]:
             continue
         if group == "number":
             number = float(raw)
-            value = int(number) if number.is_integer() and "." not in raw else number
+            # Past SQLite's 64-bit integers a number stays a float: it compares the same.
+            whole = number.is_integer() and "." not in raw and abs(number) < 2**63
+            value = int(number) if whole else number
             tokens.append(Token(Kind.NUMBER, raw, pos, value))
         elif group == "datetime":
             tokens.append(Token(Kind.DATETIME, raw, pos, raw))

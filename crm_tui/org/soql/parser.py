@@ -64,6 +64,7 @@ RESERVED = {
 }
 COMPARISON_OPERATORS = {"=", "!=", "<", "<=", ">", ">="}
 MAX_NESTING = 40  # deeper parentheses are refused rather than overflowing the stack
+MAX_INTEGER = 2_147_483_647  # LIMIT, OFFSET: Salesforce's integers are 32-bit
 SOSL_SCOPES = {"ALL", "NAME", "EMAIL", "PHONE", "SIDEBAR"}
 
 
@@ -128,7 +129,11 @@ class _Parser:
 
     def integer(self) -> int:
         token = self.tok
-        if token.kind is not Kind.NUMBER or not isinstance(token.value, int) or token.value < 0:
+        if (
+            token.kind is not Kind.NUMBER
+            or not isinstance(token.value, int)
+            or not 0 <= token.value <= MAX_INTEGER
+        ):
             raise self.fail()
         self.advance()
         return token.value

@@ -40,3 +40,10 @@ def malformed(text: str, pos: int, message: str) -> SalesforceError:
 def unexpected(text: str, pos: int, token_text: str) -> SalesforceError:
     shown = token_text if token_text == "<EOF>" else f"'{token_text}'"
     return malformed(text, pos, f"unexpected token: {shown}")
+
+
+def out_of_range(code: str, error: BaseException) -> SalesforceError:
+    """A number, date or nesting past what the engine can represent, as a query error."""
+    return SalesforceError(
+        code, f"A number, date or nesting in the query is out of range ({type(error).__name__})"
+    )

@@ -10,12 +10,14 @@ from typing import Any
 
 from crm_tui.org.schema.catalogue import get_object, has_object
 from crm_tui.org.soql.compiler import compile_query
-from crm_tui.org.soql.executor import API_VERSION, run_plan, store_today
+from crm_tui.org.soql.executor import API_VERSION, MAX_QUERY_CHARS, run_plan, store_today
 from crm_tui.org.soql.parser import parse_search
-from crm_tui.org.soql.sf_errors import SalesforceError
+from crm_tui.org.soql.sf_errors import SalesforceError, out_of_range
 from crm_tui.org.store.orgstore import OrgStore
 
 DEFAULT_LIMIT = 2000
+# Words and phrases in one FIND {...}: FTS5's cost grows with their square (prefix ORs).
+MAX_SEARCH_TERMS = 20
 # A backslash-escaped reserved character (\( \" \-) belongs to its word, as in SOSL.
 _TERM_PART = re.compile(r'"(?:[^"\\]|\\.)*"?|[()]|(?:\\.|[^\s()"\\])+')
 _WORD = re.compile(r"\w+")
@@ -44,6 +46,12 @@ def fts_query(term: str, scope: str) -> str:
             parts.append('"' + " ".join(words) + '"' + prefix)
     if letters < 2:
         raise SalesforceError("MALFORMED_SEARCH", "search term must be longer than one character")
+    terms = sum(part.startswith('"') for part in parts)
+    if terms > MAX_SEARCH_TERMS:
+        raise SalesforceError(
+            "MALFORMED_SEARCH",
+            f"search term has {terms} terms; at most {MAX_SEARCH_TERMS} words or phrases",
+        )
     expression = " ".join(parts)
     return f"name : ({expression})" if scope == "NAME" else expression
 
@@ -52,6 +60,19 @@ def execute_sosl(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> dict[str, Any]:
     """Run one SOSL search; returns `{"searchRecords": [...]}` or raises SalesforceError."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise SalesforceError(
+            "MALFORMED_SEARCH", f"Search is too long: over {MAX_QUERY_CHARS:,} characters"
+        )
+    try:
+        return _execute_sosl(store, text, today, api_version)
+    except (OverflowError, RecursionError) as error:  # the last net under the checks
+        raise out_of_range("MALFORMED_SEARCH", error) from None
+
+
+def _execute_sosl(
+    store: OrgStore, text: str, today: date | None, api_version: str
+) -> dict[str, Any]:
     search = parse_search(text)
     match = fts_query(search.term, search.scope)
     try:

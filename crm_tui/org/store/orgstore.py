@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,30 @@ class OrgStore:
             if conn is not None:
                 conn.close()
             raise OrgError(f"{path} is not a crm-tui org file")
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise OrgError(f"{path} is damaged ({exc})") from None
+        missing = [obj.name for obj in OBJECTS if obj.name not in tables]
+        if missing:
+            conn.close()
+            raise OrgError(f"{path} is damaged: its table {missing[0]!r} is missing")
         return cls(conn, path)
+
+    @contextmanager
+    def reading(self, what: str) -> Iterator[None]:
+        """Turn what a damaged file raises while `what` reads it (a corrupt page, a
+        garbage date) into one OrgError naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise OrgError(f"{self.path} is damaged ({what}: {exc})") from None
+        except (ValueError, TypeError, KeyError) as exc:
+            raise OrgError(
+                f"{self.path} holds a value crm-tui cannot read ({what}: "
+                f"{type(exc).__name__}: {exc})"
+            ) from None
 
     def close(self) -> None:
         self.conn.close()
