@@ -13,3 +13,11 @@ study_db_option = click.option(
     default=None,
     help="Study file (default: the local study file; env CRM_TUI_STUDY).",
 )
+
+org_path_option = click.option(
+    "--org",
+    "org_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Org file (default: the local default org).",
+)

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crm_tui import paths
+from crm_tui.cli.options import org_path_option
 from crm_tui.cli.org_report import report
 from crm_tui.cli.serve_command import serve
 from crm_tui.org.schema.catalogue import get_object
@@ -53,13 +54,7 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
 
 
 @org.command()
-@click.option(
-    "--org",
-    "org_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Org file (default: the local default org).",
-)
+@org_path_option
 def check(org_path: Path | None) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
@@ -74,13 +69,7 @@ def check(org_path: Path | None) -> None:
 
 
 @org.command()
-@click.option(
-    "--org",
-    "org_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Org file (default: the local default org).",
-)
+@org_path_option
 def stats(org_path: Path | None) -> None:
     """Print the number of records per object."""
     print_stats(org_path or paths.default_org_path())

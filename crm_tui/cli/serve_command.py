@@ -8,16 +8,11 @@ from pathlib import Path
 import click
 
 from crm_tui import paths
+from crm_tui.cli.options import org_path_option
 
 
 @click.command()
-@click.option(
-    "--org",
-    "org_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Org file (default: the local default org).",
-)
+@org_path_option
 @click.option(
     "--host",
     default="127.0.0.1",

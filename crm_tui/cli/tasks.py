@@ -11,6 +11,7 @@ from rich.table import Table
 
 from crm_tui import paths
 from crm_tui.atomic import check_output_path
+from crm_tui.cli.options import org_path_option
 
 console = Console()
 
@@ -21,13 +22,7 @@ def tasks() -> None:
 
 
 @tasks.command()
-@click.option(
-    "--org",
-    "org_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Org file (default: the local default org).",
-)
+@org_path_option
 @click.option(
     "--per-task",
     type=click.IntRange(min=1),

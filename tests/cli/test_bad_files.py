@@ -18,24 +18,8 @@ import pytest
 
 from crm_tui.cli import main
 from crm_tui.study.db import StudyStore
-from tests.helpers.paths import AGENTS, CRMARENA_TASKS
-
-AGENT_FILE = AGENTS / "trial1" / "results_gpt-4o_react_all.json"
-
-
-def fails(capsys, *argv) -> str:
-    """Run the CLI expecting a refusal; return its one stderr line."""
-    with pytest.raises(SystemExit) as caught:
-        main([str(a) for a in argv])
-    assert caught.value.code not in (0, None)
-    err = capsys.readouterr().err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+from tests.helpers.cli import AGENT_FILE, fails, snapshot
+from tests.helpers.paths import CRMARENA_TASKS
 
 
 def task_rows(n: int = 3) -> list[dict]:

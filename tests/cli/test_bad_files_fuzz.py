@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crm_tui.cli import main
-from tests.helpers.paths import AGENTS, CRMARENA_TASKS
+from tests.helpers.cli import AGENT_FILE
+from tests.helpers.paths import CRMARENA_TASKS
 
-AGENT_FILE = AGENTS / "trial1" / "results_gpt-4o_react_all.json"
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
