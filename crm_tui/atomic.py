@@ -1,4 +1,8 @@
-"""Writing a file whole or not at all: a temporary file in the same folder, then a rename."""
+"""Writing a file whole or not at all: a temporary file in the same folder, then a rename.
+
+Files that hold gold answers or one person's work (study files, task sets, reports,
+per-profile histories) are private: 0600, in folders made 0700. `PRIVATE_FILE` and
+`PRIVATE_FOLDER` say so here, once."""
 
 from __future__ import annotations
 
@@ -7,6 +11,27 @@ import tempfile
 from pathlib import Path
 
 from crm_tui.errors import CrmTuiError
+
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+
+def private_folders(folder: str | Path) -> None:
+    """Make `folder` and its missing parents, each 0700. Folders that exist already are
+    left as they are (a task set written to the current folder must not close it)."""
+    folder = Path(folder)
+    missing = [f for f in (folder, *folder.parents) if not f.exists()]
+    for one in reversed(missing):
+        one.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+        os.chmod(one, PRIVATE_FOLDER)  # mkdir's mode passes through the umask
+
+
+def create_private_file(path: str | Path) -> None:
+    """An empty file only its owner reads (0600) in private folders, for a program such as
+    SQLite to fill: it gives its -wal and -shm files the same mode."""
+    path = Path(path)
+    private_folders(path.parent)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
 
 
 def _umask() -> int:
@@ -37,14 +62,18 @@ def check_output_path(path: str | Path, *, force: bool, what: str = "the output"
             break
 
 
-def write_text_atomically(path: str | Path, text: str) -> None:
-    """Write `text` to `path` so readers see the old file or the new one, never a part."""
+def write_text_atomically(path: str | Path, text: str, *, private: bool = False) -> None:
+    """Write `text` to `path` so readers see the old file or the new one, never a part;
+    `private`: 0600, and missing folders 0700."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if private:
+        private_folders(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        # mkstemp makes the file private (0600); give it the mode a plain open() would.
-        os.fchmod(fd, 0o666 & ~_umask())
+        # mkstemp makes the file private (0600); else give it the mode a plain open() would.
+        os.fchmod(fd, PRIVATE_FILE if private else 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.replace(tmp, path)

@@ -273,14 +273,15 @@ def sealed(instances: Iterable[Instance], fingerprint: str) -> TaskSet:
 
 
 def write_taskset(taskset: TaskSet, path: str | Path) -> None:
-    """Write a JSON array (or JSONL for a `.jsonl` path), atomically."""
+    """Write a JSON array (or JSONL for a `.jsonl` path), atomically; private (0600), as
+    it holds the gold answers."""
     path = Path(path)
     rows = [
         json.dumps(inst.to_row(), ensure_ascii=False)
         for inst in sorted(taskset.instances, key=lambda i: i.idx)
     ]
     text = "\n".join(rows) + "\n" if path.suffix == ".jsonl" else "[\n" + ",\n".join(rows) + "\n]\n"
-    write_text_atomically(path, text)
+    write_text_atomically(path, text, private=True)
 
 
 # ----------------------------------------------------------------- pinning

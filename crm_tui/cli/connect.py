@@ -52,13 +52,19 @@ def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBack
 
 
 def run_on_salesforce(
-    env_file: Path | None, domain: str | None, study_path: Path, study_name: str | None = None
+    env_file: Path | None,
+    domain: str | None,
+    study_path: Path | str,
+    study_name: str | None = None,
+    require_code: bool = False,
 ) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
     from crm_tui.tui.app import create_app
 
     backend = open_salesforce(env_file, domain)
-    app = create_app(backend=backend, study_path=study_path, study_name=study_name)
+    app = create_app(
+        backend=backend, study_path=study_path, study_name=study_name, require_code=require_code
+    )
     try:
         app.run()
     finally:

@@ -8,10 +8,12 @@ import click
 
 from crm_tui import paths
 from crm_tui.cli.connect import run_on_salesforce, salesforce_options
+from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org
 from crm_tui.cli.report_commands import agents, report
 from crm_tui.cli.study import study
 from crm_tui.cli.tasks import tasks
+from crm_tui.cli.web_serve import web_serve
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,6 +30,13 @@ from crm_tui.cli.tasks import tasks
     default=None,
     help="Study to work on (default: the latest made for the org on show).",
 )
+@click.option(
+    "--require-code",
+    is_flag=True,
+    help="Start on the invitation code, whatever the study file holds (crm-tui serve "
+    "passes it to each browser session).",
+)
+@study_db_option
 @salesforce_options
 @click.version_option(package_name="crm-tui")
 @click.pass_context
@@ -35,6 +44,8 @@ def cli(
     ctx: click.Context,
     org_path: Path | None,
     study_name: str | None,
+    require_code: bool,
+    db_path: Path | str,
     salesforce: bool,
     env_file: Path | None,
     domain: str | None,
@@ -42,24 +53,40 @@ def cli(
     """crm-tui: solve CRMArena tasks, rate realism and audit queries in a terminal."""
     if ctx.invoked_subcommand is not None:
         return
+    if paths.is_database_url(db_path):
+        _check_server(db_path)
     if salesforce:
         run_on_salesforce(
-            env_file, domain, study_path=paths.default_study_path(), study_name=study_name
+            env_file,
+            domain,
+            study_path=db_path,
+            study_name=study_name,
+            require_code=require_code,
         )
         return
     from crm_tui.cli.org import ensure_first_run
     from crm_tui.tui.app import create_app
 
+    paths.private_data_home()  # study files and each profile's files live in it
     if org_path is None:
         ensure_first_run()
     app = create_app(
         org_path=org_path or paths.default_org_path(),
-        study_path=paths.default_study_path(),
+        study_path=db_path,
         study_name=study_name,
+        require_code=require_code,
     )
     app.run()
     if app.return_code:  # the app died of an error it printed: not a success
         raise click.exceptions.Exit(app.return_code)
+
+
+def _check_server(url: Path | str) -> None:
+    """Before the app starts: a study server that cannot be reached (down, wrong password,
+    no study yet) is one line here rather than a notice inside the app."""
+    from crm_tui.study.db import StudyStore
+
+    StudyStore.open_existing(url).close()
 
 
 @cli.command()
@@ -68,7 +95,8 @@ def locate() -> None:
     click.echo(f"data folder : {paths.data_home()}")
     click.echo(f"default org : {paths.default_org_path()}")
     click.echo(f"task set    : {paths.default_taskset_path()}")
-    click.echo(f"study db    : {paths.default_study_path()}")
+    study = paths.default_study_location()
+    click.echo(f"study db    : {paths.redact_url(study) if isinstance(study, str) else study}")
     click.echo(f"task files  : {paths.bundled_dir('tasks')}")
     click.echo(f"protocols   : {paths.bundled_dir('annotations')}")
 
@@ -78,3 +106,4 @@ cli.add_command(agents)
 cli.add_command(report)
 cli.add_command(tasks)
 cli.add_command(study)
+cli.add_command(web_serve)

@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from crm_tui import paths
+
+
+class StudyLocationType(click.ParamType):
+    """A study file's path, or a PostgreSQL URL, kept as text (a Path would fold its `//`)."""
+
+    name = "FILE|URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return paths.study_location(value) if isinstance(value, str) else value
+
+
+# The value is a Path or a URL (str), never None: without --db, the store the environment
+# names (CRM_TUI_STUDY_URL, CRM_TUI_STUDY) or the local study file, read at each call.
 study_db_option = click.option(
     "--db",
     "db_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Study file (default: the local study file; env CRM_TUI_STUDY).",
+    type=StudyLocationType(),
+    default=paths.default_study_location,
+    show_default=False,
+    help="Study file, or a PostgreSQL server: postgresql://user@host/db (password in "
+    "PGPASSWORD or ~/.pgpass rather than on the command line) (default: the local study "
+    "file; env CRM_TUI_STUDY_URL, CRM_TUI_STUDY).",
 )
 
 org_path_option = click.option(

@@ -11,13 +11,16 @@ from rich.console import Console
 from rich.table import Table
 
 from crm_tui import paths
+from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
 from crm_tui.cli.org_report import report
+from crm_tui.cli.output import print_table
 from crm_tui.cli.serve_command import serve
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import OrgStore
 
 console = Console()
+setup_console = Console(stderr=True)  # first-run messages: stdout is the command's output
 
 
 @click.group()
@@ -59,7 +62,7 @@ def check(org_path: Path | None) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
 
-    path = org_path or paths.default_org_path()
+    path = org_path or default_org()
     with OrgStore.open(path) as store:
         report = check_org(store)
     for line in report.lines():
@@ -72,7 +75,7 @@ def check(org_path: Path | None) -> None:
 @org_path_option
 def stats(org_path: Path | None) -> None:
     """Print the number of records per object."""
-    print_stats(org_path or paths.default_org_path())
+    print_stats(org_path or default_org())
 
 
 def print_stats(path: Path) -> None:
@@ -86,7 +89,7 @@ def print_stats(path: Path) -> None:
     for name, n in counts.items():
         table.add_row(name, get_object(name).label_plural, f"{n:,}")
     table.add_row("", "[b]total[/b]", f"[b]{sum(counts.values()):,}[/b]")
-    console.print(table)
+    print_table(table, console)
 
 
 def ensure_first_run() -> None:
@@ -102,27 +105,28 @@ def ensure_first_run() -> None:
         return
     from crm_tui.study.first_run import ensure_defaults
 
-    console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
+    setup_console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
     made = _with_progress(
         lambda progress: ensure_defaults(
             paths.default_org_path(),
             paths.default_taskset_path(),
             paths.default_study_path(),
             progress=progress,
-        )
+        ),
+        setup_console,
     )
     for what in made:
-        console.print(f"  made {what}")
+        setup_console.print(f"  made {what}")
 
 
 _T = TypeVar("_T")
 
 
-def _with_progress(job: Callable[[Callable[[float, str], None]], _T]) -> _T:
+def _with_progress(job: Callable[[Callable[[float, str], None]], _T], on: Console = console) -> _T:
     """Run `job(progress)` under a transient progress bar."""
     from rich.progress import Progress
 
-    with Progress(transient=True, console=console) as bar:
+    with Progress(transient=True, console=on) as bar:
         task = bar.add_task("generating", total=1.0)
 
         def progress(fraction: float, label: str) -> None:

@@ -18,8 +18,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from crm_tui import paths
 from crm_tui.cli.connect import open_salesforce, salesforce_options
+from crm_tui.cli.defaults import default_org
 from crm_tui.org.backends.interface import Backend
 from crm_tui.org.reports import ReportResult, load_definition
 
@@ -67,7 +67,7 @@ def report(
     else:
         from crm_tui.org.backends.local import LocalBackend
 
-        backend = LocalBackend(org_path or paths.default_org_path())
+        backend = LocalBackend(org_path or default_org())
     try:
         result = backend.run_report(d, today.date() if today else None)
     finally:

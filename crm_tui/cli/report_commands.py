@@ -10,6 +10,7 @@ from rich.console import Console
 
 from crm_tui import paths
 from crm_tui.atomic import check_output_path, write_text_atomically
+from crm_tui.cli.defaults import default_taskset
 from crm_tui.cli.options import study_db_option
 
 FORMATS = ("table", "csv", "json", "md")
@@ -53,7 +54,7 @@ def import_(
     from crm_tui.study.agents_store import check_agent_results, import_agent_results
     from crm_tui.study.db import StudyStore
 
-    taskset = load_taskset(taskset_path or paths.default_taskset_path())
+    taskset = load_taskset(taskset_path or default_taskset())
     parsed = [
         read_agent_results(path, model=model, strategy=strategy, task_category=task_category)
         for path in files
@@ -108,5 +109,5 @@ def report(
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_text_atomically(out, text)
+        write_text_atomically(out, text, private=True)  # gold answers: for coordinators
         click.echo(f"wrote {out}")

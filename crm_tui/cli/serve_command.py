@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import shlex
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import click
 
 from crm_tui import paths
+from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
 
 
@@ -67,7 +71,7 @@ def serve(
     """
     from crm_tui.org.server.rest import DEFAULT_USERNAME, OrgServer
 
-    path = org_path or paths.default_org_path()
+    path = org_path or default_org()
     context = None
     if tls:
         from crm_tui.org.server.loopback_tls import make_loopback_certificates
@@ -89,13 +93,11 @@ def serve(
     click.echo(f"username   : {server.username}")
     click.echo(f"password   : {server.password}")
     if tls:
-        click.echo(
-            f"trust CA   : {certs.ca_pem}  (session.verify = this file; session.trust_env = False)"
-        )
-    click.echo(
-        f"client     : Salesforce(instance_url='{server.url}', "
-        f"session_id='{server.session_id}', session=session, version='59.0')"
-    )
+        for label, line in _https_lines(server.url, server.session_id, certs.ca_pem):
+            click.echo(f"{label:<11}: {line}")
+    else:
+        for label, line in _http_lines(server.url, server.session_id):
+            click.echo(f"{label:<11}: {line}")
     click.echo(
         f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
         "security_token='', session=session) with login.salesforce.com sent here"
@@ -106,3 +108,38 @@ def serve(
         pass
     finally:
         server.stop()
+
+
+# Lines a person pastes into a shell as printed (tests/cli/test_serve_lines.py runs them).
+def _https_lines(url: str, session_id: str, ca_pem: Path) -> list[tuple[str, str]]:
+    """The app and simple-salesforce verify the server's certificate with the printed CA:
+    requests reads REQUESTS_CA_BUNDLE, so no code changes."""
+    trust = f"REQUESTS_CA_BUNDLE={shlex.quote(str(ca_pem))}"
+    login = (
+        f"SALESFORCE_INSTANCE_URL={shlex.quote(url)} "
+        f"SALESFORCE_SESSION_ID={shlex.quote(session_id)}"
+    )
+    # double quotes inside, so the shell's single quotes around it need no escapes
+    client = (
+        "from simple_salesforce import Salesforce; "
+        f"sf = Salesforce(instance_url={json.dumps(url)}, session_id={json.dumps(session_id)}, "
+        'version="59.0"); print(sf.query("SELECT COUNT() FROM Case")["totalSize"])'
+    )
+    return [
+        ("trust CA", str(ca_pem)),
+        ("app", f"{trust} {login} crm-tui --salesforce"),
+        ("python", f"{trust} python3 -c {shlex.quote(client)}"),
+    ]
+
+
+def _http_lines(url: str, session_id: str) -> list[tuple[str, str]]:
+    """Plain http: simple-salesforce (and so the app and CRMArena's harness) always speaks
+    https, so no Salesforce(...) line could work; a raw REST call does."""
+    query = f"{url}/services/data/v59.0/query/?q={quote_plus('SELECT COUNT() FROM Case')}"
+    return [
+        ("client", "simple-salesforce and crm-tui --salesforce speak https only: serve with --tls"),
+        (
+            "try",
+            f"curl -s -H {shlex.quote('Authorization: Bearer ' + session_id)} {shlex.quote(query)}",
+        ),
+    ]

@@ -11,9 +11,12 @@ from rich.table import Table
 
 from crm_tui import paths
 from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
+from crm_tui.cli.defaults import default_org, default_taskset
 from crm_tui.cli.options import study_db_option
+from crm_tui.cli.output import print_table
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
+from crm_tui.study.exchange import export_work, merge_work
 from crm_tui.study.models import Mode, row_id
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.progress import StudySummary, study_summary
@@ -96,13 +99,13 @@ def create(
     else:
         chosen, preset_path = solve_only_preset(items or 5), None
     chosen = with_overrides(chosen, items=items, **settings)
-    taskset = load_taskset(tasks_path or paths.default_taskset_path())
+    taskset = load_taskset(tasks_path or default_taskset())
     if taskset.fingerprint in (None, CRMARENA) and org_path is None:
         # CRMArena's own queries: their Ids live in CRMArena's Salesforce org, so the study
         # belongs to that org (solved with `crm-tui --salesforce`, or audited anywhere).
         fingerprint = CRMARENA
     else:
-        with OrgStore.open(org_path or paths.default_org_path()) as org:
+        with OrgStore.open(org_path or default_org()) as org:
             check_taskset_matches(taskset, org)
             fingerprint = org.fingerprint
     # Refuse bad input before the study file is opened (or made).
@@ -148,7 +151,7 @@ def status(study_name: str | None, db_path: Path | None) -> None:
     with StudyStore.open_existing(path) as store:
         studies = list_studies(store)
         if not studies:
-            click.echo(f"no studies in {path}")
+            click.echo(f"no studies in {store.path}")  # a URL: without its password
         for one in studies:
             _print_summary(study_summary(store, row_id(one)))
 
@@ -175,7 +178,7 @@ def _print_summary(summary: StudySummary) -> None:
         table.add_column(kind, justify="right")
     for person in summary.annotators:
         table.add_row(person.annotator, *(f"{p.done}/{p.total}" for p in person.parts))
-    console.print(table)
+    print_table(table, console)
 
 
 @study.command()
@@ -202,3 +205,151 @@ def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | N
         f"added {made.mode} profile {made.name!r} ({made.role}, "
         f"{made.crm_years:g} years using a CRM) to {store.path}"
     )
+
+
+@study.command()
+@click.argument("name")
+@click.option(
+    "--role",
+    "mode",
+    type=click.Choice([m.value for m in Mode]),
+    required=True,
+    help="What the person may see: annotators never see gold answers; auditors and "
+    "coordinators do (audit, results).",
+)
+@click.option("--study", "study_name", default=None, help="The study the invitation is for.")
+@click.option("--crm-years", type=float, default=0.0, show_default=True, help="Years using a CRM.")
+@click.option(
+    "--job-role",
+    default="Study participant",
+    show_default=True,
+    help="Job title, e.g. 'Customer Service Manager'.",
+)
+@click.option(
+    "--expires",
+    default="14d",
+    show_default=True,
+    help="How long the code may wait for its first use: 14d, 36h, 90m, 2w.",
+)
+@click.option("--url", default=None, help="Where the person opens the app (crm-tui serve).")
+@study_db_option
+def invite(
+    name: str,
+    mode: str,
+    study_name: str | None,
+    crm_years: float,
+    job_role: str,
+    expires: str,
+    url: str | None,
+    db_path: Path | None,
+) -> None:
+    """Invite NAME: make the profile and print its code, once. The person types the code
+    when the app starts; the role comes from it."""
+    from crm_tui.study.invitations import invite as make_invitation
+    from crm_tui.study.invitations import parse_expiry
+
+    expires_in = parse_expiry(expires)
+    with StudyStore.open(db_path or paths.default_study_path()) as store:
+        issued = make_invitation(
+            store,
+            name,
+            mode,
+            job_role=job_role,
+            crm_years=crm_years,
+            study_name=study_name,
+            expires_in=expires_in,
+        )
+    click.echo(f"invited {issued.name!r} as {issued.mode} in {store.path}")
+    click.echo(f"code: {issued.code}")
+    click.echo(
+        f"  shown only now; first use by {issued.expires_at:%Y-%m-%d %H:%M} UTC, then it "
+        f"reopens the profile until `crm-tui study revoke {issued.name!r}`"
+    )
+    if url:
+        click.echo(f"url: {url}")
+
+
+@study.command()
+@click.argument("name")
+@study_db_option
+def revoke(name: str, db_path: Path | None) -> None:
+    """Revoke NAME's invitation code: it opens nothing from now on."""
+    from crm_tui.study.invitations import revoke as revoke_codes
+
+    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+        revoke_codes(store, name)
+    click.echo(f"revoked the code of {name.strip()!r}; `crm-tui study invite` makes a new one")
+
+
+@study.command()
+@study_db_option
+def invitations(db_path: Path | None) -> None:
+    """Every invitation: name, role, state (pending, used, expired, revoked); never a code."""
+    from crm_tui.study.invitations import list_invitations
+
+    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+        rows = list_invitations(store)
+    if not rows:
+        click.echo(f"no invitations in {store.path}")
+        return
+    # Plain columns, one line per invitation (times in UTC), whatever the terminal's width.
+    header = ("name", "role", "state", "study", "invited", "first use by", "used")
+    lines = [header] + [
+        (
+            row.name,
+            row.mode.value,
+            row.state.value,
+            row.study or "-",
+            f"{row.created_at:%Y-%m-%d %H:%M}",
+            f"{row.expires_at:%Y-%m-%d %H:%M}",
+            "-" if row.used_at is None else f"{row.used_at:%Y-%m-%d %H:%M}",
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
+@study.command("export")
+@click.option("--profile", "profile_name", required=True, help="Whose work to export.")
+@click.option("--study", "study_name", default=None, help="The study (default: the newest).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The work file to write (JSON, readable by you only).",
+)
+@click.option("--force", is_flag=True, help="Replace the work file if it exists.")
+@study_db_option
+def export_command(
+    profile_name: str,
+    study_name: str | None,
+    out_path: Path,
+    force: bool,
+    db_path: Path | None,
+) -> None:
+    """Write one person's work in a study (done on this computer) to a file, for the
+    coordinator to merge with `crm-tui study merge`. It holds their answers, never gold."""
+    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+        done = export_work(store, profile_name, out_path, study_name=study_name, force=force)
+    click.echo(
+        f"exported {done.profile}'s work in study {done.study!r} to {done.path}: "
+        f"{done.attempts} attempt(s), {done.events} event(s), {done.ratings} rating(s), "
+        f"{done.flags} flag(s)"
+    )
+
+
+@study.command("merge")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--study", "study_name", default=None, help="The study (default: the one the files name)."
+)
+@study_db_option
+def merge_command(files: tuple[Path, ...], study_name: str | None, db_path: Path | None) -> None:
+    """Merge work files exported from copies of a study into it: all of them or none.
+    Merging a file again adds nothing."""
+    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+        name, counts = merge_work(store, files, study_name=study_name)
+    click.echo(f"merged {len(files)} file(s) into study {name!r}: {counts.describe()}")

@@ -9,9 +9,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from crm_tui import paths
 from crm_tui.atomic import check_output_path
+from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
+from crm_tui.cli.output import print_table
 
 console = Console()
 
@@ -52,7 +53,7 @@ def generate(
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
     with (
-        OrgStore.open(org_path or paths.default_org_path()) as store,
+        OrgStore.open(org_path or default_org()) as store,
         store.reading("generating tasks"),
     ):
         taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
@@ -84,6 +85,56 @@ def import_(file: Path, out: Path | None, force: bool) -> None:
     click.echo(
         f"{file}: {len(taskset):,} valid instances in {len(taskset.by_task())} "
         f"families (org {taskset.fingerprint})" + (f"; wrote {out}" if out else "")
+    )
+
+
+@tasks.command(name="fetch-crmarena")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("crmarena.json"),
+    show_default=True,
+    help="Write the validated set here, in crm-tui's form.",
+)
+@click.option(
+    "--revision",
+    default="main",
+    show_default=True,
+    help="Dataset revision (a branch, tag or commit) for a pinned, repeatable fetch.",
+)
+@click.option(
+    "--endpoint",
+    envvar="HF_ENDPOINT",
+    default=None,
+    help="Hub address (env HF_ENDPOINT; default https://huggingface.co).",
+)
+@click.option(
+    "--cache-dir",
+    envvar="HF_HUB_CACHE",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Hugging Face cache (env HF_HUB_CACHE; default ~/.cache/huggingface/hub).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+def fetch_crmarena(
+    out: Path, revision: str, endpoint: str | None, cache_dir: Path | None, force: bool
+) -> None:
+    """Fetch CRMArena's 1,170 queries from the Hugging Face dataset Salesforce/CRMArena."""
+    from crm_tui.bench.crmarena_hub import fetch_crmarena as fetch
+    from crm_tui.bench.taskset import write_taskset
+
+    check_output_path(out, force=force, what="the task set")
+    fetched = fetch(revision=revision, endpoint=endpoint, cache_dir=cache_dir)
+    write_taskset(fetched.taskset, out)
+    click.echo(
+        f"{fetched.source}: {len(fetched.taskset):,} valid instances in "
+        f"{len(fetched.taskset.by_task())} families; wrote {out} "
+        f"(cached at {fetched.cached_file})"
+        + (
+            "; the Hub did not answer, so this is the cached copy"
+            if fetched.from_cache_only
+            else ""
+        )
     )
 
 
@@ -121,4 +172,4 @@ def stats(file: Path) -> None:
         f"{100 * nones / len(taskset):.0f}",
         "",
     )
-    console.print(table)
+    print_table(table, console)

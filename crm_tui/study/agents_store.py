@@ -28,6 +28,7 @@ from crm_tui.study.agent_results import (
 )
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import row_id
+from crm_tui.study.result_origin import check_made_for, taskset_instances
 
 
 class AgentRun(SQLModel, table=True):
@@ -122,9 +123,12 @@ def import_agent_results(
 
 
 def check_agent_results(files: Sequence[AgentResultFile], taskset: TaskSet) -> None:
-    """Refuse (CrmTuiError naming file and record) answers that do not fit the task set."""
+    """Refuse (CrmTuiError naming file and record) answers that do not fit the task set,
+    and first a file made for another task set (`result_origin`), naming both."""
     instances = {inst.idx: inst for inst in taskset.instances}
+    id_instances = taskset_instances(taskset)
     for result_file in files:
+        check_made_for(result_file, taskset, id_instances)
         for run in result_file.runs:
             for position, answer in enumerate(run.answers):
                 _check_against_taskset(

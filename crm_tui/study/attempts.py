@@ -18,7 +18,7 @@ from crm_tui.bench.scoring import normalize_exact, score
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.assignment import ensure_queue
 from crm_tui.study.db import StudyStore
-from crm_tui.study.events import append_event, attempt_events, event_kind
+from crm_tui.study.events import append_event, attempt_stamps, event_kind
 from crm_tui.study.models import (
     Attempt,
     AttemptStatus,
@@ -164,7 +164,7 @@ def _finish(
 ) -> Timing:
     """Write the closing event and the times it implies onto the attempt."""
     _append(session, store, attempt, kind, payload)
-    timing = derive(attempt_events(session, row_id(attempt)))
+    timing = derive(attempt_stamps(session, row_id(attempt)))
     attempt.status = status
     attempt.submitted_at = store.now()[0]
     attempt.wall_ms, attempt.active_ms = timing.wall_ms, timing.active_ms
@@ -176,12 +176,15 @@ def _expire_if_over(session: Session, store: StudyStore, study: Study, attempt: 
     limit = _limit_ms(study)
     if limit is None:
         return False
-    timing = derive(attempt_events(session, row_id(attempt)))
+    timing = derive(attempt_stamps(session, row_id(attempt)))
     if timing.live_active_ms(store.clock.monotonic_ms(), store.app_session) < limit:
         return False
-    _finish(
-        session, store, attempt, EventKind.EXPIRED, AttemptStatus.EXPIRED, {"time_limit_ms": limit}
-    )
+    # What was typed stays with the attempt (its draft, and in the log), for coordinators
+    # to see; it is never scored: only submit() gives an attempt an answer.
+    payload: dict[str, Any] = {"time_limit_ms": limit}
+    if attempt.draft_answer:
+        payload["typed"] = attempt.draft_answer
+    _finish(session, store, attempt, EventKind.EXPIRED, AttemptStatus.EXPIRED, payload)
     return True
 
 
@@ -226,7 +229,7 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
             ):
                 continue
             _append(session, store, attempt, EventKind.OPENED, {"resumed": resumed})
-            timing = derive(attempt_events(session, row_id(attempt)))
+            timing = derive(attempt_stamps(session, row_id(attempt)))
             return AttemptView(
                 attempt_id=row_id(attempt),
                 item=ItemView.of(_item(session, attempt.item_id)),
@@ -263,7 +266,7 @@ def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:
     with store.transaction() as session:
         attempt = _attempt(session, attempt_id)
         limit = _limit_ms(get_study(session, attempt.study_id))
-        timing = derive(attempt_events(session, attempt_id))
+        timing = derive(attempt_stamps(session, attempt_id))
     if attempt.status != AttemptStatus.IN_PROGRESS:
         active, wall, running = attempt.active_ms or 0, attempt.wall_ms or 0, False
     else:

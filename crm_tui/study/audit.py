@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 
 from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Annotator, Attempt, AuditFlag, Mode, StudyItem, row_id
+from crm_tui.study.models import (
+    Annotator,
+    Attempt,
+    AttemptStatus,
+    AuditFlag,
+    Mode,
+    StudyItem,
+    row_id,
+)
 from crm_tui.study.profiles import require_mode
 
 
@@ -22,6 +30,12 @@ class AnswerRecord:
     score: float | None
     active_ms: int | None
     confidence: int | None
+    typed: str | None = None  # expired: what was typed by then (kept, never scored)
+
+    @property
+    def is_answer(self) -> bool:
+        """Submitted: a skip, an expiry or an open query is no answer."""
+        return self.status == AttemptStatus.SUBMITTED
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,7 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
                     a.score,
                     a.active_ms,
                     a.confidence,
+                    a.draft_answer if a.status == AttemptStatus.EXPIRED else None,
                 )
             )
         flags: dict[int, list[FlagRecord]] = {}

@@ -1,10 +1,23 @@
-"""Opening a study file: one SQLAlchemy engine per process, tuned for several writers.
+"""Opening a study store: one SQLAlchemy engine per process, tuned for several writers.
 
-Every transaction starts with BEGIN IMMEDIATE: a writer queues on the busy timeout at the
-start instead of failing when a read transaction tries to upgrade to a write (SQLite
-returns "database is locked" at once in that case). Transactions are short and commit
-on exit, so each event and answer is on disk when the call returns. WAL lets readers
-run beside the writer; synchronous=FULL also keeps the last commits across a power cut.
+The store is a SQLite file (the embedded default) or a PostgreSQL database (a
+`postgresql://` URL), with the same schema and migrations; every transaction is
+serialised against every other writer's, on both:
+
+- SQLite: every transaction starts with BEGIN IMMEDIATE: a writer queues on the busy
+  timeout at the start instead of failing when a read transaction tries to upgrade to a
+  write (SQLite returns "database is locked" at once in that case). WAL lets readers run
+  beside the writer; synchronous=FULL also keeps the last commits across a power cut.
+- PostgreSQL: every transaction first takes one transaction-level advisory lock
+  (`pg_advisory_xact_lock`), released at commit or rollback: the same one-writer-at-a-time
+  guarantee, so the read-modify-write paths (drawing a queue, opening an attempt,
+  deriving times from the events) see every earlier commit and are never interleaved,
+  with no retry loop. The lock waits at most BUSY_TIMEOUT_S, like SQLite's busy timeout.
+  The pool pings a connection before use, so a server that went away and came back is
+  reconnected on the next call; while it is away a call fails with one line.
+
+Transactions are short and commit on exit, so each event and answer is stored when the
+call returns. A URL's password never appears in a message (`redact_url`).
 """
 
 from __future__ import annotations
@@ -17,16 +30,28 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DatabaseError,
+    DBAPIError,
+    InterfaceError,
+    OperationalError,
+)
 from sqlmodel import Session
 
-from crm_tui.atomic import check_output_path
+from crm_tui.atomic import check_output_path, create_private_file
 from crm_tui.errors import CrmTuiError
+from crm_tui.paths import is_database_url, redact_url
 from crm_tui.study.clock import Clock, SystemClock
-from crm_tui.study.migrations import LATEST_VERSION, migrate
+from crm_tui.study.migrations import LATEST_VERSION, current_version, migrate
 
 BUSY_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
+
+# A study file's path, or a PostgreSQL URL (`postgresql://user:password@host/db`).
+StudyLocation = str | Path
 
 
 def _engine(path: Path) -> Engine:
@@ -48,6 +73,61 @@ def _engine(path: Path) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+# The one advisory lock every PostgreSQL transaction of a study store takes first (advisory
+# locks are per database, so stores in other databases of the server never wait on it).
+STORE_LOCK_KEY = 0x63726D5F7475  # "crm_tu"
+_PSYCOPG_NAMES = {"postgres", "postgresql", "postgresql+psycopg"}
+
+
+def _postgresql_engine(url: str, display: str) -> Engine:
+    try:
+        parsed = make_url(url)
+    except ArgumentError:  # its message repeats the URL, password and all
+        raise CrmTuiError(f"{display} is not a PostgreSQL URL that crm-tui can read") from None
+    if parsed.drivername not in _PSYCOPG_NAMES:
+        raise CrmTuiError(
+            f"{display}: crm-tui talks to PostgreSQL through psycopg only; "
+            "write postgresql:// or postgresql+psycopg://"
+        )
+    # UTC stamps go into TIMESTAMP columns unchanged, as they go into the SQLite file.
+    options = f"-c timezone=UTC -c lock_timeout={BUSY_TIMEOUT_S * 1000}"
+    if parsed.query.get("options"):
+        options = f"{parsed.query['options']} {options}"
+    engine = create_engine(
+        parsed.set(drivername="postgresql+psycopg"),
+        pool_pre_ping=True,
+        hide_parameters=True,  # an error's text never carries what a person typed
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": options},
+    )
+
+    @event.listens_for(engine, "begin")
+    def _one_writer_at_a_time(conn: Connection) -> None:
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({STORE_LOCK_KEY})")
+
+    return engine
+
+
+def _scrubbed(exc: DBAPIError, password: str | None) -> str:
+    """The driver's first line about `exc`, without the password should it quote it."""
+    lines = [line for line in str(exc.orig).splitlines() if line.strip()] or [type(exc).__name__]
+    reason = " ".join(lines[0].split())[:300]
+    return reason.replace(password, "***") if password else reason
+
+
+def _unreachable(exc: DBAPIError) -> bool:
+    """Whether `exc` says the server cannot be reached or refused us (down, restarting,
+    wrong address, wrong password, no such database), rather than a problem with a query."""
+    if exc.connection_invalidated:
+        return True
+    state = getattr(exc.orig, "sqlstate", None)
+    if state is None:
+        return isinstance(exc, OperationalError | InterfaceError)
+    return state[:2] in {"08", "28"} or state.startswith("57P") or state == "3D000"
+
+
+_LOCK_NOT_AVAILABLE = "55P03"
 
 
 # Tables every study file has from schema version 1 on, and schema_version's own columns.
@@ -96,11 +176,26 @@ def _refuse_foreign_database(path: Path) -> None:
         raise CrmTuiError(_damaged(path, problems[0]))
 
 
+def _refuse_foreign_schema(conn: Connection, display: str) -> None:
+    """On a server: refuse a database whose schema holds another program's tables."""
+    inspector = inspect(conn)
+    tables = set(inspector.get_table_names())
+    if tables and not _STUDY_TABLES <= tables:
+        other = sorted(tables - _STUDY_TABLES)
+        raise CrmTuiError(
+            f"{display} is not a crm-tui study store (it holds other tables, such as {other[0]!r})"
+        )
+    if tables and [c["name"] for c in inspector.get_columns("schema_version")] != _VERSION_COLUMNS:
+        raise CrmTuiError(
+            f"{display} is not a crm-tui study store (its schema_version table is not ours)"
+        )
+
+
 # What SQLite says when a file's bytes are wrong, as opposed to busy or full.
 _DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image")
 
 
-def _damaged(path: Path, problem: str) -> str:
+def _damaged(path: Path | str, problem: str) -> str:
     problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
     problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
     return (
@@ -110,20 +205,34 @@ def _damaged(path: Path, problem: str) -> str:
 
 
 class StudyStore:
-    """An open study file. Create one per process (never share across fork)."""
+    """An open study store. Create one per process (never share across fork).
 
-    def __init__(self, path: Path, engine: Engine, clock: Clock):
+    `path` names it in messages: the file's path, or the server's URL with its password
+    replaced by `***` (the full URL lives only inside the engine)."""
+
+    def __init__(self, path: Path | str, engine: Engine, clock: Clock):
         self.path = path
+        self.on_server = isinstance(path, str)
         self.engine = engine
         self.clock = clock
         self.app_session = uuid.uuid4().hex  # tags this process's events
         self._pid = os.getpid()
 
+    def __repr__(self) -> str:
+        return f"StudyStore({str(self.path)!r})"
+
     @classmethod
     def open(
-        cls, path: str | Path, clock: Clock | None = None, target_version: int = LATEST_VERSION
+        cls,
+        path: StudyLocation,
+        clock: Clock | None = None,
+        target_version: int = LATEST_VERSION,
     ) -> StudyStore:
-        """Open (creating if missing) and migrate the study file at `path`."""
+        """Open (creating if missing) and migrate the study file at `path`, or the study
+        store in the PostgreSQL database a `postgresql://` URL names (the database must
+        exist; its tables are made on first use)."""
+        if is_database_url(path):
+            return cls._open_server(str(path), clock or SystemClock(), target_version)
         path = Path(path)
         if path.is_dir():
             raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
@@ -132,7 +241,7 @@ class StudyStore:
         else:
             check_output_path(path, force=False, what="the study file")
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                create_private_file(path)  # gold answers inside: 0600 (and its -wal, -shm)
             except OSError as exc:
                 raise CrmTuiError(
                     f"Cannot create the study file {path}: {exc.strerror or exc}"
@@ -151,8 +260,38 @@ class StudyStore:
         return cls(path, engine, clock)
 
     @classmethod
-    def open_existing(cls, path: str | Path, clock: Clock | None = None) -> StudyStore:
-        """Open a study file that must already exist (for commands that only read it)."""
+    def _open_server(
+        cls, url: str, clock: Clock, target_version: int, must_exist: bool = False
+    ) -> StudyStore:
+        display = redact_url(url)
+        engine = _postgresql_engine(url, display)
+        try:
+            with engine.begin() as conn:
+                _refuse_foreign_schema(conn, display)
+                if must_exist and current_version(conn) == 0:
+                    raise CrmTuiError(
+                        f"No study store at {display} yet: create a study with "
+                        "`crm-tui study create --db URL`"
+                    )
+                migrate(conn, display, clock.wall(), target_version)
+        except DBAPIError as exc:
+            engine.dispose()
+            reason = _scrubbed(exc, engine.url.password)
+            if _unreachable(exc):
+                raise CrmTuiError(f"cannot reach the study store at {display}: {reason}") from None
+            raise CrmTuiError(f"{display} is not a crm-tui study store ({reason})") from None
+        except CrmTuiError:
+            engine.dispose()
+            raise
+        return cls(display, engine, clock)
+
+    @classmethod
+    def open_existing(cls, path: StudyLocation, clock: Clock | None = None) -> StudyStore:
+        """Open a study store that must already exist (for commands that only read it)."""
+        if is_database_url(path):
+            return cls._open_server(
+                str(path), clock or SystemClock(), LATEST_VERSION, must_exist=True
+            )
         path = Path(path)
         if path.is_dir():
             raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
@@ -170,12 +309,38 @@ class StudyStore:
         try:
             with Session(self.engine, expire_on_commit=False) as session, session.begin():
                 yield session
-        except DatabaseError as exc:
+        except DBAPIError as exc:
+            error = self._server_error(exc) if self.on_server else None
+            if error is not None:
+                raise error from None
+            if self.on_server or not isinstance(exc, DatabaseError):
+                raise
             reason = " ".join(str(exc.orig).split())
+            if reason == "database is locked":  # other writers held it past the timeout
+                raise CrmTuiError(self._busy()) from None
             if not any(word in reason for word in _DAMAGE_WORDS):
                 raise
             # A change the integrity check cannot see (bytes inside a row): one line.
             raise CrmTuiError(_damaged(self.path, reason)) from None
+
+    def _server_error(self, exc: DBAPIError) -> CrmTuiError | None:
+        """One line for a server that went away or kept the lock too long; anything else
+        (a bug, a broken constraint) as it is. The pool reconnects on the next call."""
+        reason = _scrubbed(exc, self.engine.url.password)
+        if _unreachable(exc):
+            return CrmTuiError(
+                f"the study store at {self.path} is unreachable: {reason}; "
+                "your answer was not saved"
+            )
+        if getattr(exc.orig, "sqlstate", None) == _LOCK_NOT_AVAILABLE:
+            return CrmTuiError(self._busy())
+        return None
+
+    def _busy(self) -> str:
+        return (
+            f"the study store at {self.path} stayed busy for {BUSY_TIMEOUT_S} s "
+            "(other writers); your answer was not saved: try again"
+        )
 
     def now(self) -> tuple[datetime, int]:
         """(wall stamp in UTC, monotonic ms) read together."""

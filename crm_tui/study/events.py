@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -52,6 +54,30 @@ def attempt_events(session: Session, attempt_id: int) -> list[Event]:
     return list(
         session.exec(select(Event).where(Event.attempt_id == attempt_id).order_by(col(Event.id)))
     )
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """An event as timing reads it: its kind and stamps."""
+
+    kind: str
+    wall: datetime
+    monotonic_ms: int
+    app_session: str | None
+
+
+def attempt_stamps(session: Session, attempt_id: int) -> list[Stamp]:
+    """The attempt's events for timing, without their payloads: read often (after every
+    event) and long (a heartbeat a second), so a few columns, not whole rows."""
+    rows = session.exec(
+        select(Event.kind, Event.wall, Event.monotonic_ms, Event.app_session)
+        .where(Event.attempt_id == attempt_id)
+        .order_by(col(Event.id))
+    )
+    return [
+        Stamp(kind, wall, monotonic_ms, app_session)
+        for kind, wall, monotonic_ms, app_session in rows
+    ]
 
 
 _STUDY_LEVEL = {

@@ -37,14 +37,12 @@ def ensure_defaults(
     with OrgStore.open(org_path) as org:
         if not taskset_path.exists():
             report(0.8, "generating the task set")
-            taskset_path.parent.mkdir(parents=True, exist_ok=True)
             write_taskset(generate_taskset(org, seed=1), taskset_path)
             made.append(f"task set {taskset_path}")
         taskset = load_taskset(taskset_path)
         check_taskset_matches(taskset, org)
         fingerprint = org.fingerprint
-    study_path.parent.mkdir(parents=True, exist_ok=True)
-    with StudyStore.open(study_path) as store:
+    with StudyStore.open(study_path) as store:  # makes the folders it needs, private
         if not any(s.org_fingerprint == fingerprint for s in list_studies(store)):
             report(0.95, "creating the practice study")
             preset, preset_path = load_preset(DEFAULT_PRESET)

@@ -204,3 +204,32 @@ class TextDraft(SQLModel, table=True):
     key: str  # what the text is for, e.g. "realism:Case"
     text: str = Field(sa_column=Column(Text, nullable=False))
     updated_at: datetime
+
+
+class Invitation(SQLModel, table=True):
+    """An invitation code for one profile (`invitations.py`). The code itself is never
+    stored: its first group (`selector`) finds the row, the rest is checked against
+    `verifier_hash` (scrypt with `salt`)."""
+
+    __tablename__ = "invitation"
+    id: int | None = Field(default=None, primary_key=True)
+    annotator_id: int = Field(foreign_key="annotator.id", index=True)
+    study_id: int | None = Field(default=None, foreign_key="study.id")  # --study, if given
+    selector: str = Field(unique=True)
+    salt: str  # hex
+    verifier_hash: str  # hex
+    created_at: datetime
+    expires_at: datetime  # the code must be first used by then
+    used_at: datetime | None = None  # first use: from then on it reopens this profile
+    revoked_at: datetime | None = None
+
+
+class InvitationFailure(SQLModel, table=True):
+    """A code that reached no profile: counted per source for the lock-out."""
+
+    __tablename__ = "invitation_failure"
+    id: int | None = Field(default=None, primary_key=True)
+    source: str = Field(index=True)  # who tried: a terminal, a browser session
+    annotator_id: int | None = Field(default=None, foreign_key="annotator.id")  # if known
+    reason: str  # wrong, expired, revoked, locked (kept for the coordinator, never shown)
+    failed_at: datetime

@@ -10,6 +10,8 @@ from crm_tui import paths
 from crm_tui.errors import CrmTuiError
 
 FRAMEWORK_LABELS = {"act": "Act", "react": "ReAct", "tool_call": "Function Calling"}
+# The paper scores every agent on all of CRMArena's queries: 130 per family, 1,170 in all.
+ITEMS_PER_FAMILY = 130
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,11 @@ class PaperRow:
     model: str
     note: str  # "v2" (added in paper v2), "prompt" (FC in prompt mode), ...
     success: dict[str, float]  # family abbreviation or "ALL" -> success % (KQA: F1 x 100)
+
+    def items(self, family: str) -> int:
+        """The queries a success % is over: a family's, or all of them for "ALL"."""
+        families = len(self.success) - 1 if family == "ALL" else 1
+        return ITEMS_PER_FAMILY * families
 
     @property
     def label(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Session, select
 
 from crm_tui.errors import CrmTuiError
@@ -12,6 +14,15 @@ from crm_tui.study.models import Annotator, Mode
 def create_profile(
     store: StudyStore, name: str, role: str, crm_years: float, mode: str = Mode.ANNOTATOR
 ) -> Annotator:
+    with store.transaction() as session:
+        return add_profile(session, name, role, crm_years, mode, store.now()[0])
+
+
+def add_profile(
+    session: Session, name: str, role: str, crm_years: float, mode: str, now: datetime
+) -> Annotator:
+    """Check and add a profile inside the caller's transaction (an invitation makes its
+    profile in the same one)."""
     name, role = name.strip(), role.strip()
     if not name:
         raise CrmTuiError("profile name: must not be empty")
@@ -25,19 +36,25 @@ def create_profile(
         raise CrmTuiError(
             f"profile mode: {mode!r} is not one of {', '.join(m.value for m in Mode)}"
         ) from None
-    with store.transaction() as session:
-        if session.exec(select(Annotator).where(Annotator.name == name)).first():
-            raise CrmTuiError(f"profile name: {name!r} is taken")
-        annotator = Annotator(
-            name=name, role=role, crm_years=crm_years, mode=mode, created_at=store.now()[0]
-        )
-        session.add(annotator)
+    if session.exec(select(Annotator).where(Annotator.name == name)).first():
+        raise CrmTuiError(f"profile name: {name!r} is taken")
+    annotator = Annotator(name=name, role=role, crm_years=crm_years, mode=mode, created_at=now)
+    session.add(annotator)
+    session.flush()
     return annotator
 
 
-def list_profiles(store: StudyStore) -> list[Annotator]:
+def find_profile(session: Session, name: str) -> Annotator | None:
+    return session.exec(select(Annotator).where(Annotator.name == name.strip())).first()
+
+
+def list_profiles(store: StudyStore, mode: Mode | None = None) -> list[Annotator]:
+    """Every profile by name, or those of one mode (the app's list: annotators only)."""
     with store.transaction() as session:
-        return list(session.exec(select(Annotator).order_by(Annotator.name)))
+        query = select(Annotator).order_by(Annotator.name)
+        if mode is not None:
+            query = query.where(Annotator.mode == mode)
+        return list(session.exec(query))
 
 
 def get_profile(session: Session, annotator_id: int) -> Annotator:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ class PartProgress:
     done: int
     total: int
     minutes: float | None
+    active_ms: int | None = None  # exploring: the time spent in it so far (None: not begun)
 
     @property
     def complete(self) -> bool:
@@ -70,13 +72,7 @@ def _parts(session: Session, study: Study, annotator_id: int) -> list[PartProgre
             Attempt.status != AttemptStatus.IN_PROGRESS,
         )
     ).one()
-    explored = session.exec(
-        select(func.count()).where(
-            Event.study_id == study.id,
-            Event.annotator_id == annotator_id,
-            Event.kind == EventKind.EXPLORE_FINISHED,
-        )
-    ).one()
+    explored_ms, explored = _exploring(session, study, annotator_id)
     targets = rating_targets(study)
     rated = session.exec(
         select(func.count()).where(
@@ -86,14 +82,49 @@ def _parts(session: Session, study: Study, annotator_id: int) -> list[PartProgre
         )
     ).one()
     done_total = {
-        "explore": (min(explored, 1), 1),
+        "explore": (int(explored), 1),
         "solve": (finished, queue or study.items_per_annotator),
         "rate": (rated, len(targets)),
     }
     return [
-        PartProgress(p.kind, p.title, *done_total[p.kind], p.minutes)
+        PartProgress(
+            p.kind,
+            p.title,
+            *done_total[p.kind],
+            p.minutes,
+            active_ms=explored_ms if p.kind == "explore" else None,
+        )
         for p in study_protocol(study).parts
     ]
+
+
+def _exploring(session: Session, study: Study, annotator_id: int) -> tuple[int | None, bool]:
+    """Time spent exploring (each start to its finish, in one app session) and whether
+    that part is done. Coming back from the browser is not done by itself: done is the
+    preset's minutes of exploring (without minutes, any), or the person saying so."""
+    rows = session.exec(
+        select(Event)
+        .where(
+            Event.study_id == study.id,
+            Event.annotator_id == annotator_id,
+            col(Event.kind).in_([EventKind.EXPLORE_STARTED, EventKind.EXPLORE_FINISHED]),
+        )
+        .order_by(col(Event.id))
+    ).all()
+    spent, said_done, started = 0, False, None
+    finished_any = False
+    for event in rows:
+        if event.kind == EventKind.EXPLORE_STARTED:
+            started = event
+            continue
+        finished_any = True
+        said_done = said_done or bool(json.loads(event.payload_json or "{}").get("done"))
+        if started is not None and started.app_session == event.app_session:
+            spent += max(0, event.monotonic_ms - started.monotonic_ms)
+        started = None
+    minutes = next((p.minutes for p in study_protocol(study).parts if p.kind == "explore"), None)
+    enough = spent >= minutes * 60_000 if minutes else finished_any
+    return (spent if rows else None), said_done or enough
 
 
 def annotator_progress(store: StudyStore, study_id: int, annotator_id: int) -> list[PartProgress]:

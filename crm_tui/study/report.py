@@ -65,6 +65,7 @@ class HumanResult:
     interval: Interval | None
     active_ms: Spread | None
     agreement: float | None  # mean pairwise score between humans' answers to an item
+    items_answered: int = 0  # items with at least one of the answers above
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,7 @@ def _humans(
         interval=wilson_interval(sum(scores), len(scores)),
         active_ms=median_iqr([a.active_ms for a in attempts if a.active_ms is not None]),
         agreement=agreement,
+        items_answered=sum(bool(attempts_by_item[row_id(item)]) for item in items),
     )
 
 
@@ -306,6 +308,7 @@ def _all_row(
         else wilson_interval(accuracy * pooled.answers, pooled.answers),
         active_ms=pooled.active_ms,
         agreement=pooled.agreement,
+        items_answered=pooled.items_answered,
     )
     agents = {}
     for label, overall in _agent_results(runs).items():

@@ -11,12 +11,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from crm_tui.study.report import ALL, Report, ordered_families
 from crm_tui.study.stats import Interval, Spread
 
 DASH = "—"
+UNBOUNDED = 10_000  # columns: a table's natural width, measured without a terminal's limit
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,12 @@ class TableView:
 
 def _pct(value: float | None) -> str:
     return DASH if value is None else f"{value * 100:.1f}"
+
+
+def pct_n(value: float | None, n: int) -> str:
+    """A percentage with the number it is over: an agent's over the records it has, the
+    paper's over all 130 queries of a family, side by side."""
+    return DASH if value is None else f"{value * 100:.1f} (n={n:,})"
 
 
 def _pct_interval(interval: Interval | None) -> str:
@@ -58,25 +67,36 @@ def _success_table(report: Report) -> TableView:
     by_family = {row.family: row for row in report.families}
     rows = [
         ["Humans"]
-        + [_pct(by_family[c].humans.accuracy) if c in by_family else DASH for c in columns]
+        + [
+            pct_n(by_family[c].humans.accuracy, by_family[c].humans.answers)
+            if c in by_family
+            else DASH
+            for c in columns
+        ]
     ]
     for agent in report.agents:
         for name, attribute in (
             ("re-scored", "rescored_success"),
             ("CRMArena reward", "crmarena_success"),
         ):
+            results = {c: by_family[c].agents.get(agent.label) for c in by_family}
             rows.append(
                 [f"{agent.label} ({name})"]
                 + [
-                    _pct(getattr(by_family[c].agents[agent.label], attribute))
-                    if c in by_family and agent.label in by_family[c].agents
+                    pct_n(getattr(result, attribute), result.answers)
+                    if (result := results.get(c)) is not None
                     else DASH
                     for c in columns
                 ]
             )
-    for paper in report.paper:
-        rows.append([paper.label] + [f"{paper.success[c]:.1f}" for c in columns])
-    return TableView("Success by task family (%; knowledge QA is F1)", ["Who"] + columns, rows)
+    for paper in report.paper:  # labelled "[paper]": reference rows, not this study's items
+        rows.append(
+            [paper.label] + [pct_n(paper.success[c] / 100, paper.items(c)) for c in columns]
+        )
+    notes = ["% of n answers", "knowledge QA is F1"]
+    if report.paper:
+        notes.append("[paper]: the paper's published results, over all of CRMArena's queries")
+    return TableView(f"Success by task family ({'; '.join(notes)})", ["Who"] + columns, rows)
 
 
 def _humans_table(report: Report) -> TableView:
@@ -86,7 +106,7 @@ def _humans_table(report: Report) -> TableView:
         rows.append(
             [
                 row.family,
-                str(row.items),
+                f"{row.humans.items_answered} of {row.items}",
                 str(row.humans.answers),
                 _pct(row.humans.accuracy),
                 _pct_interval(row.humans.interval),
@@ -99,7 +119,7 @@ def _humans_table(report: Report) -> TableView:
         "Humans",
         [
             "Family",
-            "Items",
+            "Items answered",
             "Answers",
             "Accuracy %",
             "95% CI",
@@ -255,16 +275,32 @@ def _heading(report: Report) -> list[str]:
 
 # ----------------------------------------------------------------- renderers
 def print_report(report: Report, console: Console) -> None:
+    """On a terminal, tables fit its width; on a pipe or into a file, the console widens to
+    the widest table, so nothing folds at 80 columns ("Human s", "100. 0")."""
+    tables = [_rich_table(view) for view in report_tables(report)]
+    piped = not console.is_terminal
+    if piped:
+        wide = console.options.update_width(UNBOUNDED)
+        console.width = max(
+            [console.width] + [Measurement.get(console, wide, table).maximum for table in tables]
+        )
     for line in _heading(report):
-        console.print(line, highlight=False)
-    for view in report_tables(report):
-        table = Table(title=view.title, title_justify="left")
-        for position, column in enumerate(view.columns):
-            # fold rather than cut: a cut Id or label is worse than a taller table
-            table.add_column(column, justify="left" if position == 0 else "right", overflow="fold")
-        for row in view.rows:
-            table.add_row(*row)
+        console.print(Text(line), soft_wrap=piped)
+    for table in tables:
         console.print(table)
+
+
+def _rich_table(view: TableView) -> Table:
+    # Text, never markup: "[paper]" in a label is text, not a style tag to drop.
+    table = Table(title=Text(view.title), title_justify="left")
+    for position, column in enumerate(view.columns):
+        # fold rather than cut: a cut Id or label is worse than a taller table
+        table.add_column(
+            Text(column), justify="left" if position == 0 else "right", overflow="fold"
+        )
+    for row in view.rows:
+        table.add_row(*map(Text, row))
+    return table
 
 
 def to_markdown(report: Report) -> str:
@@ -303,6 +339,7 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
     for row in report.families:
         humans = row.humans
         yield ["performance", row.family, "humans", "items", row.items]
+        yield ["performance", row.family, "humans", "items_answered", humans.items_answered]
         yield ["performance", row.family, "humans", "answers", humans.answers]
         yield ["performance", row.family, "humans", "accuracy", humans.accuracy]
         if humans.interval:

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import attempts, drafts, events, my_work, ratings
+from crm_tui.study import attempts, drafts, events, invitations, live, my_work, ratings
 from crm_tui.study import profiles as profile_rows
 from crm_tui.study import progress as progress_counts
 from crm_tui.study.attempts import AttemptView, Elapsed, SubmitResult
-from crm_tui.study.audit import AuditItem, FlagRecord, audit_items
+from crm_tui.study.audit import AnswerRecord, AuditItem, FlagRecord, audit_items
 from crm_tui.study.clock import Clock
 from crm_tui.study.db import StudyStore
+from crm_tui.study.live import AnnotatorLive, LiveProgress, Reassigned, StaleQuery
 from crm_tui.study.models import Mode, Study
 from crm_tui.study.progress import PartProgress, StudySummary
 from crm_tui.study.protocol import Protocol, Questionnaire, Taxonomy
@@ -40,18 +41,24 @@ if TYPE_CHECKING:
 # returns, and the constants that data is read with.
 __all__ = [
     "HEARTBEAT_S",
+    "LIVE_IS_FOR_COORDINATORS",
     "ORG_TARGET",
     "RESULTS_ARE_FOR_COORDINATORS",
+    "AnnotatorLive",
+    "AnswerRecord",
     "AttemptView",
     "AuditItem",
     "Clock",
     "Elapsed",
     "FlagRecord",
+    "LiveProgress",
     "Mode",
     "PartProgress",
     "Profile",
     "Protocol",
     "Questionnaire",
+    "Reassigned",
+    "StaleQuery",
     "StudyInfo",
     "StudyService",
     "StudySummary",
@@ -63,8 +70,14 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 RESULTS_ARE_FOR_COORDINATORS = (
-    "Results are for study coordinators. Choose a coordinator profile (or run `crm-tui report`)."
+    "Results are for study coordinators and auditors: they reach their profile with their "
+    "invitation code (or run `crm-tui report`)."
 )
+LIVE_IS_FOR_COORDINATORS = (
+    "Live progress is for study coordinators: they reach their profile with their invitation code."
+)
+NOT_YOUR_PROFILE = "This session works for one profile only: the one its code opened."
+CODE_FIRST = "Enter your invitation code first."
 
 
 def _on_writer(
@@ -86,9 +99,16 @@ class StudyService:
     """One study of an open study file. Open it with `StudyService.open`; close it (or use
     it as a context manager) to finish the queued calls and release the file."""
 
-    def __init__(self, store: StudyStore, study: Study) -> None:
+    def __init__(self, store: StudyStore, study: Study, *, person_session: bool = False) -> None:
         self._store = store
         self.study = StudyInfo.of(study)
+        # A person's session (the app) acts for one profile at a time and only as someone
+        # may: the profile its code opened, or else an annotator picked from the list. The
+        # CLI and tests hold the whole file (the coordinator at their own machine).
+        self._person_session = person_session
+        self._codes_required = False
+        self._reached: Profile | None = None  # the profile an invitation code opened
+        self._my_attempts: set[int] = set()  # attempts this session opened
         self._writer_thread: threading.Thread | None = None
         # One thread: calls run in the order they were made.
         self._writer = ThreadPoolExecutor(
@@ -106,19 +126,21 @@ class StudyService:
         name: str | None = None,
         org_fingerprint: str | None = None,
         clock: Clock | None = None,
+        person_session: bool = False,
     ) -> StudyService:
         """The study `pick_study` chooses in the file at `path`, which must exist (looking
-        for a study never creates a file)."""
+        for a study never creates a file). `person_session`: for the app (see __init__)."""
         store = StudyStore.open_existing(path, clock)
         try:
             study = pick_study(store, name, org_fingerprint)
         except BaseException:
             store.close()
             raise
-        return cls(store, study)
+        return cls(store, study, person_session=person_session)
 
     @property
-    def path(self) -> Path:
+    def path(self) -> Path | str:
+        """The study file, or the server's URL without its password."""
         return self._store.path
 
     def monotonic_ms(self) -> int:
@@ -152,19 +174,73 @@ class StudyService:
     # ----------------------------------------------------------------- profiles
     @_on_writer
     def profiles(self) -> list[Profile]:
-        """Every profile of the file, by name."""
+        """Every profile of the file, by name (the file holder's view)."""
+        if self._person_session:
+            raise CrmTuiError(NOT_YOUR_PROFILE)
         return [Profile.of(row) for row in profile_rows.list_profiles(self._store)]
+
+    @_on_writer
+    def pickable_profiles(self) -> list[Profile]:
+        """The profiles a person may pick from a list: annotators, and none at all when
+        the session needs an invitation code."""
+        if self._codes_required:
+            return []
+        return [Profile.of(row) for row in profile_rows.list_profiles(self._store, Mode.ANNOTATOR)]
 
     @_on_writer
     def create_profile(
         self, name: str, role: str, crm_years: float, mode: str = Mode.ANNOTATOR
     ) -> Profile:
+        if self._person_session and (self._codes_required or mode != Mode.ANNOTATOR):
+            # Roles that see gold come only from a code (or the CLI).
+            raise CrmTuiError("Profiles here are made by invitation: ask for your code.")
         return Profile.of(profile_rows.create_profile(self._store, name, role, crm_years, mode))
+
+    # ----------------------------------------------------------------- invitation codes
+    @_on_writer
+    def codes_required(self, required: bool = False) -> bool:
+        """Whether this session starts with an invitation code: `required` (the app was
+        started with --require-code) or anyone was ever invited to the file. Once true,
+        it stays so for the session."""
+        self._codes_required = (
+            self._codes_required or required or invitations.has_invitations(self._store)
+        )
+        return self._codes_required
+
+    @_on_writer
+    def redeem_code(self, code: str, source: str) -> Profile:
+        """The profile `code` opens, which this session then works for; a bad code is one
+        CrmTuiError, counted against `source` (who tried: the terminal, a browser)."""
+        if self._reached is not None:
+            raise CrmTuiError(NOT_YOUR_PROFILE)
+        self._reached = Profile.of(invitations.redeem(self._store, code, source))
+        return self._reached
+
+    def _acting(self, profile_id: int | None) -> Profile | None:
+        """The profile a call acts for, if this session may act for it (the writer only).
+        None for the file holder's session, which may act for anyone."""
+        if not self._person_session:
+            return None
+        if self._reached is not None:
+            if profile_id != self._reached.id:
+                raise CrmTuiError(NOT_YOUR_PROFILE)
+            return self._reached
+        if self._codes_required or profile_id is None:
+            raise CrmTuiError(CODE_FIRST)
+        profile = self._profile(profile_id)
+        if profile.mode != Mode.ANNOTATOR:
+            raise CrmTuiError(CODE_FIRST)  # gold-seeing roles: only through a code
+        return profile
+
+    def _own_attempt(self, attempt_id: int) -> None:
+        if self._person_session and attempt_id not in self._my_attempts:
+            raise CrmTuiError(NOT_YOUR_PROFILE)
 
     # ----------------------------------------------------------------- progress
     @_on_writer
     def progress(self, profile_id: int) -> list[PartProgress]:
         """The profile's progress per protocol part, in the protocol's order."""
+        self._acting(profile_id)
         return progress_counts.annotator_progress(self._store, self.study.id, profile_id)
 
     @_on_writer
@@ -175,11 +251,13 @@ class StudyService:
     @_on_writer
     def unfinished_attempt(self, profile_id: int) -> int | None:
         """The profile's attempt still in progress (one at most), or None."""
+        self._acting(profile_id)
         return my_work.unfinished_attempt(self._store, self.study.id, profile_id)
 
     @_on_writer
     def my_ratings(self, profile_id: int) -> dict[str, int]:
         """The profile's own realism ratings so far: target -> level."""
+        self._acting(profile_id)
         return my_work.my_ratings(self._store, self.study.id, profile_id)
 
     # ----------------------------------------------------------------- solving
@@ -187,13 +265,18 @@ class StudyService:
     def open_next(self, profile_id: int) -> AttemptView | None:
         """Resume the profile's unfinished attempt, or start its next item; None when its
         queue is done."""
-        return attempts.open_next(self._store, self.study.id, profile_id)
+        self._acting(profile_id)
+        view = attempts.open_next(self._store, self.study.id, profile_id)
+        if view is not None:
+            self._my_attempts.add(view.attempt_id)
+        return view
 
     @_on_writer
     def record_event(
         self, attempt_id: int, kind: str, payload: dict[str, Any] | None = None
     ) -> None:
         """An event of an attempt: pause, resume, focus, heartbeat, record viewed, ..."""
+        self._own_attempt(attempt_id)
         attempts.record_event(self._store, attempt_id, kind, payload)
 
     @_on_writer
@@ -201,19 +284,23 @@ class StudyService:
         self, profile_id: int, kind: str, payload: dict[str, Any] | None = None
     ) -> None:
         """An event outside any attempt: exploring the org, browsing while rating."""
+        self._acting(profile_id)
         events.record_study_event(self._store, self.study.id, profile_id, kind, payload)
 
     @_on_writer
     def save_draft(self, attempt_id: int, answer: str) -> None:
         """Keep the answer typed so far, so a crash or a restart brings it back."""
+        self._own_attempt(attempt_id)
         attempts.save_draft(self._store, attempt_id, answer)
 
     @_on_writer
     def elapsed(self, attempt_id: int) -> Elapsed:
+        self._own_attempt(attempt_id)
         return attempts.elapsed(self._store, attempt_id)
 
     @_on_writer
     def expire_if_over_limit(self, attempt_id: int) -> bool:
+        self._own_attempt(attempt_id)
         return attempts.expire_if_over_limit(self._store, attempt_id)
 
     @_on_writer
@@ -221,20 +308,24 @@ class StudyService:
         self, attempt_id: int, answer: str | None, *, confidence: int | None = None
     ) -> SubmitResult:
         """Submit the answer (None = the explicit "None") with the person's confidence."""
+        self._own_attempt(attempt_id)
         return attempts.submit(self._store, attempt_id, answer, confidence=confidence)
 
     @_on_writer
     def skip(self, attempt_id: int) -> None:
+        self._own_attempt(attempt_id)
         attempts.skip(self._store, attempt_id)
 
     # ----------------------------------------------------------------- rating and flagging
     @_on_writer
     def rationale_so_far(self, profile_id: int, target: str) -> str:
         """The draft rationale for `target`, else the submitted one, else ""."""
+        self._acting(profile_id)
         return drafts.rationale_so_far(self._store, self.study.id, profile_id, target)
 
     @_on_writer
     def save_rationale_draft(self, profile_id: int, target: str, text: str) -> None:
+        self._acting(profile_id)
         drafts.save_text_draft(
             self._store, self.study.id, profile_id, drafts.realism_key(target), text
         )
@@ -249,6 +340,7 @@ class StudyService:
         record_ids: Sequence[str] = (),
     ) -> dict[str, int]:
         """Rate the org or an object; returns the profile's ratings so far, this one in."""
+        self._acting(profile_id)
         ratings.rate_realism(
             self._store, self.study.id, profile_id, target, level, rationale, record_ids
         )
@@ -264,6 +356,7 @@ class StudyService:
         suggested_answer: str | None = None,
     ) -> FlagRecord:
         """Flag a query (annotators: only one of their own queue)."""
+        self._acting(profile_id)
         flag = ratings.flag_item(
             self._store, self.study.id, profile_id, item_id, category, comment, suggested_answer
         )
@@ -275,11 +368,15 @@ class StudyService:
     def audit_items(self, profile_id: int) -> list[AuditItem]:
         """Every item with its gold, the human answers and the flags (auditors and
         coordinators only)."""
+        self._acting(profile_id)
         return audit_items(self._store, self.study.id, profile_id)
 
     @_on_writer
     def report(self) -> Report:
-        """Humans next to agents, realism and audit: whoever holds the file (the CLI)."""
+        """Humans next to agents, realism and audit: whoever holds the file (the CLI);
+        a person's session asks with `report_for`."""
+        if self._person_session:
+            raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
         from crm_tui.study.report import build_report  # numpy and the scorers: when asked
 
         with self._store.transaction() as session:
@@ -287,11 +384,48 @@ class StudyService:
 
     @_on_writer
     def report_for(self, profile_id: int | None) -> Report:
-        """The report as the app shows it: to coordinators only, as annotators must not
-        learn how others did while the study runs."""
-        if profile_id is None or self._profile(profile_id).mode != Mode.COORDINATOR:
+        """The report as the app shows it: to coordinators and auditors only, as
+        annotators must not learn how others did while the study runs."""
+        try:
+            acting = self._acting(profile_id)
+        except CrmTuiError:
+            raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS) from None
+        if acting is None and profile_id is not None:
+            acting = self._profile(profile_id)
+        if acting is None or not acting.sees_gold:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
-        return self.report()
+        from crm_tui.study.report import build_report
+
+        with self._store.transaction() as session:
+            return build_report(session, get_study(session, self.study.id))
+
+    # ----------------------------------------------------------------- watching a study live
+    @_on_writer
+    def live_progress(self, profile_id: int | None) -> LiveProgress:
+        """Each annotator's progress, who is at work now and the stale queries, read fresh
+        (coordinators only: it shows how everyone is doing)."""
+        self._coordinator_acting(profile_id)
+        assert profile_id is not None
+        return live.live_progress(self._store, self.study.id, profile_id)
+
+    @_on_writer
+    def reassign(self, profile_id: int | None, attempt_id: int, to_profile_id: int) -> Reassigned:
+        """Give an open query to another annotator; its attempt and events stay, closed
+        as skipped (coordinators only)."""
+        self._coordinator_acting(profile_id)
+        assert profile_id is not None
+        return live.reassign(self._store, self.study.id, profile_id, attempt_id, to_profile_id)
+
+    def _coordinator_acting(self, profile_id: int | None) -> None:
+        """Refuse unless `profile_id` is a coordinator this session may act for."""
+        try:
+            acting = self._acting(profile_id)
+        except CrmTuiError:
+            raise CrmTuiError(LIVE_IS_FOR_COORDINATORS) from None
+        if acting is None and profile_id is not None:
+            acting = self._profile(profile_id)
+        if acting is None or acting.mode != Mode.COORDINATOR:
+            raise CrmTuiError(LIVE_IS_FOR_COORDINATORS)
 
     def _profile(self, profile_id: int) -> Profile:
         with self._store.transaction() as session:

@@ -195,23 +195,41 @@ def pick_study(
     """The one rule for which study the app, its results screen and `crm-tui report` work
     on: study `name` if given, else the newest. With `org_fingerprint`, only studies that
     fit that org count (their queries' Ids and golds belong to it)."""
-    studies = [
-        s
-        for s in list_studies(store)
-        if org_fingerprint is None or study_fits_org(s, org_fingerprint)
-    ]
+    every = list_studies(store)
+    studies = [s for s in every if org_fingerprint is None or study_fits_org(s, org_fingerprint)]
     where = "" if org_fingerprint is None else f" for this org ({org_fingerprint})"
     if name is not None:
         named = next((s for s in studies if s.name == name), None)
         if named is None:
             known = ", ".join(repr(s.name) for s in studies) or "none"
-            raise CrmTuiError(f"{store.path} holds no study {name!r}{where} (studies: {known})")
+            elsewhere = next((s for s in every if s.name == name), None)
+            other_org = (
+                ""
+                if elsewhere is None
+                else f"; {name!r} is a study of org {elsewhere.org_fingerprint} (open that org)"
+            )
+            raise CrmTuiError(
+                f"{store.path} holds no study {name!r}{where} (studies: {known}){other_org}"
+                + _how_to_make(org_fingerprint)
+            )
         return named
     if not studies:
         raise CrmTuiError(
-            f"{store.path} holds no study{where} yet: create one with `crm-tui study create`"
+            f"{store.path} holds no study{where} yet"
+            + (_how_to_make(org_fingerprint) or ": create one with `crm-tui study create`")
         )
     return studies[-1]
+
+
+def _how_to_make(org_fingerprint: str | None) -> str:
+    """For a live Salesforce org, the one kind of study that opens on it; else nothing."""
+    if org_fingerprint is None or not org_fingerprint.startswith("salesforce-"):
+        return ""
+    return (
+        "; a live Salesforce org opens studies of CRMArena's task set: "
+        "`crm-tui tasks fetch-crmarena --out crmarena.json`, then "
+        "`crm-tui study create NAME --tasks crmarena.json`"
+    )
 
 
 def study_protocol(study: Study) -> Protocol:

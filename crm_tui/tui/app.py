@@ -9,6 +9,7 @@ from pathlib import Path
 
 from crm_tui.org.backends.interface import Backend
 from crm_tui.org.backends.local import LocalBackend
+from crm_tui.paths import study_location
 from crm_tui.study.service import Clock
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.settings import BrowserSettings
@@ -22,10 +23,12 @@ def create_app(
     backend: Backend | None = None,
     study_name: str | None = None,
     study_clock: Clock | None = None,
+    require_code: bool = False,
 ) -> CrmApp:
     """The app on a local org file (or on `backend`, e.g. a Salesforce org). With a study
     file, the study app: its screens come first, on study `study_name`, else the newest
-    study made for the org."""
+    study made for the org. `require_code`: the study app asks for an invitation code
+    first (and without a study open, shows nothing of the org)."""
     if backend is None:
         if org_path is None:
             raise ValueError("create_app needs an org file or a backend")
@@ -36,9 +39,10 @@ def create_app(
 
     return StudyApp(
         backend,
-        study_path=Path(study_path),
+        study_path=study_location(study_path),  # a URL stays text
         study_clock=study_clock,
         study_name=study_name,
+        require_code=require_code,
         clock=clock,
         settings=settings,
     )

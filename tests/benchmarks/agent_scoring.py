@@ -7,7 +7,8 @@
    on how many the re-score equals the reward CRMArena stored, and the rules that make
    the others differ.
 
-Run: python -m tests.benchmarks.agent_scoring  (prints Markdown for the README).
+Run: python -m tests.benchmarks.agent_scoring  (prints Markdown for the README; `--smoke`
+runs the same, as the full run takes a second).
 """
 
 from __future__ import annotations
@@ -18,20 +19,20 @@ from collections import defaultdict
 from pathlib import Path
 
 from crm_tui.bench.scoring import all_score, score
-from crm_tui.bench.taskset import load_taskset
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import agent_answers, import_agent_results
 from crm_tui.study.db import StudyStore
+from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, crashed
-from tests.helpers.paths import CRMARENA_TASKS
 
 
 def _all(scores: dict[str, list[float]]) -> float:
     return all_score({task: sum(values) / len(values) for task, values in scores.items()})
 
 
-def main() -> None:
-    taskset = load_taskset(CRMARENA_TASKS)
+def main(argv: list[str] | None = None) -> None:
+    smoke_only(__doc__, argv)  # the full run is already small enough for a smoke test
+    taskset = crmarena_taskset(smoke=False)
     gold = {inst.idx: inst.answer for inst in taskset.instances}
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)

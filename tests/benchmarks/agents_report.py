@@ -5,7 +5,8 @@ answers) are parsed, re-scored and imported; then a report is built for a study 
 whole task set with 3 answers per item (3,510 attempts), realism ratings from 10 people
 over 17 targets, and the default 1,000-sample alpha bootstrap.
 
-Run: python -m tests.benchmarks.agents_report  (prints a Markdown table for the README).
+Run: python -m tests.benchmarks.agents_report [--smoke]  (prints a Markdown table for the
+README; `--smoke`: one trial over 2 instances of each family).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.bench.taskset import CRMARENA, TaskSet
 from crm_tui.study.agent_results import read_agent_results
 from crm_tui.study.agents_store import import_agent_results
 from crm_tui.study.db import StudyStore
@@ -34,15 +35,17 @@ from crm_tui.study.protocol import load_preset
 from crm_tui.study.report import build_report
 from crm_tui.study.report_render import to_csv, to_markdown
 from crm_tui.study.studies import create_study, with_overrides
-from tests.helpers.paths import CRMARENA_TASKS as TASKS
+from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 
 TRIALS = 10
 RATERS = 10
 
 
-def write_trial_files(folder: Path, instances, rng: random.Random) -> list[Path]:
+def write_trial_files(
+    folder: Path, instances, rng: random.Random, trials: int = TRIALS
+) -> list[Path]:
     paths = []
-    for trial in range(1, TRIALS + 1):
+    for trial in range(1, trials + 1):
         records = []
         for inst in instances:
             answer = inst.answer if rng.random() < 0.5 else "None"
@@ -134,15 +137,15 @@ def fill_study(store: StudyStore, study_id: int, rng: random.Random) -> None:
                 )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    smoke = smoke_only(__doc__, argv)
     with tempfile.TemporaryDirectory() as folder:
-        print(measure(Path(folder)))
+        print(measure(Path(folder), crmarena_taskset(smoke), 1 if smoke else TRIALS))
 
 
-def measure(folder: Path) -> str:
+def measure(folder: Path, taskset: TaskSet, trials: int) -> str:
     rng = random.Random(0)
-    taskset = load_taskset(TASKS)
-    files = write_trial_files(folder, taskset.instances, rng)
+    files = write_trial_files(folder, taskset.instances, rng, trials)
     rows = []
     with StudyStore.open(folder / "study.sqlite") as store:
         started = time.perf_counter()
@@ -152,7 +155,7 @@ def measure(folder: Path) -> str:
         import_agent_results(store, parsed, taskset)
         import_s = time.perf_counter() - started
         rows.append(
-            f"| parse {TRIALS} result files ({TRIALS * len(taskset):,} records) | {parse_s:.2f} s |"
+            f"| parse {trials} result files ({trials * len(taskset):,} records) | {parse_s:.2f} s |"
         )
         rows.append(f"| re-score and import them (one transaction) | {import_s:.2f} s |")
         preset, preset_path = load_preset("paper-expert-study")
@@ -175,7 +178,8 @@ def measure(folder: Path) -> str:
         to_markdown(report), to_csv(report)
         render_s = time.perf_counter() - started
     rows.append(
-        f"| build the report (3,510 attempts, {TRIALS} trials, alpha bootstrap) | {build_s:.2f} s |"
+        f"| build the report ({3 * len(taskset):,} attempts, {trials} trials, alpha bootstrap) "
+        f"| {build_s:.2f} s |"
     )
     rows.append(f"| render it as Markdown and CSV | {render_s * 1000:.0f} ms |")
     return "| step | time |\n|---|---:|\n" + "\n".join(rows)

@@ -6,7 +6,8 @@ until the tables and chart are on screen, and how much of it ran on the UI loop 
 the widgets; the report itself is built on the study service's writer thread).
 SOQL: Enter to rows on screen, on an org generated at scale 1 (seed 1).
 
-Run: python -m tests.benchmarks.bench_app_screens  (prints a Markdown table).
+Run: python -m tests.benchmarks.bench_app_screens  (prints a Markdown table; `--smoke`:
+one trial over 2 instances of each family, an org at scale 0.1).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from crm_tui.bench.taskset import CRMARENA, load_taskset
+from crm_tui.bench.taskset import CRMARENA
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.generate.build_file import generate
 from crm_tui.study.agent_results import read_agent_results
@@ -32,7 +33,8 @@ from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.widgets.history_input import HistoryInput
-from tests.benchmarks.agents_report import TASKS, fill_study, write_trial_files
+from tests.benchmarks.agents_report import TRIALS, fill_study, write_trial_files
+from tests.benchmarks.smoke import SMOKE_SCALE, crmarena_taskset, smoke_only
 
 QUERIES = [
     "SELECT Id, Subject, Status, Account.Name FROM Case ORDER BY CreatedDate DESC LIMIT 200",
@@ -42,12 +44,12 @@ QUERIES = [
 ]
 
 
-def build_study(folder: Path) -> Path:
+def build_study(folder: Path, smoke: bool) -> Path:
     rng = random.Random(0)
-    taskset = load_taskset(TASKS)
+    taskset = crmarena_taskset(smoke)
     path = folder / "study.sqlite"
     with StudyStore.open(path) as store:
-        files = write_trial_files(folder, taskset.instances, rng)
+        files = write_trial_files(folder, taskset.instances, rng, 1 if smoke else TRIALS)
         import_agent_results(store, [read_agent_results(p) for p in files], taskset)
         preset, preset_path = load_preset("paper-expert-study")
         preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
@@ -74,12 +76,16 @@ async def idle(pilot) -> None:
 async def time_results(org: Path, study: Path) -> tuple[float, float]:
     on_loop = 0.0
     original = ResultsScreen._show_report
+    # The report is built on the study service's writer thread, not a Textual worker, so
+    # an idle app does not mean the report is shown: wait for the screen to show it.
+    shown = asyncio.Event()
 
     async def timed_show(self, report):
         nonlocal on_loop
         started = time.perf_counter()
         await original(self, report)
         on_loop = time.perf_counter() - started
+        shown.set()
 
     ResultsScreen._show_report = timed_show
     app = CrmApp(LocalBackend(org))
@@ -89,6 +95,7 @@ async def time_results(org: Path, study: Path) -> tuple[float, float]:
             await idle(pilot)
             started = time.perf_counter()
             app.push_screen(ResultsScreen(service, coordinator))
+            await asyncio.wait_for(shown.wait(), timeout=600)
             await idle(pilot)
             total = time.perf_counter() - started
     ResultsScreen._show_report = original
@@ -113,13 +120,14 @@ async def time_queries(org: Path) -> list[tuple[str, int, float]]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    smoke = smoke_only(__doc__, argv)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         os.environ["CRM_TUI_HOME"] = name  # the console's history stays out of the user's folder
         org = folder / "org.sqlite"
-        generate(org, seed=1, scale=1)
-        study = build_study(folder)
+        generate(org, seed=1, scale=SMOKE_SCALE if smoke else 1)
+        study = build_study(folder, smoke)
         total, on_loop = asyncio.run(time_results(org, study))
         queries = asyncio.run(time_queries(org))
     print("| step | time |\n|---|---:|")

@@ -4,7 +4,7 @@ Each run writes a fresh org into a temporary folder (generation, search index, c
 hash and the integrity check included, as `crm-tui org generate` does) and reports wall
 time, CPU time, records and the file's size on disk.
 
-Run: python -m tests.benchmarks.bench_generate [--scales 1 10] [--seed 1]
+Run: python -m tests.benchmarks.bench_generate [--scales 1 10] [--seed 1] [--smoke]
 (prints a Markdown table for the README).
 """
 
@@ -16,13 +16,14 @@ import time
 from pathlib import Path
 
 from crm_tui.org.generate.build_file import generate
+from tests.benchmarks import smoke
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scales", type=float, nargs="+", default=[1.0, 10.0])
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = smoke.parse(parser, argv, scales=[smoke.SMOKE_SCALE])
 
     print("| scale | records | cases | wall time | CPU time | size on disk |")
     print("|---:|---:|---:|---:|---:|---:|")

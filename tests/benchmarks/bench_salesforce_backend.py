@@ -1,6 +1,6 @@
 """Time the browser's calls on the Salesforce backend against the loopback server.
 
-    python -m tests.benchmarks.bench_salesforce_backend [--scale 1] [--repeat 20]
+    python -m tests.benchmarks.bench_salesforce_backend [--scale 1] [--repeat 20] [--smoke]
 
 Generates an org (or reuses it), serves it over TLS on 127.0.0.1, logs in with a username,
 password and token through the unmodified simple-salesforce, and times each browser
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from crm_tui.org.backends.salesforce import SalesforceBackend
 from crm_tui.org.backends.sf_connection import SalesforceCredentials, TimeoutSession
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
+from tests.benchmarks import smoke
 
 
 class LoginRedirect(requests.adapters.HTTPAdapter):
@@ -89,13 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args(argv)
-    folder = Path(tempfile.gettempdir())
-    path = folder / f"crm-tui-bench-{args.scale:g}x.sqlite"
-    if not path.exists():
-        from crm_tui.org.generate.build_file import generate
+    args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE, repeat=1)
+    with smoke.bench_folder(args.smoke) as folder:
+        return measure(folder, args)
 
-        generate(path, seed=args.seed, scale=args.scale)
+
+def measure(folder: Path, args: argparse.Namespace) -> int:
+    path = smoke.bench_org(folder, args.scale, args.seed)
     certs = make_loopback_certificates(folder / "crm-tui-bench-certs")
     with OrgServer(path, tls=certs.server_context()) as server:
         session = TimeoutSession()

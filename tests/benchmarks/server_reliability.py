@@ -1,6 +1,6 @@
 """The REST server's bounds under load, measured for the README's Reliability section.
 
-    python -m tests.benchmarks.server_reliability [--scale 1] [--queries 1000]
+    python -m tests.benchmarks.server_reliability [--scale 1] [--queries 1000] [--smoke]
 
 Serves a generated org with `crm-tui org serve` in its own process (so its memory is its
 own) over plain http on 127.0.0.1 and measures: the worst queries' times against the
@@ -28,6 +28,7 @@ from crm_tui.org.server.rest import LOCATOR_BYTES, QUERY_SECONDS
 from crm_tui.org.soql.executor import MAX_QUERY_CHARS
 from crm_tui.org.soql.parser import MAX_NESTING
 from crm_tui.org.soql.sosl import MAX_SEARCH_TERMS
+from tests.benchmarks import smoke
 
 PASSWORD = "bench-password"
 ALL_ENTRY_FIELDS = (
@@ -97,11 +98,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--queries", type=int, default=1000)
-    args = parser.parse_args()
+    # runs of each worst query, COUNT() requests, clients and requests per client
+    parser.set_defaults(runs=3, counts=100, clients=20, per_client=50)
+    args = smoke.parse(
+        parser, argv, scale=smoke.SMOKE_SCALE, queries=10, runs=1, counts=5, clients=2, per_client=5
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         org = folder / "org.sqlite"
@@ -120,11 +125,11 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
     print(f"{args.scale:g}x org; bounds: query time budget {QUERY_SECONDS:g} s, ")
     print(f"  {MAX_QUERY_CHARS:,} characters, {MAX_SEARCH_TERMS} search terms, ")
     print(f"  nesting {MAX_NESTING}, kept locators {LOCATOR_BYTES >> 20} MB of JSON\n")
-    print("| worst query | ms (3 runs, median) | answer |")
+    print(f"| worst query | ms ({args.runs} runs, median) | answer |")
     print("|---|---:|---|")
     for name, (resource, text) in WORST.items():
         times, status = [], 0
-        for _ in range(3):
+        for _ in range(args.runs):
             start = time.perf_counter()
             status, body = client.get(resource, text)
             times.append(time.perf_counter() - start)
@@ -141,7 +146,7 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
         t.start()
     time.sleep(0.5)
     counts = []
-    for _ in range(100):
+    for _ in range(args.counts):
         start = time.perf_counter()
         client.get("query", "SELECT COUNT() FROM Case WHERE Status = 'Closed'")
         counts.append(time.perf_counter() - start)
@@ -150,14 +155,14 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
         t.join()
     print(
         f"\nCOUNT() while the three worst queries run in a loop: p50 {pct(counts, 0.5):.1f} ms, "
-        f"p99 {pct(counts, 0.99):.1f} ms (100 requests)"
+        f"p99 {pct(counts, 0.99):.1f} ms ({len(counts)} requests)"
     )
 
     timings: list[float] = []
     lock = threading.Lock()
 
     def connect_per_request() -> None:
-        for _ in range(50):
+        for _ in range(args.per_client):
             start = time.perf_counter()
             conn = http.client.HTTPConnection("127.0.0.1", client.port, timeout=30)
             conn.request("GET", "/services/data")
@@ -166,13 +171,13 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
             with lock:
                 timings.append(time.perf_counter() - start)
 
-    clients = [threading.Thread(target=connect_per_request) for _ in range(20)]
+    clients = [threading.Thread(target=connect_per_request) for _ in range(args.clients)]
     for t in clients:
         t.start()
     for t in clients:
         t.join()
     print(
-        f"20 clients, a new connection per request: p50 {pct(timings, 0.5):.1f} ms, "
+        f"{args.clients} clients, a new connection per request: p50 {pct(timings, 0.5):.1f} ms, "
         f"p99 {pct(timings, 0.99):.1f} ms ({len(timings)} requests)"
     )
 

@@ -3,6 +3,7 @@ server (HTTPS, unmodified simple-salesforce), for one or more orgs.
 
     python -m tests.benchmarks.soql_latency --scale 1 --scale 100      # generates the orgs
     python -m tests.benchmarks.soql_latency --org path/to/org.sqlite   # an existing org
+    python -m tests.benchmarks.soql_latency --smoke                    # scale 0.1, 2 repeats
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from simple_salesforce import Salesforce
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
 from crm_tui.org.store.orgstore import OrgStore
+from tests.benchmarks import smoke
 
 
 def gold_queries(org: Path) -> dict[str, str]:
@@ -98,13 +100,13 @@ def measure(org: Path, repeat: int, workdir: Path) -> list[tuple[str, float, flo
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--org", type=Path, action="append", default=[])
     parser.add_argument("--scale", type=float, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=30)
-    args = parser.parse_args()
+    args = smoke.parse(parser, argv, org=[], scale=[smoke.SMOKE_SCALE], repeat=2)
     with tempfile.TemporaryDirectory() as tmp:
         orgs = [(str(p), p) for p in args.org]
         for scale in args.scale:

@@ -137,3 +137,23 @@ def test_a_related_list_is_a_page_by_id_and_a_capped_count():
 def test_filters_that_do_not_fit_are_errors_naming_the_field(flt, message):
     with pytest.raises(CrmTuiError, match=message):
         to_soql(RecordQuery("Case", (flt,)), CASE)
+
+
+def test_a_lookup_sorts_by_its_records_name_in_two_stretches():
+    """Sorted by OwnerId, a page is in the order of the owner names shown (ORDER BY
+    Owner.Name, Id, as Salesforce sorts): the empty lookups first ascending, then the
+    named ones, each its own query, so neither sorts every row of a big list."""
+    empty, named = parts(RecordQuery("Case", sort=Sort("OwnerId"), limit=30), CASE)
+    assert to_soql(named, CASE).endswith(" ORDER BY Owner.Name ASC NULLS FIRST, Id ASC LIMIT 31")
+    assert (where(empty), where(named)) == ("OwnerId = null", "Owner.Name != null")
+    first, then = parts(RecordQuery("Case", sort=Sort("OwnerId", True)), CASE)
+    assert (where(first), where(then)) == ("Owner.Name != null", "OwnerId = null")
+    # The cursor holds the name: ties on it go on by Id.
+    cursor = Cursor("Jacob O'Neil", make_id("500", 3))
+    (rest,) = parts(RecordQuery("Case", sort=Sort("OwnerId"), after=cursor), CASE)
+    assert where(rest) == (
+        "Owner.Name != null AND (Owner.Name >= 'Jacob O\\'Neil' AND "
+        f"(Owner.Name > 'Jacob O\\'Neil' OR Id > '{cursor.record_id}'))"
+    )
+    last, nulls = parts(RecordQuery("Case", sort=Sort("OwnerId", True), after=cursor), CASE)
+    assert where(nulls) == "OwnerId = null"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import krippendorff
 import numpy as np
@@ -351,3 +352,54 @@ def test_no_submission_is_never_an_answer_for_people_or_agents(tmp_path):
     agent = htu.agents["crashing ReAct"]
     assert (agent.trials, agent.no_submission, agent.rescored_success) == (2, 2, 0.0)
     assert agent.pass_hat_k == {1: 0.0, 2: 0.0} and agent.differs_from_crmarena == 0
+
+
+# ----------------------------------------------------------------- read at a glance (issue 15)
+def test_paper_rows_are_labelled_in_every_rendering(report, study_file, capsys):
+    # rich read "[paper]" as a markup tag and dropped it from the terminal table
+    assert "| gpt-4o ReAct [paper] |" in to_markdown(report)
+    main(["report", "--db", str(study_file)])
+    assert "gpt-4o ReAct [paper]" in capsys.readouterr().out
+
+
+def test_every_percentage_shows_its_n(report):
+    success = report_tables(report)[0]
+    cells = [cell for row in success.rows for cell in row[1:] if cell != "—"]
+    assert all(re.fullmatch(r"\d+\.\d \(n=[\d,]+\)", cell) for cell in cells), cells
+    rows = {row[0]: row for row in success.rows}
+    assert rows["Humans"][1] == "50.0 (n=6)"  # NCR: 6 answers
+    assert rows["gpt-4o ReAct (re-scored)"][-1] == "72.2 (n=13)"  # records, all trials
+    assert rows["gpt-4o ReAct [paper]"][1:][-2:] == ["10.8 (n=130)", "38.2 (n=1,170)"]
+
+
+def test_piped_report_uses_the_width_it_needs(study_file, capsys, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # piped: rich would fold at 80 columns
+    main(["report", "--db", str(study_file)])
+    printed = capsys.readouterr().out
+    for text in ("Active s (median)", "claude-3.5-sonnet Function Calling (CRMArena reward)"):
+        assert text in printed
+
+
+def test_items_answered_is_what_people_answered_not_the_study_size(tmp_path):
+    taskset = load_taskset(CRMARENA_TASKS)
+    with StudyStore.open(tmp_path / "study.sqlite") as store:
+        study = create_study(
+            store,
+            "one answer",
+            solve_only_preset(len(ITEMS)),
+            instances=[i.to_row() for i in taskset.instances if i.idx in ITEMS],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
+        person = create_profile(store, "Ana", "Customer Service Agent", 3)
+        while (view := open_next(store, study.id, person.id)) is not None:
+            if view.item.idx == 390:
+                submit(store, view.attempt_id, "005Ws000001xadBIAQ")
+            else:
+                skip(store, view.attempt_id)
+        with store.transaction() as session:
+            humans = report_tables(build_report(session, study))[1]
+    assert "Items answered" in humans.columns
+    column = humans.columns.index("Items answered")
+    answered = {row[0]: row[column] for row in humans.rows}
+    assert (answered["NCR"], answered["HTU"], answered["ALL"]) == ("1 of 2", "0 of 2", "1 of 5")

@@ -1,4 +1,5 @@
-"""Several processes on one study file, and a process killed with SIGKILL mid-attempt."""
+"""Several processes on one study store (SQLite and PostgreSQL), and a process killed
+with SIGKILL mid-attempt."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, like a seco
 CRASH_START = datetime(2025, 3, 3, 14, 0, tzinfo=UTC)
 
 
-def make_study(path: Path, people: int) -> tuple[int, list[int]]:
+def make_study(path: Path | str, people: int) -> tuple[int, list[int]]:
     with StudyStore.open(path, FakeClock()) as store:
         instances = json.loads(CRMARENA_TASKS.read_text())[::65]
         study = create_study(
@@ -37,14 +38,14 @@ def make_study(path: Path, people: int) -> tuple[int, list[int]]:
     return study.id, ids
 
 
-def write_events(path: Path, study_id: int, annotator_id: int, count: int) -> None:
+def write_events(path: Path | str, study_id: int, annotator_id: int, count: int) -> None:
     with StudyStore.open(path) as store:
         attempt = open_next(store, study_id, annotator_id).attempt_id
         for n in range(count):
             record_event(store, attempt, "record_viewed", {"n": n})
 
 
-def heartbeat_forever(path: Path, study_id: int, annotator_id: int) -> None:
+def heartbeat_forever(path: Path | str, study_id: int, annotator_id: int) -> None:
     clock = FakeClock(CRASH_START, monotonic_ms=50_000_000)
     with StudyStore.open(path, clock) as store:
         attempt = open_next(store, study_id, annotator_id).attempt_id
@@ -53,8 +54,8 @@ def heartbeat_forever(path: Path, study_id: int, annotator_id: int) -> None:
             record_event(store, attempt, "heartbeat")
 
 
-def test_two_processes_write_200_events_each(tmp_path):
-    path = tmp_path / "study.sqlite"
+def test_two_processes_write_200_events_each(study_store_url):
+    path = study_store_url  # a SQLite file, or a PostgreSQL database
     study_id, people = make_study(path, 2)
     procs = [SPAWN.Process(target=write_events, args=(path, study_id, who, 200)) for who in people]
     for proc in procs:
@@ -70,8 +71,8 @@ def test_two_processes_write_200_events_each(tmp_path):
         assert sorted(json.loads(p)["n"] for a, p in rows if a == who) == list(range(200))
 
 
-def test_sigkill_mid_attempt_resumes_with_events_and_active_time(tmp_path):
-    path = tmp_path / "study.sqlite"
+def test_sigkill_mid_attempt_resumes_with_events_and_active_time(study_store_url):
+    path = study_store_url
     study_id, (who,) = make_study(path, 1)
     proc = SPAWN.Process(target=heartbeat_forever, args=(path, study_id, who))
     proc.start()

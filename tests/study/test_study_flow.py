@@ -43,8 +43,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def store(tmp_path, clock):
-    with StudyStore.open(tmp_path / "study.sqlite", clock) as opened:
+def store(study_store_url, clock):
+    """A fresh store, once on SQLite and once on PostgreSQL (tests/study/conftest.py)."""
+    with StudyStore.open(study_store_url, clock) as opened:
         yield opened
 
 
@@ -280,8 +281,8 @@ def test_normalised_answer(raw, normal):
     assert normalise_answer(raw) == normal
 
 
-def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(tmp_path, clock):
-    path = tmp_path / "drafts.sqlite"
+def test_a_resumed_attempt_brings_back_the_answer_typed_so_far(study_store_url, clock):
+    path = study_store_url
     with StudyStore.open(path, clock) as first:
         ann = create_profile(first, "Ida", "Customer Service Agent", 2)
         study = paper_study(first)

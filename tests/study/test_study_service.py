@@ -51,9 +51,10 @@ def add_study(path, name: str, org: str = ORG) -> None:
 
 
 @pytest.fixture
-def study_file(tmp_path):
-    """Studies "first" and "second" of ORG, then "other" of another org."""
-    path = tmp_path / "study.sqlite"
+def study_file(study_store_url):
+    """Studies "first" and "second" of ORG, then "other" of another org: in a SQLite file,
+    then in a PostgreSQL database (tests/study/conftest.py)."""
+    path = study_store_url
     add_study(path, "first")
     add_study(path, "second")
     add_study(path, "other", org="local-ffff")
@@ -76,6 +77,20 @@ def test_the_one_rule_picks_by_name_else_the_newest_of_the_org(study_file):
         picked(study_file, name="other", org_fingerprint=ORG)
     with pytest.raises(CrmTuiError, match="holds no study for this org .*`crm-tui study create`"):
         picked(study_file, org_fingerprint="local-1234")
+
+
+def test_a_study_of_another_org_or_none_for_a_live_org_says_what_to_do(study_file):
+    # issue 15, item 19: "other" is in the file, for another org: say which
+    with pytest.raises(CrmTuiError) as caught:
+        picked(study_file, name="other", org_fingerprint=ORG)
+    assert "'other' is a study of org local-ffff" in str(caught.value)
+    # `crm-tui --salesforce`: `study create` alone cannot make a study for a live org
+    live = "salesforce-00D000000000001AAA@example.my.salesforce.com"
+    for rule in ({}, {"name": "all9"}):
+        with pytest.raises(CrmTuiError) as caught:
+            picked(study_file, org_fingerprint=live, **rule)
+        message = str(caught.value)
+        assert "tasks fetch-crmarena" in message and "study create NAME --tasks" in message
 
 
 def test_looking_for_a_study_never_makes_a_file(tmp_path):

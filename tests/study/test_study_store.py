@@ -1,91 +1,102 @@
-"""The study file itself: migrations, append-only events, protocol files, assignment."""
+"""The study store itself (SQLite and PostgreSQL): migrations, append-only events; protocol
+files; assignment."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 
 import pytest
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import SQLModel, select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import models
+from crm_tui.study import agents_store, models
 from crm_tui.study.assignment import Candidate, choose_items
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
+from crm_tui.study.events import record_study_event
 from crm_tui.study.migrations import LATEST_VERSION
+from crm_tui.study.models import row_id
+from crm_tui.study.profiles import create_profile
 from crm_tui.study.protocol import load_preset, resolve_protocol
+from crm_tui.study.studies import create_study, solve_only_preset
 
 
-def columns(path) -> dict[str, list[str]]:
-    with sqlite3.connect(path) as conn:
-        tables = [
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-            )
-        ]
-        return {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
-
-
-def test_migrating_a_version_1_file_keeps_rows_and_matches_the_models(tmp_path):
-    path = tmp_path / "old.sqlite"
-    StudyStore.open(path, FakeClock(), target_version=1).close()
-    assert "app_session" not in columns(path)["event"]
-    with sqlite3.connect(path) as conn:
-        conn.execute(
-            "INSERT INTO annotator VALUES (1, 'Old', 'Agent', 2, 'annotator', "
-            "'2024-05-01 10:00:00.000000')"
-        )
-    with StudyStore.open(path, FakeClock()) as store, store.engine.connect() as conn:
-        versions = conn.exec_driver_sql("SELECT version FROM schema_version").scalars().all()
-        assert versions == list(range(1, LATEST_VERSION + 1))
-        assert conn.exec_driver_sql("SELECT name FROM annotator").scalar() == "Old"
-    tables = [
-        m.__table__
-        for m in (
-            models.SchemaVersion,
-            models.Annotator,
-            models.Study,
-            models.StudyItem,
-            models.Assignment,
-            models.Attempt,
-            models.Event,
-            models.RealismRating,
-            models.AuditFlag,
-            models.TextDraft,
-        )
-    ]
-    migrated = columns(path)
-    assert {t.name: migrated.get(t.name) for t in tables} == {
-        t.name: [c.name for c in t.columns] for t in tables
+def columns(store: StudyStore) -> dict[str, list[str]]:
+    """Each table's columns in order, as the database itself lists them."""
+    inspector = inspect(store.engine)
+    return {
+        table: [column["name"] for column in inspector.get_columns(table)]
+        for table in inspector.get_table_names()
     }
 
 
-def test_newer_file_and_non_study_file_are_refused(tmp_path):
-    path = tmp_path / "new.sqlite"
-    StudyStore.open(path, FakeClock()).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO schema_version VALUES (99, '2030-01-01 00:00:00')")
+def test_migrating_a_version_1_store_keeps_rows_and_matches_the_models(blank_study_store_url):
+    location = blank_study_store_url  # a new SQLite file, or an empty PostgreSQL database
+    with StudyStore.open(location, FakeClock(), target_version=1) as old:
+        assert "app_session" not in columns(old)["event"]
+        with old.engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO annotator VALUES (1, 'Old', 'Agent', 2, 'annotator', "
+                "'2024-05-01 10:00:00.000000')"
+            )
+    with StudyStore.open(location, FakeClock()) as store:
+        with store.engine.connect() as conn:
+            versions = conn.exec_driver_sql("SELECT version FROM schema_version").scalars().all()
+            assert sorted(versions) == list(range(1, LATEST_VERSION + 1))
+            assert conn.exec_driver_sql("SELECT name FROM annotator").scalar() == "Old"
+        migrated = columns(store)
+    # Every table a model declares (models.py, agents_store.py), column for column.
+    assert agents_store.AgentRun.__table__ in SQLModel.metadata.sorted_tables
+    tables = SQLModel.metadata.sorted_tables
+    assert {t.name: migrated.get(t.name) for t in tables} == {
+        t.name: [c.name for c in t.columns] for t in tables
+    }
+    assert set(migrated) == {t.name for t in tables}
+
+
+def test_a_newer_store_is_refused(study_store_url):
+    StudyStore.open(study_store_url, FakeClock()).close()
+    with StudyStore.open(study_store_url, FakeClock()) as store, store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO schema_version VALUES (99, '2030-01-01 00:00:00')")
     with pytest.raises(CrmTuiError, match="newer than this crm-tui"):
-        StudyStore.open(path)
+        StudyStore.open(study_store_url)
+
+
+def test_a_non_study_file_is_refused(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
     with pytest.raises(CrmTuiError, match="not a crm-tui study file"):
         StudyStore.open(junk)
 
 
-def test_event_log_is_append_only(tmp_path):
-    path = tmp_path / "s.sqlite"
-    StudyStore.open(path, FakeClock()).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA foreign_keys = OFF")
-        conn.execute(
-            "INSERT INTO event (study_id, annotator_id, kind, wall, monotonic_ms) "
-            "VALUES (1, 1, 'opened', '2025-01-01 00:00:00', 5)"
+def test_event_log_is_append_only(study_store_url):
+    with StudyStore.open(study_store_url, FakeClock()) as store:
+        person = create_profile(store, "Eve", "Agent", 1)
+        study = create_study(
+            store,
+            "s",
+            solve_only_preset(1),
+            instances=[
+                {
+                    "idx": 0,
+                    "task": "case_routing",
+                    "query": "Who should take the case?",
+                    "answer": "005Wt0000000001AAA",
+                    "metadata": {"required": "- Today's date: 2023-01-15"},
+                    "reward_metric": "exact_match",
+                }
+            ],
+            task_set_hash="sha256:test",
+            org_fingerprint="local-0000",
         )
+        record_study_event(store, row_id(study), row_id(person), "explore_started")
         for statement in ("UPDATE event SET kind = 'paused'", "DELETE FROM event"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                conn.execute(statement)
+            with pytest.raises(IntegrityError, match="append-only"), store.transaction() as s:
+                s.exec(text(statement))  # type: ignore[call-overload]
+        with store.transaction() as s:
+            assert s.exec(select(models.Event.kind)).all() == ["explore_started"]
 
 
 @pytest.mark.parametrize(

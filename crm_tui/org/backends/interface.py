@@ -33,6 +33,7 @@ __all__ = [  # schema types too: screens take them from here, with describe()
     "FieldValue",
     "Filter",
     "FilterValue",
+    "ID_TEXT_FIELDS",
     "ObjectInfo",
     "Operator",
     "Page",
@@ -46,6 +47,8 @@ __all__ = [  # schema types too: screens take them from here, with describe()
     "coerce_value",
     "display_value",
     "field_of",
+    "id_text_target",
+    "link_of",
     "object_of",
     "record_view",
     "validate_filter",
@@ -56,6 +59,18 @@ FilterValue = str | float | bool | date | datetime | None
 TEXT_TYPES = frozenset(
     {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL, FieldType.PHONE}
 )
+# Text fields that hold a record's Id (CaseHistory__c's Old/New Value hold the User Ids of
+# an Owner Assignment): screens and reports show that record's name and link to it, as
+# for a lookup, though SOQL cannot follow them (backends look the names up per page).
+ID_TEXT_FIELDS: dict[tuple[str, str], str] = {
+    ("CaseHistory__c", "OldValue__c"): "User",
+    ("CaseHistory__c", "NewValue__c"): "User",
+}
+
+
+def id_text_target(object_name: str, field_name: str) -> str | None:
+    """The object whose Ids the text field holds, or None for an ordinary field."""
+    return ID_TEXT_FIELDS.get((object_name, field_name))
 
 
 class Operator(StrEnum):
@@ -113,9 +128,10 @@ class Page:
     records: list[Record]
     next_cursor: Cursor | None  # None: this was the last page
     names: dict[str, str] = field(default_factory=dict)  # lookup Id -> display name
+    id_text_fields: frozenset[str] = frozenset()  # text fields named like lookups (ID_TEXT_FIELDS)
 
     def display(self, fld: Field, record: Record) -> str:
-        return display_value(fld, record.get(fld.name), self.names)
+        return display_value(fld, record.get(fld.name), self.names, fld.name in self.id_text_fields)
 
 
 @dataclass(frozen=True)
@@ -336,8 +352,11 @@ def validate_filter(obj: SObject, flt: Filter) -> tuple[Field, Operator, FilterV
     return fld, op, value
 
 
-def display_value(fld: Field, value: Any, names: dict[str, str] | None = None) -> str:
-    """How a stored value reads on screen; lookup Ids become names when known."""
+def display_value(
+    fld: Field, value: Any, names: dict[str, str] | None = None, id_text: bool = False
+) -> str:
+    """How a stored value reads on screen; lookup Ids (and, with `id_text`, the Id a text
+    field holds: ID_TEXT_FIELDS) become names when known."""
     if value is None:
         return ""
     if fld.type is FieldType.CURRENCY:
@@ -348,7 +367,7 @@ def display_value(fld: Field, value: Any, names: dict[str, str] | None = None) -
         return "Yes" if value else "No"
     if fld.type is FieldType.DATETIME and len(str(value)) >= 16:
         return f"{str(value)[:10]} {str(value)[11:16]} UTC"  # stored in UTC, to the minute
-    if fld.is_lookup and names:
+    if (fld.is_lookup or id_text) and names:
         return names.get(str(value), str(value))
     return str(value)
 
@@ -361,10 +380,21 @@ def record_view(obj: SObject, record: Record, names: dict[str, str]) -> RecordVi
             f.label,
             f.type,
             record[f.name],
-            display_value(f, record[f.name], names),
-            record[f.name] if f.is_lookup and record[f.name] else None,
+            display_value(f, record[f.name], names, id_text_target(obj.name, f.name) is not None),
+            link_of(obj, f, record[f.name]),
         )
         for f in obj.fields
     ]
     title = str(record.get(obj.title_field) or record["Id"])
     return RecordView(obj.name, record["Id"], title, fields)
+
+
+def link_of(obj: SObject, fld: Field, value: Any) -> str | None:
+    """The Id of the record a value links to: a lookup's, or an Id held in text."""
+    if not value:
+        return None
+    if fld.is_lookup:
+        return str(value)
+    if id_text_target(obj.name, fld.name) and is_valid_id(str(value)):
+        return to18(str(value))
+    return None

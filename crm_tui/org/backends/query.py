@@ -9,7 +9,12 @@ empty" on text is null or '', "contains" and "starts with" read % and _ as thems
 
 Pages are keyset pages, never OFFSET: ORDER BY the sort field then Id, starting just
 after the cursor, written so the (field, Id) index can seek straight to it; `run_page`
-splits a page that crosses into or out of the sort field's NULLs at that border.
+splits a page that crosses into or out of the sort field's NULLs at that border. A lookup
+sorts by the name it shows, as Salesforce does (ORDER BY Owner.Name, Id): the cursor holds
+that name, and its NULLs (no lookup: the lookup's own index) are always a stretch of their
+own, so the named stretch can run from the parent's name index. No index holds a child's
+parent name, though: where the planner starts from the children (many parents, such as
+Order Products by price-book entry), the first page sorts every row.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from crm_tui.org.backends.interface import (
     SObject,
     Sort,
     field_of,
+    id_text_target,
+    link_of,
     object_of,
     validate_filter,
 )
@@ -67,6 +74,34 @@ class CountQuery:
     cap: int | None = None
 
 
+@dataclass(frozen=True)
+class SortKey:
+    """What a page is ordered by: a field, or for a lookup the name of its record."""
+
+    path: str  # as ORDER BY names it: Priority, or Owner.Name for OwnerId
+    field: Field  # the field holding the sort values (the parent's title for a lookup)
+    lookup: Field | None = None  # the lookup sorted by its record's name
+
+    @property
+    def is_null(self) -> str:
+        # A lookup's name is null when the lookup is: its own index finds those rows.
+        return f"{(self.lookup or self.field).name} = null"
+
+    @property
+    def not_null(self) -> str:
+        # `Owner.Name != null` lets the join run from the parent's name index.
+        return f"{self.path} != null"
+
+
+def sort_key(query: RecordQuery, obj: SObject) -> tuple[SortKey, bool]:
+    """The sort key (checked against `obj`) and whether it runs descending."""
+    fld, descending = sort_of(query, obj)
+    if fld.is_lookup and fld.relationship_name and fld.reference_to:
+        title = object_of(fld.reference_to).field(object_of(fld.reference_to).title_field)
+        return SortKey(f"{fld.relationship_name}.{title.name}", title, fld), descending
+    return SortKey(fld.name, fld), descending
+
+
 def to_soql(query: RecordQuery | CountQuery, obj: SObject, source: str | None = None) -> str:
     """The query as SOQL over `obj` as the backend describes it; a CrmTuiError naming the
     field for a filter that does not fit. `source` replaces the FROM name, for a child
@@ -77,15 +112,15 @@ def to_soql(query: RecordQuery | CountQuery, obj: SObject, source: str | None = 
         return f"SELECT COUNT() FROM {source or obj.name}{_where(where)}{limit}"
     if query.limit < 1:
         raise CrmTuiError(f"A page needs at least one row, not {query.limit}")
-    fld, descending = sort_of(query, obj)
+    key, descending = sort_key(query, obj)
     if query.nulls is not None:
-        where.append(f"{fld.name} {'=' if query.nulls else '!='} null")
+        where.append(key.is_null if query.nulls else key.not_null)
     if query.after is not None:
-        where.append(after(fld, descending, query.after, query.nulls))
+        where.append(after(key, descending, query.after, query.nulls))
     direction = "DESC" if descending else "ASC"
     order = f"Id {direction}"
-    if fld.name != "Id":  # Salesforce's default NULLS placement, spelled out
-        order = f"{fld.name} {direction} NULLS {'LAST' if descending else 'FIRST'}, {order}"
+    if key.path != "Id":  # Salesforce's default NULLS placement, spelled out
+        order = f"{key.path} {direction} NULLS {'LAST' if descending else 'FIRST'}, {order}"
     # One row more than the page: it tells whether there is a next page.
     return (
         f"SELECT {', '.join(select_list(obj))} FROM {source or obj.name}{_where(where)} "
@@ -101,7 +136,38 @@ def run_page(query: RecordQuery, obj: SObject, run: Callable[[str], list[dict[st
         rows += run(to_soql(part, obj))
         if len(rows) > query.limit:
             break
-    return page_of(query, obj, rows)
+    return with_id_text_names(page_of(query, obj, rows), obj, run, query.limit + 1)
+
+
+def with_id_text_names(
+    page: Page, obj: SObject, run: Callable[[str], list[dict[str, Any]]], chunk: int = 200
+) -> Page:
+    """The page with the names of the records its Id-holding text fields point at
+    (`ID_TEXT_FIELDS`: Case History's Old/New Value hold User Ids), which SOQL cannot
+    follow: one query per target object (per `chunk` Ids, what `run` returns at most)."""
+    wanted: dict[str, set[str]] = {}
+    id_texts = [f for f in obj.fields if id_text_target(obj.name, f.name)]
+    if not id_texts:
+        return page
+    page = replace(page, id_text_fields=frozenset(f.name for f in id_texts))
+    for fld in id_texts:
+        target = id_text_target(obj.name, fld.name)
+        for record in page.records:
+            link = link_of(obj, fld, record.get(fld.name))
+            if target and link and link not in page.names:
+                wanted.setdefault(target, set()).add(link)
+    for target, ids in wanted.items():
+        parent = object_of(target)
+        ordered = sorted(ids)
+        for start in range(0, len(ordered), chunk):
+            soql = format_soql(
+                f"SELECT Id, {parent.title_field} FROM {parent.name} WHERE Id IN {{}}",
+                ordered[start : start + chunk],
+            )
+            for raw in run(soql):
+                if raw.get(parent.title_field) is not None:
+                    page.names[str(raw["Id"])] = str(raw[parent.title_field])
+    return page
 
 
 def parts(query: RecordQuery, obj: SObject) -> list[RecordQuery]:
@@ -109,9 +175,15 @@ def parts(query: RecordQuery, obj: SObject) -> list[RecordQuery]:
     near side of the sort field's NULLs (they come first ascending, last descending)
     splits it in two, the rest of this side and then the other, so each reads one stretch
     of the (field, Id) index instead of scanning past every record already shown."""
-    fld, descending = sort_of(query, obj)
+    key, descending = sort_key(query, obj)
     cursor = query.after
-    if cursor is None or fld.name == "Id" or query.nulls is not None:
+    if key.lookup is not None and query.nulls is None:
+        # A name sort over one join would sort every row: read each stretch on its own.
+        if cursor is None:
+            return [replace(query, nulls=descending is False), replace(query, nulls=descending)]
+        if not descending and cursor.sort_value is not None:
+            return [replace(query, nulls=False)]
+    if cursor is None or key.path == "Id" or query.nulls is not None:
         return [query]
     if descending and cursor.sort_value is not None:
         return [replace(query, nulls=False), replace(query, nulls=True, after=None)]
@@ -166,20 +238,21 @@ def condition(fld: Field, op: Operator, value: FilterValue) -> str:
     return f"{name} {op.value} {literal(fld, value)}"
 
 
-def after(fld: Field, descending: bool, cursor: Cursor, nulls: bool | None = None) -> str:
-    """Records strictly after the cursor in (field, Id) order, NULLs first ascending and
+def after(key: SortKey | Field, descending: bool, cursor: Cursor, nulls: bool | None = None) -> str:
+    """Records strictly after the cursor in (key, Id) order, NULLs first ascending and
     last descending (as the ORDER BY puts them); `nulls` as in RecordQuery. A non-null
-    cursor becomes a range on the field, `F >= v AND (F > v OR Id > i)`, so the (field,
+    cursor becomes a range on the key, `F >= v AND (F > v OR Id > i)`, so the (field,
     Id) index seeks to it."""
+    key = key if isinstance(key, SortKey) else SortKey(key.name, key)
     later_id = f"Id {'<' if descending else '>'} {quote_soql_value(cursor.record_id)}"
-    if fld.name == "Id":
+    if key.path == "Id":
         return later_id
-    name, value = fld.name, cursor.sort_value
+    fld, name, value = key.field, key.path, cursor.sort_value
     if value is None:  # the rest of the NULLs; ascending, every value comes after them
         if nulls:
             return later_id
-        rest = f"({name} = null AND {later_id})"
-        return rest if descending else f"({rest} OR {name} != null)"
+        rest = f"({key.is_null} AND {later_id})"
+        return rest if descending else f"({rest} OR {key.not_null})"
     here = literal(fld, value)
     if fld.type is FieldType.BOOLEAN:  # SOQL has no < or > on booleans: false, then true
         beyond = [f"{name} = {literal(fld, not value)}"] if bool(value) == descending else []
@@ -188,7 +261,7 @@ def after(fld: Field, descending: bool, cursor: Cursor, nulls: bool | None = Non
         inclusive, strict = ("<=", "<") if descending else (">=", ">")
         after_here = [f"({name} {inclusive} {here} AND ({name} {strict} {here} OR {later_id}))"]
     if descending and nulls is None:  # then every NULL
-        after_here.append(f"{name} = null")
+        after_here.append(key.is_null)
     return after_here[0] if len(after_here) == 1 else f"({' OR '.join(after_here)})"
 
 
@@ -238,9 +311,19 @@ def page_of(query: RecordQuery, obj: SObject, rows: list[dict[str, Any]]) -> Pag
     next_cursor = None
     if len(records) > query.limit:
         del records[query.limit :]
-        fld, _ = sort_of(query, obj)
-        next_cursor = Cursor(records[-1][fld.name], records[-1]["Id"])
+        key, _ = sort_key(query, obj)
+        last = rows[query.limit - 1]
+        value = _nested(last, key.path) if key.lookup else records[-1][key.field.name]
+        next_cursor = Cursor(value, records[-1]["Id"])
     return Page(records, next_cursor, names)
+
+
+def _nested(raw: dict[str, Any], path: str) -> Any:
+    """`Owner.Name` of a SOQL record (None when the lookup is empty)."""
+    value: Any = raw
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 def _flat(

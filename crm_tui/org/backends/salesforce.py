@@ -50,11 +50,18 @@ from crm_tui.org.backends.query import (
     related_list,
     run_page,
     to_soql,
+    with_id_text_names,
 )
-from crm_tui.org.backends.sf_connection import REDACTED, SalesforceCredentials, connect
+from crm_tui.org.backends.sf_connection import (
+    REDACTED,
+    UNTRUSTED_CERTIFICATE,
+    SalesforceCredentials,
+    connect,
+)
 from crm_tui.org.reports.definition import ReportDefinition, ReportResult
 from crm_tui.org.reports.fetch import FETCH_BOUND, run_fetched
 from crm_tui.org.reports.resolve import resolve
+from crm_tui.org.reports.soql_aggregate import aggregate_query, run_aggregated
 from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.org.soql.executor import QueryResult
@@ -81,6 +88,7 @@ class SalesforceBackend(Backend):
     supports_search = True
     supports_reports = True
     report_fetch_bound = FETCH_BOUND  # rows a report may fetch to aggregate them itself
+    last_report_path = ""  # how the last report ran: "aggregate" (SOQL) or "fetched"
 
     def __init__(self, credentials: SalesforceCredentials, session: requests.Session | None = None):
         self._credentials = credentials
@@ -126,6 +134,11 @@ class SalesforceBackend(Backend):
                     answer = getattr(self._sf, method)(*args, **kwargs)
                     self._note_usage()
                 return answer
+            except requests.exceptions.SSLError:  # a ConnectionError no retry mends
+                raise self._error(
+                    f"Cannot trust the certificate of {self._sf.sf_instance} ({what}). "
+                    + UNTRUSTED_CERTIFICATE
+                ) from None
             except requests.ConnectionError as exc:
                 if not retried:
                     retried = True
@@ -279,12 +292,20 @@ class SalesforceBackend(Backend):
 
     # ----------------------------------------------------------------- reports
     def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
-        """Run a report: SOQL filters the rows, which are counted (refused past
-        `report_fetch_bound`), fetched and aggregated here (`reports.fetch`). Relative
-        date ranges count from `today`, the definition's today, else today in UTC."""
+        """Run a report: one SOQL aggregate query when SOQL can express every grouping
+        and summary (`reports.soql_aggregate`); else SOQL filters the rows, which are
+        counted (refused past `report_fetch_bound`), fetched and aggregated here
+        (`reports.fetch`). Relative date ranges count from `today`, the definition's
+        today, else today in UTC."""
         plan = resolve(
             definition, self.describe, today or definition.today or datetime.now(UTC).date()
         )
+        query = aggregate_query(plan)
+        result = run_aggregated(query, self._rows, self._names) if query else None
+        if result is not None:
+            self.last_report_path = "aggregate"
+            return result
+        self.last_report_path = "fetched"
         return run_fetched(
             plan,
             self._rows,
@@ -376,6 +397,7 @@ class SalesforceBackend(Backend):
             child = self.describe(rel.child)
             nested = rows[0].get(rel.name) or {"records": []}  # null when there are none
             page = page_of(preview, child, _checked(nested, rel.name, records=list)["records"])
+            page = with_id_text_names(page, child, lambda soql: self._rows(soql, 200))
             total = self._query(to_soql(count, child))["totalSize"]
             lists.append(related_list(rel, child, record_id, total, page))
         return lists

@@ -117,6 +117,14 @@ class TimeoutSession(requests.Session):
         return super().request(method, url, *args, **kwargs)
 
 
+# A real org's certificate is trusted as it is; one that is not is most likely a local
+# server with its own CA (`crm-tui org serve --tls`), which requests trusts through this.
+UNTRUSTED_CERTIFICATE = (
+    "For a server with its own CA, such as `crm-tui org serve --tls`, set REQUESTS_CA_BUNDLE "
+    "to that CA file (org serve prints the line to paste)."
+)
+
+
 def connect(
     credentials: SalesforceCredentials, session: requests.Session | None = None
 ) -> Salesforce:
@@ -146,6 +154,10 @@ def connect(
                 f"({exc.code}). Check SALESFORCE_USERNAME, SALESFORCE_PASSWORD and "
                 f"SALESFORCE_SECURITY_TOKEN, and SALESFORCE_DOMAIN for a sandbox."
             )
+        ) from None
+    except requests.exceptions.SSLError:
+        raise CrmTuiError(
+            "Cannot trust the certificate of the Salesforce login server. " + UNTRUSTED_CERTIFICATE
         ) from None
     except requests.RequestException as exc:
         raise CrmTuiError(

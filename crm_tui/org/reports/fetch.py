@@ -1,10 +1,17 @@
-"""A report run over fetched rows: the Salesforce backend's way.
+"""A report run over fetched rows: the Salesforce backend's way where SOQL aggregates
+cannot say it (`reports.soql_aggregate` takes the rest).
 
 SOQL cannot subtract two dates, so a report that groups, filters or summarises a
 duration (Case Age) cannot be one aggregate query; nor can "more than N related rows".
 The backend counts the rows first and refuses, with the count and the bound, before
-fetching more than `bound`; then fetches the row query (`reports.row_query.rows_soql`) and
-aggregates here, with the same rules as the local SQL (`reports.rows`).
+fetching more than `bound`; then fetches the rows and aggregates here, with the same
+rules as the local SQL (`reports.rows`).
+
+The fetch selects only what the aggregation reads (`fetch_soql`): not the fields of the
+filters SOQL already applied, not the detail columns of a grouped report. A grouping by
+a lookup of the report's own object names its records with one semi-join query
+(`SELECT Id, Name FROM User WHERE Id IN (SELECT OwnerId FROM Case WHERE ...)`) instead of
+a parent record nested in every row: one name per group rather than one per row.
 """
 
 from __future__ import annotations
@@ -13,9 +20,11 @@ from collections.abc import Callable
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.org.backends.interface import object_of
+from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.reports.definition import ReportResult
-from crm_tui.org.reports.resolve import Plan
-from crm_tui.org.reports.row_query import count_soql, rows_soql
+from crm_tui.org.reports.resolve import FieldRef, Plan
+from crm_tui.org.reports.row_query import count_soql, cross_subquery, read_paths, where_soql
 from crm_tui.org.reports.rows import aggregate_records, detail_row, finish, keep, wanted_names
 
 FETCH_BOUND = 50_000  # rows a report may fetch to aggregate itself
@@ -25,19 +34,72 @@ Count = Callable[[str], int]  # SELECT COUNT() ... -> total
 Names = Callable[[str, set[str]], dict[str, str]]  # object, Ids -> Id: name
 
 
+def _where(plan: Plan) -> str:
+    conds = where_soql(plan)
+    return " WHERE " + " AND ".join(conds) if conds else ""
+
+
+def semi_join_named(plan: Plan) -> list[FieldRef]:
+    """Groupings by a lookup of the report's own object, whose names one semi-join
+    fetches. Not when the conditions hold a semi-join already (cross filters): SOQL
+    does not nest them."""
+    if any(c.more_than == 0 for c in plan.crosses):
+        return []
+    return [
+        g.value
+        for g in plan.groupings
+        if isinstance(g.value, FieldRef)
+        and g.granularity is None
+        and not g.value.lookups
+        and g.value.field.is_lookup
+        and g.value.name_path
+        and g.value.named_by
+    ]
+
+
+def fetch_soql(plan: Plan) -> str:
+    """The rows to fetch: the fields groupings, summaries, duration filters and (when
+    ungrouped) the detail columns read, and the children "more than N" counts."""
+    by_semi_join = {ref.path.lower() for ref in semi_join_named(plan)}
+    paths = read_paths(plan, lambda ref: ref.path.lower() not in by_semi_join)
+    select = (paths or ["Id"]) + [cross_subquery(c) for c in plan.crosses if c.more_than > 0]
+    return f"SELECT {', '.join(select)} FROM {plan.obj.name}{_where(plan)}"
+
+
+def names_soql(plan: Plan, ref: FieldRef) -> str:
+    """`SELECT Id, Name FROM User WHERE Id IN (SELECT OwnerId FROM Case WHERE ...)`."""
+    assert ref.named_by is not None  # semi_join_named() keeps named lookups only
+    title = object_of(ref.named_by).title_field
+    return (
+        f"SELECT Id, {title} FROM {ref.named_by} WHERE Id IN "
+        f"(SELECT {ref.path} FROM {plan.obj.name}{_where(plan)})"
+    )
+
+
 def run_fetched(
     plan: Plan, rows: Rows, count: Count, names_of: Names, bound: int = FETCH_BOUND
 ) -> ReportResult:
+    with collection_paused():  # thousands of records, no cycles: see `org.bulk_gc`
+        return _run_fetched(plan, rows, count, names_of, bound)
+
+
+def _run_fetched(plan: Plan, rows: Rows, count: Count, names_of: Names, bound: int) -> ReportResult:
     total_rows = count(count_soql(plan))
     if total_rows > bound:
         raise CrmTuiError(
             f"This report would fetch {total_rows:,} {plan.obj.label_plural.lower()} to "
             f"aggregate them (the bound is {bound:,}): narrow its filters or date range"
         )
-    records = rows(rows_soql(plan), total_rows) if total_rows else []
+    records = rows(fetch_soql(plan), total_rows) if total_rows else []
     groups, total, names = aggregate_records(plan, records)
     if not plan.groupings:
         groups = []
+    for ref in semi_join_named(plan) if records else []:
+        assert ref.named_by is not None
+        title = object_of(ref.named_by).title_field
+        for rec in rows(names_soql(plan, ref), total_rows):
+            if rec.get(title) is not None:
+                names[str(rec["Id"])] = str(rec[title])
     detail: list[dict[str, Any]] = []
     more = False
     if not plan.groupings:

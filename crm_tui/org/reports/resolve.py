@@ -16,6 +16,7 @@ from dateutil.relativedelta import relativedelta
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import (
+    ID_TEXT_FIELDS,  # text fields holding a record Id: reports show (and group by) its name
     TEXT_TYPES,
     Field,
     FieldType,
@@ -40,11 +41,6 @@ from crm_tui.org.soql.dates import DATE_LITERALS, N_DATE_LITERALS, date_range
 
 Describe = Callable[[str], SObject]
 
-# Text fields that hold a record Id: reports show (and group by) that record's name.
-ID_TEXT_FIELDS: dict[tuple[str, str], str] = {
-    ("CaseHistory__c", "OldValue__c"): "User",
-    ("CaseHistory__c", "NewValue__c"): "User",
-}
 _DATES = (FieldType.DATE, FieldType.DATETIME)
 _NUMBERS = (FieldType.NUMBER, FieldType.CURRENCY)
 
@@ -334,6 +330,18 @@ def _cross_relationship(obj: SObject, name: str, part: str) -> ChildRelationship
         raise CrmTuiError(f"{part}: {name} relates to {obj.name} in several ways; use {names}")
     known = ", ".join(r.name for r in rels) or "none"
     raise CrmTuiError(f"{part}: no related list {name!r} on {obj.name} (has: {known})")
+
+
+def cross_filter_choices(object_name: str) -> list[str]:
+    """What a cross filter on `object_name` may name: its related lists and their objects."""
+    rels = child_relationships(object_name)
+    return list(dict.fromkeys([*(r.name for r in rels), *(r.child for r in rels)]))
+
+
+def cross_filter_fields(describe: Describe, object_name: str, child: str) -> list[str]:
+    """The fields of the rows a cross filter's `child` names (a CrmTuiError if none)."""
+    rel = _cross_relationship(describe(object_name), child, "Cross filter")
+    return describe(rel.child).field_names
 
 
 def resolve(definition: ReportDefinition, describe: Describe, today: date) -> Plan:

@@ -10,14 +10,22 @@ filters with "more than N" are not SOQL; the runners apply them to the rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
 from crm_tui.org.backends.interface import FieldType
 from crm_tui.org.backends.query import condition
-from crm_tui.org.reports.resolve import FieldRef, Plan, ResolvedCross, ResolvedFilter
+from crm_tui.org.reports.resolve import DurationRef, FieldRef, Plan, ResolvedCross, ResolvedFilter
 
-__all__ = ["count_soql", "cross_subquery", "rows_soql", "select_paths", "where_soql"]
+__all__ = [
+    "count_soql",
+    "cross_subquery",
+    "read_paths",
+    "rows_soql",
+    "select_paths",
+    "where_soql",
+]
 
 
 def _day(ref: FieldRef, day: date) -> str:
@@ -71,6 +79,41 @@ def select_paths(plan: Plan) -> list[str]:
             if path and path.lower() not in seen:
                 seen.add(path.lower())
                 paths.append(path)
+    return paths
+
+
+def read_paths(plan: Plan, named: Callable[[FieldRef], bool] = lambda ref: True) -> list[str]:
+    """Id when ungrouped, then only the paths the aggregation reads: groupings (and the
+    names of lookups among them, where `named` says), summaries, both ends of durations
+    (also of duration filters) and, ungrouped, the detail columns. Not the fields of the
+    filters SOQL applies itself: the local statement and the Salesforce fetch read less."""
+    paths: list[str] = [] if plan.groupings else ["Id"]
+    seen = {p.lower() for p in paths}
+
+    def add(path: str | None) -> None:
+        if path and path.lower() not in seen:
+            seen.add(path.lower())
+            paths.append(path)
+
+    def read(value: FieldRef | DurationRef | None, with_name: bool) -> None:
+        if isinstance(value, DurationRef):
+            read(value.start, False)
+            read(value.end, False)
+        elif value is not None:
+            add(value.path)
+            if with_name and named(value):
+                add(value.name_path)
+
+    for g in plan.groupings:
+        read(g.value, True)
+    for s in plan.summaries:
+        read(s.value, False)
+    for f in plan.filters:
+        if isinstance(f.value, DurationRef):
+            read(f.value, False)
+    if not plan.groupings:
+        for c in plan.columns:
+            read(c, True)
     return paths
 
 

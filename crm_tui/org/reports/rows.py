@@ -10,7 +10,7 @@ date buckets are UTC days, weeks start on Sunday.
 from __future__ import annotations
 
 import calendar
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -132,8 +132,8 @@ def _row_value(value: Value, record: dict[str, Any]) -> Any:
 
 def _summarise(aggregate: Aggregate, values: list[Any]) -> Number | str:
     present = [v for v in values if v is not None]
-    if aggregate is Aggregate.COUNT:
-        return len(values)
+    if aggregate is Aggregate.COUNT:  # COUNT(): every row counts 1; COUNT(f): f not empty
+        return len(present)
     if aggregate is Aggregate.COUNT_DISTINCT:
         return len(set(present))
     if not present:
@@ -146,36 +146,109 @@ def _summarise(aggregate: Aggregate, values: list[Any]) -> Number | str:
     return extreme
 
 
+def _stamp(text: str) -> datetime:
+    return datetime.fromisoformat(text[:19])  # whole seconds, as `seconds`
+
+
+def _reader(value: Value) -> Callable[[dict[str, Any]], Any]:
+    """A function reading `value` from a SOQL record as `_row_value` does, built once
+    per report rather than per row (path split, type and unit looked up once)."""
+    if isinstance(value, DurationRef):
+        start, end = _reader(value.start), _reader(value.end)
+        per = 3600.0 if value.unit is DurationUnit.HOURS else 86400.0
+
+        def span(record: dict[str, Any]) -> float | None:
+            first, last = start(record), end(record)
+            if not first or not last:
+                return None
+            # whole seconds apart: the same number as seconds(last) - seconds(first)
+            return (_stamp(str(last)) - _stamp(str(first))).total_seconds() / per
+
+        return span
+    ref = value
+    parts = ref.path.split(".")
+    name = parts[0] if len(parts) == 1 else None
+    path = ref.path
+    if ref.field.type in (FieldType.NUMBER, FieldType.CURRENCY, FieldType.BOOLEAN):
+        return lambda record: normal(ref, record.get(name) if name else nested(record, path))
+
+    def text(record: dict[str, Any]) -> Any:
+        raw = record.get(name) if name else nested(record, path)
+        return raw if raw is None or type(raw) is str else str(raw)
+
+    return text
+
+
+def _key_reader(plan: Plan, names: dict[str, str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A function giving a record's group key (bucketed), noting the names of lookup
+    values the record holds (Owner.Name next to OwnerId) on the way."""
+    parts = []
+    for g in plan.groupings:
+        name_path = g.value.name_path if isinstance(g.value, FieldRef) else None
+        parts.append((_reader(g.value), g.granularity, name_path))
+    named: set[Any] = set()
+
+    def key(record: dict[str, Any]) -> tuple[Any, ...]:
+        out = []
+        for read, granularity, name_path in parts:
+            raw = read(record)
+            if granularity is not None:
+                raw = bucket(granularity, raw)
+            elif name_path and raw is not None and raw not in named:
+                named.add(raw)  # one look per value: its name, when the row holds it
+                title = nested(record, name_path)
+                if title is not None:
+                    names[str(raw)] = str(title)
+            out.append(raw)
+        return tuple(out)
+
+    if len(parts) == 1 and parts[0][1] is None and not parts[0][2]:
+        read = parts[0][0]
+        return lambda record: (read(record),)  # the common case, without the loop
+    return key
+
+
 def aggregate_records(
     plan: Plan, records: Iterable[dict[str, Any]]
 ) -> tuple[list[tuple[tuple[Any, ...], tuple[Any, ...]]], tuple[Any, ...], dict[str, str]]:
     """(raw group keys, summaries) per group, the grand total and the names of lookup
-    values, from SOQL-shaped records (after duration filters and "more than N")."""
-    groups: dict[tuple[Any, ...], list[list[Any]]] = {}
-    every: list[list[Any]] = [[] for _ in plan.summaries]
+    values, from SOQL-shaped records (after duration filters and "more than N").
+
+    Column by column: each summary's values read once per row, in row order (the grand
+    total sums them in that order, as the SQL runner does), then picked per group."""
     names: dict[str, str] = {}
-    for record in records:
-        if not keep(plan, record):
-            continue
-        key = tuple(bucket(g.granularity, _row_value(g.value, record)) for g in plan.groupings)
-        for g, raw in zip(plan.groupings, key, strict=True):
-            if isinstance(g.value, FieldRef) and g.value.name_path and raw is not None:
-                title = nested(record, g.value.name_path)
-                if title is not None:
-                    names[str(raw)] = str(title)
-        lists = groups.setdefault(key, [[] for _ in plan.summaries])
-        for i, s in enumerate(plan.summaries):
-            v = 1 if s.value is None else _row_value(s.value, record)
-            lists[i].append(v)
-            every[i].append(v)
+    check = bool(duration_filters(plan)) or any(c.more_than > 0 for c in plan.crosses)
+    kept = [r for r in records if keep(plan, r)] if check else list(records)
+    key_of = _key_reader(plan, names)
+    members: dict[tuple[Any, ...], list[int]] = {}
+    for i, key in enumerate([key_of(r) for r in kept]):
+        rows = members.get(key)
+        if rows is None:
+            members[key] = [i]
+        else:
+            rows.append(i)
+    columns: list[list[Any] | None] = []
+    for s in plan.summaries:
+        if s.value is None:
+            columns.append(None)  # COUNT(): the group's size
+        else:
+            read = _reader(s.value)
+            columns.append([read(r) for r in kept])
+    aggregates = [s.summary.aggregate for s in plan.summaries]
     out = [
         (
             key,
-            tuple(_summarise(s.summary.aggregate, lists[i]) for i, s in enumerate(plan.summaries)),
+            tuple(
+                len(rows) if col is None else _summarise(agg, [col[i] for i in rows])
+                for agg, col in zip(aggregates, columns, strict=True)
+            ),
         )
-        for key, lists in groups.items()
+        for key, rows in members.items()
     ]
-    total = tuple(_summarise(s.summary.aggregate, every[i]) for i, s in enumerate(plan.summaries))
+    total = tuple(
+        len(kept) if col is None else _summarise(agg, col)
+        for agg, col in zip(aggregates, columns, strict=True)
+    )
     return out, total, names
 
 
@@ -249,14 +322,22 @@ def finish(
     """The result from raw groups (raw key values, raw summaries), whichever runner made
     them: keys labelled, groups sorted (by the summary asked, then by key) and cut to top N."""
     aggs = [s.summary.aggregate for s in plan.summaries]
+    counts = [a in (Aggregate.COUNT, Aggregate.COUNT_DISTINCT) for a in aggs]
     rows = [
         GroupRow(
             tuple(key_label(g, raw, names) for g, raw in zip(plan.groupings, key, strict=True)),
-            tuple(_clean(a, v) for a, v in zip(aggs, values, strict=True)),
+            tuple(
+                # _clean, inlined: thousands of groups times each summary
+                None if v is None else int(v) if count else v if isinstance(v, str) else float(v)
+                for count, v in zip(counts, values, strict=True)
+            ),
         )
         for key, values in groups
     ]
-    rows.sort(key=lambda r: tuple(_key_order(k) for k in r.keys))
+    if len(plan.groupings) == 1:
+        rows.sort(key=lambda r: _key_order(r.keys[0]))
+    else:
+        rows.sort(key=lambda r: tuple(_key_order(k) for k in r.keys))
     d = plan.definition
     if d.sort is not None:
         i = [s.key for s in plan.summaries].index(d.sort.summary)
@@ -264,7 +345,7 @@ def finish(
         absent = [r for r in rows if r.values[i] is None]
         present.sort(key=lambda r: _value_order(r.values[i]), reverse=d.sort.descending)
         rows = present + absent
-    group_count = len(rows)
+    group_count = len(rows) if plan.groupings else 0  # ungrouped: no groups, on every runner
     if d.top_n is not None:
         rows = rows[: d.top_n]
     return ReportResult(

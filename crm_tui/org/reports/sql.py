@@ -1,15 +1,16 @@
 """A report on a local org as one SQL statement.
 
-The row query is the report's SOQL (`reports.row_query.rows_soql`, what the Salesforce backend
-sends), compiled by the project's SOQL compiler; this module wraps it in a CTE with
-positional column names and groups, buckets and summarises over it:
+The row query is SOQL with the report's conditions (`reports.row_query.where_soql`, what the
+Salesforce backend sends) selecting the fields the statement reads (`read_paths`; ungrouped,
+the detail columns too), compiled by the project's SOQL compiler; this module wraps it in a
+CTE with positional column names and groups, buckets and summarises over it:
 
     WITH r(c0, c1, ...) AS (<compiled row query>)
     SELECT 0, <keys>, <names>, count(*), avg(<duration>) ... FROM r WHERE <row filters>
     GROUP BY <keys>
     UNION ALL SELECT 1, NULL..., <the same summaries> FROM r WHERE <row filters>
 
-Durations count whole seconds (`strftime('%s')`), as `rows.duration` does; "more than N"
+Durations count whole seconds (julian days, rounded), as `rows.duration` does; "more than N"
 cross filters join a per-parent count of the related rows, compiled from SOQL too.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Operator, object_of
+from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.reports.definition import (
     Aggregate,
     DateGranularity,
@@ -28,7 +30,7 @@ from crm_tui.org.reports.definition import (
     ReportResult,
 )
 from crm_tui.org.reports.resolve import DurationRef, FieldRef, Plan, ResolvedGrouping, Value
-from crm_tui.org.reports.row_query import filter_soql, rows_soql, select_paths
+from crm_tui.org.reports.row_query import filter_soql, read_paths, select_paths, where_soql
 from crm_tui.org.reports.rows import detail_row, finish, wanted_names
 from crm_tui.org.soql.compiler import CompiledQuery, compile_query
 from crm_tui.org.soql.parser import parse_query
@@ -39,19 +41,36 @@ from crm_tui.org.store.orgstore import OrgStore, q
 class _Sql:
     def __init__(self, plan: Plan):
         self.plan = plan
-        text = rows_soql(plan, with_children=False)
+        # the row query's select items in order (Id first), each a CTE column: grouped,
+        # only what the statement reads (`read_paths`); ungrouped, the detail rows' too
+        self.paths = (
+            ["Id", *(p for p in read_paths(plan) if p.lower() != "id")]
+            if plan.groupings
+            else select_paths(plan)
+        )
+        text = f"SELECT {', '.join(self.paths)} FROM {plan.obj.name}" + (
+            " WHERE " + " AND ".join(where_soql(plan)) if where_soql(plan) else ""
+        )
         self.row_plan = _compile(text, plan)
         self.params: dict[str, object] = dict(self.row_plan.params)
-        # the row query's select items in order (Id first), each a CTE column
-        self.paths = select_paths(plan)
         self.column = {
             path.lower(): f"c{col.index}"
             for path, col in zip(self.paths, self.row_plan.columns, strict=True)
         }
         self.id_col = "c0"
-        self.ctes = [
-            f"r({', '.join(f'c{i}' for i in range(_width(self.row_plan)))}) AS ({self.row_plan.sql})"
-        ]
+        columns = ", ".join(f"c{i}" for i in range(_width(self.row_plan)))
+        self.ctes = [f"r({columns}) AS ({self.row_plan.sql})"]
+        # Each duration once per row, as a column: grouped and total both read it, and
+        # SQLite materialises a CTE read twice instead of computing it twice.
+        self.durations = {d.name.lower(): f"d{i}" for i, d in enumerate(plan.durations)}
+        if plan.durations:
+            seconds = ", ".join(
+                f"{self._duration_sql(d)} AS d{i}" for i, d in enumerate(plan.durations)
+            )
+            self.ctes = [
+                f"r0({columns}) AS ({self.row_plan.sql})",
+                f"r AS (SELECT *, {seconds} FROM r0)",
+            ]
         self.joins: list[str] = []
         self.where: list[str] = []
         self._cross()
@@ -63,11 +82,17 @@ class _Sql:
     def value(self, value: Value) -> str:
         if isinstance(value, FieldRef):
             return self.col(value)
+        return self.durations[value.name.lower()]
+
+    def _duration_sql(self, value: DurationRef) -> str:
+        """Whole seconds between the two ends (as `rows.duration`), in the unit: julian
+        days to seconds, rounded, since the stored times are whole seconds (half the cost
+        of strftime('%s'), which formats text to cast back)."""
         start, end = self.col(value.start), self.col(value.end)
         per = 3600.0 if value.unit is DurationUnit.HOURS else 86400.0
         return (
-            f"((CAST(strftime('%s', substr({end}, 1, 19)) AS INTEGER) - "
-            f"CAST(strftime('%s', substr({start}, 1, 19)) AS INTEGER)) / {per})"
+            f"(round((julianday(substr({end}, 1, 19)) - "
+            f"julianday(substr({start}, 1, 19))) * 86400) / {per})"
         )
 
     def bucket(self, g: ResolvedGrouping) -> str:
@@ -198,6 +223,11 @@ def _compile(text: str, plan: Plan) -> CompiledQuery:
 def run_local(store: OrgStore, plan: Plan) -> ReportResult:
     """Run the plan on a local org: one statement for the groups and the grand total
     (and, ungrouped, one for the detail rows)."""
+    with collection_paused():  # thousands of groups, no cycles: see `org.bulk_gc`
+        return _run_local(store, plan)
+
+
+def _run_local(store: OrgStore, plan: Plan) -> ReportResult:
     sql = _Sql(plan)
     conn = store.conn
     n = len(plan.groupings)

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
+from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.schema.catalogue import get_object, has_object
 from crm_tui.org.schema.ids import is_valid_id, make_id, to18
 from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
 from crm_tui.org.soql.describe import describe_global, describe_object, describe_summary
-from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.org.soql.executor import execute_soql_json
+from crm_tui.org.store.orgstore import OrgError, OrgStore
 
 DEFAULT_BATCH = 2000
 MIN_BATCH, MAX_BATCH = 200, 2000
@@ -75,7 +77,10 @@ NOT_FOUND = ("NOT_FOUND", "The requested resource does not exist")
 
 @dataclass
 class _Cursor:
-    records: list[bytes]  # each record as JSON: a fraction of the memory of dicts
+    # The records as JSON arrays of `batch` records each: a fraction of the memory of
+    # dicts, and a page is served as it is kept.
+    pages: list[bytes]
+    count: int  # records in all
     batch: int
     resource: str
     size: int  # bytes of JSON
@@ -267,6 +272,12 @@ class SalesforceApi:
     def query(
         self, version: str, resource: str, params: dict[str, list[str]], headers: dict[str, str]
     ) -> Response:
+        with collection_paused():  # thousands of records, no cycles: see `org.bulk_gc`
+            return self._query(version, resource, params, headers)
+
+    def _query(
+        self, version: str, resource: str, params: dict[str, list[str]], headers: dict[str, str]
+    ) -> Response:
         text = _param(params, "q")
         if _ORGANIZATION.fullmatch(text):
             org_id = to18(ORG_ID)
@@ -280,13 +291,19 @@ class SalesforceApi:
                 },
             )
         result = self.run(
-            lambda reader: execute_soql(reader, text, today=self.today, api_version=version)
+            lambda reader: execute_soql_json(reader, text, today=self.today, api_version=version)
         )
         batch = _batch_size(headers.get("sforce-query-options", ""))
         if result.total_size == 0 or len(result.records) <= batch:
-            return Response(200, result.to_json())
-        records = [json.dumps(record).encode() for record in result.records]
-        cursor = _Cursor(records, batch, resource, sum(map(len, records)), time.monotonic())
+            return Response(200, result.body())
+        records = result.records  # JSON text, as json.dumps writes each record
+        pages = [
+            f"[{', '.join(records[start : start + batch])}]".encode()
+            for start in range(0, len(records), batch)
+        ]
+        cursor = _Cursor(
+            pages, len(records), batch, resource, sum(map(len, pages)), time.monotonic()
+        )
         with self.lock:
             self.cursor_count += 1
             locator = make_id("01g", self.cursor_count)
@@ -323,13 +340,12 @@ class SalesforceApi:
         cursor.used = time.monotonic()
         self.cursors.move_to_end(locator)  # read: the last to be forgotten
         end = offset + cursor.batch
-        done = end >= len(cursor.records)
-        head: dict[str, Any] = {"totalSize": len(cursor.records), "done": done}
+        done = end >= cursor.count
+        head: dict[str, Any] = {"totalSize": cursor.count, "done": done}
         if not done:
             head["nextRecordsUrl"] = f"/services/data/v{version}/{cursor.resource}/{locator}-{end}"
-        body = json.dumps(head).encode()[:-1] + b', "records": ['
-        body += b", ".join(cursor.records[offset:end]) + b"]}"
-        return Response(200, body)
+        body = json.dumps(head).encode()[:-1] + b', "records": '
+        return Response(200, body + _page_records(cursor, offset) + b"}")
 
     def search(self, version: str, text: str) -> Response:
         return Response(
@@ -362,6 +378,16 @@ class SalesforceApi:
         if not result.records:
             return _error(404, *NOT_FOUND)
         return Response(200, result.records[0])
+
+
+def _page_records(cursor: _Cursor, offset: int) -> bytes:
+    """The JSON array of the `batch` records from `offset`: a kept page as it is, or
+    (an offset between pages, written by hand) re-cut from the pages it spans."""
+    first, within = divmod(offset, cursor.batch)
+    if within == 0 and first < len(cursor.pages):
+        return cursor.pages[first]
+    spanned = [r for page in cursor.pages[first : first + 2] for r in json.loads(page)]
+    return json.dumps(spanned[within : within + cursor.batch]).encode()
 
 
 def _param(params: dict[str, list[str]], name: str) -> str:
@@ -518,7 +544,15 @@ class OrgServer:
         self.api = SalesforceApi(
             self.store, session_id, today, username, password, security_token, **limits
         )
-        self.httpd = _HttpServer((host, port), self.api, verbose)
+        try:
+            self.httpd = _HttpServer((host, port), self.api, verbose)
+        except OSError as exc:  # busy port, unknown host: name the address, not just errno
+            self.api.close()
+            self.store.close()
+            raise OrgError(
+                f"Cannot listen on {host}:{port}: {exc.strerror or exc} (another server on "
+                "that port? pick another with --port, or --port 0 for any free one)"
+            ) from None
         if tls is not None:
             # The handshake then runs in the request's thread, not the accept loop.
             self.httpd.socket = tls.wrap_socket(

@@ -28,6 +28,7 @@ from crm_tui.org.soql.nodes import (
     Aggregate,
     Comparison,
     Condition,
+    DateFunction,
     FieldPath,
     Literal,
     Logical,
@@ -66,6 +67,24 @@ _LITERAL_FITS = {
     "date": {"date", "date_literal"},
     "datetime": {"datetime", "date_literal"},
 }
+
+
+# Date functions over the stored text (`2024-01-31` or `2024-01-31T12:34:56.000+0000`,
+# UTC, as the store keeps every date and time); NULL stays NULL.
+_DAY_OF_YEAR = "CAST(strftime('%j', substr({x}, 1, 10)) AS INTEGER)"
+DATE_FUNCTION_SQL = {
+    "CALENDAR_YEAR": "CAST(substr({x}, 1, 4) AS INTEGER)",
+    "CALENDAR_MONTH": "CAST(substr({x}, 6, 2) AS INTEGER)",
+    "CALENDAR_QUARTER": "((CAST(substr({x}, 6, 2) AS INTEGER) + 2) / 3)",
+    "DAY_IN_MONTH": "CAST(substr({x}, 9, 2) AS INTEGER)",
+    "DAY_IN_WEEK": "(CAST(strftime('%w', substr({x}, 1, 10)) AS INTEGER) + 1)",
+    "DAY_IN_YEAR": _DAY_OF_YEAR,
+    "DAY_ONLY": "substr({x}, 1, 10)",
+    "HOUR_IN_DAY": "CAST(substr({x}, 12, 2) AS INTEGER)",
+    "WEEK_IN_MONTH": "((CAST(substr({x}, 9, 2) AS INTEGER) + 6) / 7)",
+    "WEEK_IN_YEAR": f"(({_DAY_OF_YEAR} + 6) / 7)",
+}
+_DATETIME_ONLY = {"DAY_ONLY", "HOUR_IN_DAY"}
 
 
 def category(fld: Field) -> str:
@@ -270,14 +289,14 @@ class _Compiler:
             where.append(
                 f"{scope.root}.{q(restrict[0])} IN (SELECT value FROM json_each({restrict[1]}))"
             )
-        group_keys = [scope.resolve(path) for path in query.group_by]
+        group_keys = [self.group_sql(item, scope) for item in query.group_by]
         having = self.condition(query.having, scope, query, having=True) if query.having else None
         order = [self.order_item(item, scope, query) for item in query.order_by]
         sql = f"SELECT {', '.join(select_sql)} {scope.from_sql()}"
         if where:
             sql += " WHERE " + " AND ".join(f"({w})" for w in where)
         if group_keys:
-            sql += " GROUP BY " + ", ".join(r.sql for r in group_keys)
+            sql += " GROUP BY " + ", ".join(group_keys)
         if having:
             sql += f" HAVING {having}"
         if order and not query.count_only:
@@ -302,6 +321,12 @@ class _Compiler:
             if isinstance(item.expr, Query):
                 plan.children.append(self.child_plan(item.expr, scope.sobject))
                 continue
+            if isinstance(item.expr, DateFunction):
+                raise malformed(
+                    self.text,
+                    item.expr.pos,
+                    f"{item.expr.function}() in the SELECT list needs a GROUP BY",
+                )
             if item.alias:
                 raise self.unexpected_alias(item.alias, query)
             assert isinstance(item.expr, FieldPath)  # aggregates go to aggregate_select()
@@ -332,7 +357,7 @@ class _Compiler:
         return malformed(self.text, pos, f"unexpected token: '{alias}'")
 
     def aggregate_select(self, query: Query, scope: _Scope, plan: CompiledQuery) -> list[str]:
-        grouped = {self.key(scope.resolve(p)) for p in query.group_by}
+        grouped = {self.group_key(p, scope) for p in query.group_by}
         select_sql: list[str] = []
         unaliased = 0
         for item in query.select:
@@ -347,6 +372,15 @@ class _Compiler:
                         self.text, expr.pos, "COUNT() must be the only element in the SELECT list"
                     )
                 sql, fld = self.aggregate_sql(expr, scope)
+                name = item.alias or f"expr{unaliased}"
+                unaliased += item.alias is None
+                plan.columns.append(Column((name,), fld, len(select_sql), expr.function))
+            elif isinstance(expr, DateFunction):
+                if self.group_key(expr, scope) not in grouped:
+                    raise malformed(
+                        self.text, expr.pos, f"Field must be grouped or aggregated: {expr.text}"
+                    )
+                sql, fld = self.date_sql(expr, scope)
                 name = item.alias or f"expr{unaliased}"
                 unaliased += item.alias is None
                 plan.columns.append(Column((name,), fld, len(select_sql), expr.function))
@@ -368,6 +402,36 @@ class _Compiler:
     @staticmethod
     def key(resolved: _Resolved) -> tuple[str, ...]:
         return tuple(k.lower() for k in (*resolved.rel_path, resolved.field.name))
+
+    def group_key(self, item: FieldPath | DateFunction, scope: _Scope) -> tuple[str, ...]:
+        """What a GROUP BY item groups: a field, or a date function of a field."""
+        if isinstance(item, DateFunction):
+            return (item.function, *self.key(scope.resolve(item.argument)))
+        return self.key(scope.resolve(item))
+
+    def group_sql(self, item: FieldPath | DateFunction, scope: _Scope) -> str:
+        if isinstance(item, DateFunction):
+            return self.date_sql(item, scope)[0]
+        return scope.resolve(item).sql
+
+    def date_sql(self, fn: DateFunction, scope: _Scope) -> tuple[str, Field]:
+        """CALENDAR_YEAR(CreatedDate) as SQL over the stored text, and the field it reads."""
+        resolved = scope.resolve(fn.argument)
+        fld = resolved.field
+        allowed = (
+            (FieldType.DATETIME,)
+            if fn.function in _DATETIME_ONLY
+            else (FieldType.DATE, FieldType.DATETIME)
+        )
+        if fld.type not in allowed:
+            wanted = "dateTime" if fn.function in _DATETIME_ONLY else "date or dateTime"
+            raise malformed(
+                self.text,
+                fn.pos,
+                f"{fn.function}() needs a {wanted} field, and {fld.name} is a "
+                f"{_SF_TYPE[category(fld)]}",
+            )
+        return DATE_FUNCTION_SQL[fn.function].format(x=resolved.sql), fld
 
     def aggregate_sql(self, agg: Aggregate, scope: _Scope) -> tuple[str, Field | None]:
         if agg.argument is None:
@@ -463,10 +527,20 @@ class _Compiler:
                 else category(fld)
             )
             name = left.text
+        elif isinstance(left, DateFunction):
+            if having and self.group_key(left, scope) not in {
+                self.group_key(p, scope) for p in query.group_by
+            }:
+                raise malformed(
+                    self.text, left.pos, f"Field must be grouped or aggregated: {left.text}"
+                )
+            sql, _ = self.date_sql(left, scope)
+            kind = "date" if left.function == "DAY_ONLY" else "number"
+            name = left.text
         else:
             resolved = scope.resolve(left)
             if having and self.key(resolved) not in {
-                self.key(scope.resolve(p)) for p in query.group_by
+                self.group_key(p, scope) for p in query.group_by
             }:
                 raise malformed(
                     self.text, left.pos, f"Field must be grouped or aggregated: {left.parts[-1]}"
@@ -642,11 +716,21 @@ class _Compiler:
             if query.count_only:
                 return "1"
             sql, _ = self.aggregate_sql(item.expr, scope)
+        elif isinstance(item.expr, DateFunction):
+            if self.group_key(item.expr, scope) not in {
+                self.group_key(p, scope) for p in query.group_by
+            }:
+                raise malformed(
+                    self.text,
+                    item.expr.pos,
+                    f"Ordered field must be grouped or aggregated: {item.expr.text}",
+                )
+            sql, _ = self.date_sql(item.expr, scope)
         else:
             resolved = scope.resolve(item.expr)
             if (
                 query.group_by or any(isinstance(i.expr, Aggregate) for i in query.select)
-            ) and self.key(resolved) not in {self.key(scope.resolve(p)) for p in query.group_by}:
+            ) and self.key(resolved) not in {self.group_key(p, scope) for p in query.group_by}:
                 raise malformed(
                     self.text,
                     item.expr.pos,

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from crm_tui.org.schema.catalogue import FieldType, SObject
 from crm_tui.org.schema.sftime import parse_date
-from crm_tui.org.soql.compiler import ChildPlan, Column, CompiledQuery, compile_query
+from crm_tui.org.soql.compiler import (
+    DATE_FUNCTION_SQL,
+    ChildPlan,
+    Column,
+    CompiledQuery,
+    ParentLink,
+    compile_query,
+)
 from crm_tui.org.soql.parser import parse_query
 from crm_tui.org.soql.sf_errors import SalesforceError, out_of_range
 from crm_tui.org.store.orgstore import OrgStore
@@ -57,6 +67,47 @@ def execute_soql(
         query = parse_query(text)
         plan = compile_query(text, query, today or store_today(store))
         return run_plan(store, plan, api_version)
+    except (OverflowError, RecursionError) as error:  # the last net under the checks
+        raise out_of_range("MALFORMED_QUERY", error) from None
+
+
+@dataclass
+class JsonQueryResult:
+    """A whole SOQL answer with each record already JSON text (the REST server's form),
+    written as `json.dumps` writes the record: the same bytes, without the dicts."""
+
+    total_size: int
+    records: list[str]
+
+    def body(self) -> bytes:
+        """The answer as `json.dumps(QueryResult.to_json())` would write it."""
+        head = json.dumps({"totalSize": self.total_size, "done": True})[:-1]
+        return f'{head}, "records": [{", ".join(self.records)}]}}'.encode()
+
+
+def execute_soql_json(
+    store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
+) -> JsonQueryResult:
+    """`execute_soql`, each record as JSON text. Records of plain fields (what reports
+    and list views fetch by the thousand) are written straight from the rows; others
+    (parents, children, aggregates) are shaped as dicts and dumped."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise SalesforceError(
+            "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
+        )
+    try:
+        plan = compile_query(text, parse_query(text), today or store_today(store))
+        shaper = _Shaper(api_version)
+        if plan.count_only or plan.aggregate or plan.children or shaper.flat_columns(plan) is None:
+            result = run_plan(store, plan, api_version)
+            return JsonQueryResult(result.total_size, [json.dumps(r) for r in result.records])
+        try:
+            rows = store.conn.execute(plan.sql, plan.params).fetchall()
+        except sqlite3.Error as error:  # a compiler bug, still answered the Salesforce way
+            raise SalesforceError(
+                "UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}", status=500
+            ) from error
+        return JsonQueryResult(len(rows), shaper.flat_json(plan, rows))
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_QUERY", error) from None
 
@@ -110,13 +161,36 @@ class _Shaper:
 
     def __init__(self, api_version: str):
         self.base = f"/services/data/v{api_version}/sobjects"
+        # Per plan, worked out once rather than per row (a report fetches thousands):
+        # the flat columns as (key, index, converter), or None when a column nests.
+        self.flat: dict[int, list[tuple[str, int, Callable[[Any], Any] | None]] | None] = {}
+        self.links: dict[int, dict[tuple[str, ...], ParentLink]] = {}
 
     def attributes(self, sobject: SObject, record_id: str) -> dict[str, str]:
         return {"type": sobject.name, "url": f"{self.base}/{sobject.name}/{record_id}"}
 
+    def flat_columns(
+        self, plan: CompiledQuery
+    ) -> list[tuple[str, int, Callable[[Any], Any] | None]] | None:
+        key = id(plan)
+        if key not in self.flat:
+            nests = any(len(c.key_path) > 1 for c in plan.columns)
+            self.flat[key] = (
+                None if nests else [(c.key_path[0], c.index, _converter(c)) for c in plan.columns]
+            )
+            self.links[key] = {link.path: link for link in plan.parents}
+        return self.flat[key]
+
     def record(self, plan: CompiledQuery, row: sqlite3.Row) -> Record:
-        record: Record = {"attributes": self.attributes(plan.sobject, row[0])}
-        links = {link.path: link for link in plan.parents}
+        name = plan.sobject.name
+        record: Record = {"attributes": {"type": name, "url": f"{self.base}/{name}/{row[0]}"}}
+        flat = self.flat_columns(plan)
+        if flat is not None:
+            for key, index, convert in flat:
+                raw = row[index]
+                record[key] = raw if raw is None or convert is None else convert(raw)
+            return record
+        links = self.links[id(plan)]
         for column in plan.columns:
             target = record
             for depth, relationship in enumerate(column.key_path[:-1], 1):
@@ -135,6 +209,25 @@ class _Shaper:
                 target[column.key_path[-1]] = _value(column, row[column.index])
         return record
 
+    def flat_json(self, plan: CompiledQuery, rows: list[sqlite3.Row]) -> list[str]:
+        """Each row as the JSON text of `record(plan, row)` (a plan of plain fields only)."""
+        flat = self.flat_columns(plan)
+        assert flat is not None  # the caller checked
+        name = plan.sobject.name
+        head = '{"attributes": {"type": ' + _text(name) + ', "url": '
+        url = f"{self.base}/{name}/"
+        keys = [(", " + _text(key) + ": ", index, convert) for key, index, convert in flat]
+        out = []
+        for row in rows:
+            parts = [head, _text(url + row[0]), "}"]
+            for key, index, convert in keys:
+                raw = row[index]
+                parts.append(key)
+                parts.append(_json(raw if raw is None or convert is None else convert(raw)))
+            parts.append("}")
+            out.append("".join(parts))
+        return out
+
     @staticmethod
     def aggregate(plan: CompiledQuery, row: sqlite3.Row) -> Record:
         record: Record = {"attributes": {"type": "AggregateResult"}}
@@ -143,13 +236,38 @@ class _Shaper:
         return record
 
 
-def _value(column: Column, raw: Any) -> Any:
-    if raw is None:
-        return None
+_text = encode_basestring_ascii  # a str as json.dumps writes it (ensure_ascii)
+
+
+def _json(value: Any) -> str:
+    """One value as json.dumps writes it."""
+    kind = type(value)
+    if kind is str:
+        return str(_text(value))
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    return json.dumps(value)  # NaN and Infinity as json spells them; anything else
+
+
+def _converter(column: Column) -> Callable[[Any], Any] | None:
+    """How a column's stored value becomes its JSON value (None: as stored)."""
     if column.function in ("COUNT", "COUNT_DISTINCT"):
-        return int(raw)
+        return int
     if column.function in ("SUM", "AVG"):
-        return float(raw)
+        return float
+    if column.function in DATE_FUNCTION_SQL and column.function != "DAY_ONLY":
+        return int
     if column.field is not None and column.field.type is FieldType.BOOLEAN:
-        return bool(raw)
-    return raw
+        return bool
+    return None
+
+
+def _value(column: Column, raw: Any) -> Any:
+    convert = _converter(column)
+    return raw if raw is None or convert is None else convert(raw)

@@ -30,6 +30,20 @@ class Aggregate:
         return f"{self.function}({self.argument.text if self.argument else ''})"
 
 
+@dataclass(frozen=True)
+class DateFunction:
+    """CALENDAR_YEAR(CreatedDate), DAY_ONLY(ClosedDate), ...: a date period of a field,
+    for GROUP BY (and SELECT, WHERE, ORDER BY alongside it)."""
+
+    function: str  # upper case
+    argument: FieldPath
+    pos: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.function}({self.argument.text})"
+
+
 # What a literal holds: decoded string (also dates, datetimes and date literal names),
 # number, boolean, or None for NULL.
 LiteralValue = str | int | float | bool | None
@@ -49,7 +63,7 @@ class Literal:
 
 @dataclass(frozen=True)
 class Comparison:
-    left: FieldPath | Aggregate
+    left: FieldPath | Aggregate | DateFunction
     operator: str  # = != < <= > >= LIKE IN NOT IN INCLUDES EXCLUDES
     value: Literal | tuple[Literal, ...] | Query
     pos: int
@@ -71,13 +85,13 @@ Condition = Comparison | Logical | Not
 
 @dataclass(frozen=True)
 class SelectItem:
-    expr: FieldPath | Aggregate | Query
+    expr: FieldPath | Aggregate | DateFunction | Query
     alias: str | None = None
 
 
 @dataclass(frozen=True)
 class OrderItem:
-    expr: FieldPath | Aggregate
+    expr: FieldPath | Aggregate | DateFunction
     descending: bool = False
     nulls_last: bool | None = None  # None: Salesforce's default for the direction
 
@@ -89,7 +103,7 @@ class Query:
     object_pos: int
     object_alias: str | None = None
     where: Condition | None = None
-    group_by: tuple[FieldPath, ...] = ()
+    group_by: tuple[FieldPath | DateFunction, ...] = ()
     having: Condition | None = None
     order_by: tuple[OrderItem, ...] = ()
     limit: int | None = None

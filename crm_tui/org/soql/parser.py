@@ -15,6 +15,7 @@ from crm_tui.org.soql.nodes import (
     Aggregate,
     Comparison,
     Condition,
+    DateFunction,
     FieldPath,
     Literal,
     Logical,
@@ -30,6 +31,19 @@ from crm_tui.org.soql.sf_errors import SalesforceError, malformed, unexpected
 _T = TypeVar("_T")
 
 AGGREGATES = {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"}
+# Date functions of the calendar (fiscal ones follow an org setting this org lacks).
+DATE_FUNCTIONS = {
+    "CALENDAR_MONTH",
+    "CALENDAR_QUARTER",
+    "CALENDAR_YEAR",
+    "DAY_IN_MONTH",
+    "DAY_IN_WEEK",
+    "DAY_IN_YEAR",
+    "DAY_ONLY",
+    "HOUR_IN_DAY",
+    "WEEK_IN_MONTH",
+    "WEEK_IN_YEAR",
+}
 RESERVED = {
     "SELECT",
     "FROM",
@@ -150,12 +164,12 @@ class _Parser:
         if self.tok.kind is Kind.IDENT and self.tok.text.upper() not in RESERVED:
             alias = self.advance().text
         where = self.condition() if self.accept_word("WHERE") else None
-        group_by: list[FieldPath] = []
+        group_by: list[FieldPath | DateFunction] = []
         if self.accept_word("GROUP"):
             self.expect_word("BY")
-            group_by.append(self.field_path())
+            group_by.append(self.group_item())
             while self.accept_punct(","):
-                group_by.append(self.field_path())
+                group_by.append(self.group_item())
         having = self.condition() if self.accept_word("HAVING") else None
         order_by = self.order_by() if self.accept_word("ORDER") else []
         limit = self.integer() if self.accept_word("LIMIT") else None
@@ -188,7 +202,26 @@ class _Parser:
             alias = self.advance().text
         return SelectItem(expr, alias)
 
-    def operand(self) -> FieldPath | Aggregate:
+    def group_item(self) -> FieldPath | DateFunction:
+        return self.date_function() if self.at_date_function() else self.field_path()
+
+    def at_date_function(self) -> bool:
+        return (
+            self.tok.kind is Kind.IDENT
+            and self.tok.text.upper() in DATE_FUNCTIONS
+            and self.next_is("(")
+        )
+
+    def date_function(self) -> DateFunction:
+        func = self.advance()
+        self.advance()
+        argument = self.field_path()
+        self.expect_punct(")")
+        return DateFunction(func.text.upper(), argument, func.pos)
+
+    def operand(self) -> FieldPath | Aggregate | DateFunction:
+        if self.at_date_function():
+            return self.date_function()
         if (
             self.tok.kind is Kind.IDENT
             and self.tok.text.upper() in AGGREGATES

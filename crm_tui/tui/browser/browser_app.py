@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
+from textual.widgets import Input
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Backend
@@ -30,6 +31,7 @@ from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.browser.screens.saved_reports import SavedReportsScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
+from crm_tui.tui.browser.screens.soql_console import history_path as soql_history_path
 from crm_tui.tui.browser.settings import BrowserSettings
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.styles import css_next_to
@@ -40,7 +42,9 @@ class CrmApp(App):
 
     CSS_PATH: ClassVar[CSSPathType | None] = css_next_to(__file__)  # what all screens share
     TITLE = "crm-tui"
-    COMMANDS = App.COMMANDS | {BrowserCommands}
+    # Only the app's own commands (with Quit last): Textual's built-ins (keys panel,
+    # maximize, screenshot, theme) came first and do not belong in a study.
+    COMMANDS = {BrowserCommands}
     BINDINGS = [
         Binding("f1", "help", "Help", id="help"),
         Binding("slash", "search", "Search", id="search"),
@@ -50,6 +54,11 @@ class CrmApp(App):
         Binding("r", "report", "Report builder", id="report"),
         Binding("R", "saved_reports", "Saved reports", id="saved-reports", show=False),
         Binding("f8", "soql_console", "SOQL console", id="soql-console", show=False),
+        # Tab out of a text field at once, before the keys typed after it are handed on
+        # (a fast typist's next word went into the field the Tab left). Only from a field;
+        # no description: the help screens list Tab once, as moving between fields.
+        Binding("tab", "next_field(1)", show=False, priority=True),
+        Binding("shift+tab", "next_field(-1)", show=False, priority=True),
     ]
     # (title, app action, help) of the screens outside the browser's history, for the palette
     SCREEN_COMMANDS: ClassVar[tuple[tuple[str, str, str], ...]] = (
@@ -104,11 +113,19 @@ class CrmApp(App):
     # ----------------------------------------------------------------- navigation
     def navigate(self, place: Location) -> None:
         """Go to a place, remembering it in the history."""
+        self._remember_view()
         self.history.visit(place)
         self._show(place)
 
+    def _remember_view(self) -> None:
+        """Keep how the place on show is left (cursor, scroll), for Back and Forward."""
+        if isinstance(self.screen, BrowserScreen):
+            self.history.remember_view(self.screen.view_state())
+
     def _show(self, place: Location) -> None:
         screen = screen_for(place)
+        if isinstance(screen, BrowserScreen):
+            screen.saved_view = self.history.current_view
         if isinstance(self.screen, BrowserScreen):
             self.switch_screen(screen)
         else:
@@ -116,11 +133,13 @@ class CrmApp(App):
         self.refresh_bindings()
 
     async def action_back(self) -> None:  # App's own action_back is a coroutine
+        self._remember_view()
         place = self.history.back()
         if place is not None:
             self._show(place)
 
     def action_forward(self) -> None:
+        self._remember_view()
         place = self.history.forward()
         if place is not None:
             self._show(place)
@@ -137,7 +156,15 @@ class CrmApp(App):
             return self.history.can_go_back or None
         if action == "forward":
             return self.history.can_go_forward or None
+        if action == "next_field":
+            return isinstance(self.focused, Input)
         return self.offers(action)
+
+    def action_next_field(self, step: int) -> None:
+        if step > 0:
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
 
     def action_objects(self) -> None:
         self.navigate(ObjectsLocation())
@@ -149,9 +176,14 @@ class CrmApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def soql_history_file(self) -> Path | None:
+        """Where the SOQL console keeps its history (None: this session only); a host
+        app may keep one per person."""
+        return soql_history_path()
+
     def action_soql_console(self) -> None:
         if not isinstance(self.screen, SoqlConsole):
-            self.push_screen(SoqlConsole())
+            self.push_screen(SoqlConsole(self.soql_history_file()))
 
     # ----------------------------------------------------------------- reports
     def last_report(self) -> ReportDefinition | None:

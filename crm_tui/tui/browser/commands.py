@@ -21,6 +21,10 @@ def described_objects(backend: Backend) -> list[SObject]:
     return [backend.describe(info.name) for info in backend.list_objects()]
 
 
+# The one Textual built-in kept (the app lists only its own commands).
+QUIT = ("Quit", "Quit the app (ctrl+q)")
+
+
 class BrowserCommands(Provider):
     objects: list[SObject] = []
 
@@ -56,6 +60,7 @@ class BrowserCommands(Provider):
                 partial(self._navigate, ListLocation(obj.name)),
                 help=obj.description,
             )
+        yield DiscoveryHit(QUIT[0], self.app.action_quit, help=QUIT[1])
 
     async def search(self, query: str) -> Hits:
         if not self._offered:
@@ -89,3 +94,6 @@ class BrowserCommands(Provider):
                     partial(self._navigate, ListLocation(obj.name)),
                     help=obj.description,
                 )
+        score = matcher.match(QUIT[0])
+        if score > 0:
+            yield Hit(score, matcher.highlight(QUIT[0]), self.app.action_quit, help=QUIT[1])

@@ -44,6 +44,18 @@ class ReportLocation:
     definition: ReportDefinition
 
 
+@dataclass(frozen=True)
+class ViewState:
+    """Where a place's table was when the person left it: its cursor and scroll, so that
+    Back finds the list as it was (the screen itself is built anew)."""
+
+    table: str  # the table's id
+    row: int
+    column: int
+    scroll_x: float
+    scroll_y: float
+
+
 Location = (
     ObjectsLocation
     | ListLocation
@@ -59,6 +71,7 @@ class History:
 
     def __init__(self) -> None:
         self._places: list[Location] = []
+        self._views: list[ViewState | None] = []  # beside each place: how it was left
         self._index = -1
 
     @property
@@ -79,8 +92,19 @@ class History:
 
     def visit(self, place: Location) -> None:
         del self._places[self._index + 1 :]
+        del self._views[self._index + 1 :]
         self._places.append(place)
+        self._views.append(None)
         self._index += 1
+
+    def remember_view(self, view: ViewState | None) -> None:
+        """How the current place is being left (its table's cursor and scroll)."""
+        if self._places:
+            self._views[self._index] = view
+
+    @property
+    def current_view(self) -> ViewState | None:
+        return self._views[self._index] if self._places else None
 
     def replace_current(self, place: Location) -> None:
         """Remember the current place in its latest state (e.g. the search text typed)."""

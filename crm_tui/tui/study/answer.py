@@ -50,9 +50,10 @@ class AnswerEntry(Vertical):
                 yield Input(
                     placeholder=f"{label} Id: type it, or F2 → open the record → u",
                     id="answer-text",
+                    select_on_focus=False,  # a restored draft: typing goes on after it
                 )
             case _:
-                yield Input(placeholder="Type your answer", id="answer-text")
+                yield Input(placeholder="Type your answer", id="answer-text", select_on_focus=False)
         yield Static("", id="answer-state")
 
     def _label(self) -> str:
@@ -138,6 +139,7 @@ class AnswerEntry(Vertical):
                 widget.value = value
         elif isinstance(widget, Input):  # #answer-text
             widget.value = value
+            widget.cursor_position = len(value)  # go on typing after it, as it was left
 
     def set_none(self) -> None:
         self.explicit_none = True

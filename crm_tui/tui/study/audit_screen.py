@@ -1,20 +1,40 @@
 """Audit mode (auditor and coordinator profiles only): every query with its gold answer,
-the human answers and flags; flag a query."""
+the human answers and flags; flag a query. A study has hundreds of queries: a search,
+filters (one family, flagged only, humans who disagree with gold), sorts and a count."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
-from crm_tui.study.service import AuditItem, Profile, StudyService
+from crm_tui.study.service import AnswerRecord, AuditItem, Profile, StudyService
 from crm_tui.tui.study.dialogs import FlagDialog, FlagInput
 from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
+
+
+def _answer_line(answer: AnswerRecord) -> str:
+    time = "—" if answer.active_ms is None else clock_text(answer.active_ms)
+    if answer.status == "skipped":  # no answer: nothing to show in its place
+        return f"skipped · {time} active"
+    if answer.status == "expired":
+        typed = f"typed {answer.typed} (not scored)" if answer.typed else "nothing typed"
+        return f"expired · {typed} · {time} active"
+    if not answer.is_answer:
+        return f"{answer.status} · {time} active"
+    score = "—" if answer.score is None else f"{answer.score:g}"
+    return (
+        f"{answer.answer_raw} · {answer.status} · score {score} · "
+        f"{time} active · confidence {answer.confidence or '—'}"
+    )
 
 
 def _detail(item: AuditItem) -> Table:
@@ -22,15 +42,7 @@ def _detail(item: AuditItem) -> Table:
     grid.add_row(Text("Query", style="bold"), Text(item.query))
     grid.add_row(Text("Gold", style="bold"), Text(str(item.gold)))
     for answer in item.answers:
-        score = "—" if answer.score is None else f"{answer.score:g}"
-        time = "—" if answer.active_ms is None else clock_text(answer.active_ms)
-        grid.add_row(
-            Text(answer.annotator, style="bold"),
-            Text(
-                f"{answer.answer_raw} · {answer.status} · score {score} · "
-                f"{time} active · confidence {answer.confidence or '—'}"
-            ),
-        )
+        grid.add_row(Text(answer.annotator, style="bold"), Text(_answer_line(answer)))
     for flag in item.flags:
         grid.add_row(
             Text(f"⚑ {flag.annotator}", style="bold"),
@@ -42,20 +54,64 @@ def _detail(item: AuditItem) -> Table:
     return grid
 
 
+def answers(item: AuditItem) -> list[AnswerRecord]:
+    """The answers given: a skip, an expiry or an open query is none."""
+    return [a for a in item.answers if a.is_answer]
+
+
+def right(item: AuditItem) -> int:
+    return sum(1 for a in answers(item) if a.score is not None and a.score >= 1)
+
+
+def disagrees(item: AuditItem) -> bool:
+    """Some human answered other than gold."""
+    return right(item) < len(answers(item))
+
+
+def matches(item: AuditItem, text: str) -> bool:
+    """The search: words in the query, the family, the gold or an answer."""
+    haystack = " ".join(
+        [item.query, item.task, str(item.gold), *(str(a.answer_raw) for a in answers(item))]
+    ).lower()
+    return all(word in haystack for word in text.lower().split())
+
+
+# (name, order) of the sort key's settings, in the order `s` steps through them.
+SORTS: tuple[tuple[str, Callable[[AuditItem], Any]], ...] = (
+    ("query order", lambda item: item.idx),
+    ("family", lambda item: (item.task, item.idx)),
+    ("most flags", lambda item: (-len(item.flags), item.idx)),
+    ("most disagreement", lambda item: (right(item) - len(answers(item)), item.idx)),
+)
+
+
 class AuditScreen(StudyScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Audit"
+    AUTO_FOCUS = "#audit-items"
     BINDINGS = [
+        Binding("slash", "search", "Search", id="audit-search"),
+        Binding("s", "sort", "Sort", id="audit-sort"),
+        Binding("m", "family", "Family", id="audit-family", tooltip="One family, the next, all"),
+        Binding("g", "flagged_only", "Flagged only", id="audit-flagged"),
+        Binding("d", "disagree", "Humans ≠ gold", id="audit-disagree"),
         Binding("f", "flag", "Flag query", id="audit-flag"),
-        Binding("escape", "home", "Home", id="audit-home"),
+        Binding("escape", "leave", "Home", id="audit-home", tooltip="From the search: to the list"),
     ]
 
     def __init__(self, service: StudyService, profile: Profile) -> None:
         super().__init__(service, profile)
         self.items: dict[str, AuditItem] = {}
+        self.search_text = ""
+        self.sort_index = 0
+        self.family: str | None = None  # None: every family
+        self.flagged_only = False
+        self.disagree_only = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("Audit: gold answers, human answers and flags", classes="screen-title")
+        yield Input(placeholder="Search queries, gold and answers (/)", id="audit-search")
+        yield Static("", id="audit-count")
         yield DataTable(id="audit-items", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="audit-detail"):
             yield Static("", id="audit-detail-text")
@@ -81,22 +137,55 @@ class AuditScreen(StudyScreen):
         if items is None:
             return
         self.items = {str(item.item_id): item for item in items}
+        self.show_items()
+
+    def shown_items(self) -> list[AuditItem]:
+        """The items through the search and the filters, in the chosen order."""
+        shown = [
+            item
+            for item in self.items.values()
+            if (self.family is None or item.task == self.family)
+            and (not self.flagged_only or item.flags)
+            and (not self.disagree_only or disagrees(item))
+            and matches(item, self.search_text)
+        ]
+        return sorted(shown, key=SORTS[self.sort_index][1])
+
+    def show_items(self) -> None:
+        """Fill the table (the cursor stays on its query if still shown) and the count."""
         table = self.query_one("#audit-items", DataTable)
-        row = table.cursor_row
+        current = self._current()
         table.clear()
-        for item in items:
-            right = sum(1 for a in item.answers if a.score is not None and a.score >= 1)
+        shown = self.shown_items()
+        for item in shown:
             table.add_row(
                 str(item.idx),
                 item.task,
                 str(item.gold),
-                str(len(item.answers)),
-                str(right),
+                str(len(answers(item))),
+                str(right(item)),
                 str(len(item.flags)),
                 key=str(item.item_id),
             )
-        if items:
-            table.move_cursor(row=min(row, len(items) - 1))
+        keys = [str(item.item_id) for item in shown]
+        if current is not None and str(current.item_id) in keys:
+            table.move_cursor(row=keys.index(str(current.item_id)))
+        if not shown:
+            self.query_one("#audit-detail-text", Static).update("")
+        self.query_one("#audit-count", Static).update(self._count_text(len(shown)))
+
+    def _count_text(self, shown: int) -> Text:
+        parts = [f"{shown:,} of {len(self.items):,} queries"]
+        if self.family is not None:
+            parts.append(f"family {self.family}")
+        if self.flagged_only:
+            parts.append("flagged only")
+        if self.disagree_only:
+            parts.append("humans disagree with gold")
+        if self.search_text.strip():
+            parts.append(f"search “{self.search_text.strip()}”")
+        parts.append(f"sorted by {SORTS[self.sort_index][0]}")
+        return Text(" · ".join(parts), style="bold")
 
     def _current(self) -> AuditItem | None:
         table = self.query_one("#audit-items", DataTable)
@@ -110,6 +199,46 @@ class AuditScreen(StudyScreen):
         item = None if key is None else self.items.get(key)
         if item is not None:
             self.query_one("#audit-detail-text", Static).update(_detail(item))
+
+    # ----------------------------------------------------------------- actions
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.search_text = event.value
+        self.show_items()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#audit-items", DataTable).focus()
+
+    def action_search(self) -> None:
+        self.query_one("#audit-search", Input).focus()
+
+    def action_sort(self) -> None:
+        self.sort_index = (self.sort_index + 1) % len(SORTS)
+        self.show_items()
+
+    def action_family(self) -> None:
+        families = sorted({item.task for item in self.items.values()})
+        if not families:
+            return
+        at = families.index(self.family) + 1 if self.family in families else 0
+        self.family = families[at] if at < len(families) else None
+        self.show_items()
+
+    def action_flagged_only(self) -> None:
+        self.flagged_only = not self.flagged_only
+        self.show_items()
+
+    def action_disagree(self) -> None:
+        self.disagree_only = not self.disagree_only
+        self.show_items()
+
+    def action_leave(self) -> None:
+        """Esc: from the search back to the list (the search stays); else home."""
+        if isinstance(self.focused, Input):
+            self.query_one("#audit-items", DataTable).focus()
+        else:
+            self.dismiss()
 
     def action_flag(self) -> None:
         if self._current() is not None:
@@ -132,6 +261,3 @@ class AuditScreen(StudyScreen):
         ):
             self.notify(f"Query {item.idx} is flagged.", title="Flagged")
             await self.reload()
-
-    def action_home(self) -> None:
-        self.dismiss()

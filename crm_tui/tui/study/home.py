@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from crm_tui.study.service import PartProgress, Profile, StudyService
+from crm_tui.study.service import Mode, PartProgress, Profile, StudyService
+from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
 
@@ -18,10 +19,12 @@ class HomeScreen(StudyScreen):
     # In the order of the protocol's parts; r shows only when a query is waiting.
     BINDINGS = [
         Binding("e", "explore", "Explore org", id="explore"),
+        Binding("d", "explore_done", "Done exploring", id="explore-done"),
         Binding("r", "resume", "Resume query", id="resume"),
         Binding("s", "solve", "Next query", id="solve"),
         Binding("t", "rate", "Rate realism", id="rate"),
         Binding("a", "audit", "Audit", id="audit"),
+        Binding("l", "live", "Live progress", id="live"),
         Binding("b", "browse", "Browse org", id="browse"),
         Binding("p", "switch_profile", "Switch profile", id="switch-profile"),
     ]
@@ -69,8 +72,8 @@ class HomeScreen(StudyScreen):
         table.clear()
         for n, part in enumerate(self.parts, start=1):
             done = "✓ done" if part.complete else f"{part.done} of {part.total}"
-            if part.kind == "explore":
-                done = "✓ done" if part.complete else "not yet"
+            if part.kind == "explore" and not part.complete:
+                done = "not yet" if part.active_ms is None else clock_text(part.active_ms)
             minutes = f"about {part.minutes:g} min" if part.minutes else ""
             table.add_row(
                 str(n), f"{part.kind.capitalize()}: {part.title}", done, minutes, key=part.kind
@@ -82,6 +85,11 @@ class HomeScreen(StudyScreen):
         if self.unfinished is not None:
             return "A query you started is waiting: press [b]r[/b] to resume it."
         for part in self.parts:
+            if part.kind == "explore" and not part.complete and part.active_ms is not None:
+                return (
+                    f"{part.title}: {clock_text(part.active_ms)} so far — press [b]e[/b] "
+                    "to go on, or [b]d[/b] when you are done exploring."
+                )
             if not part.complete:
                 key = {"explore": "e", "solve": "s", "rate": "t"}[part.kind]
                 return f"Next: {part.title} — press [b]{key}[/b]."
@@ -92,9 +100,22 @@ class HomeScreen(StudyScreen):
             return self.unfinished is not None
         if action == "audit":
             return self.person.sees_gold
-        if action == "rate":
-            return bool(self.service.study.rating_targets) or None
+        if action == "live":
+            return self.person.mode == Mode.COORDINATOR
+        if action == "switch_profile":  # a code opened this profile: the only one here
+            return not getattr(self.app, "codes_required", False)
+        if action == "rate":  # a study without a part offers no key for it
+            return "rate" in self._part_kinds() and bool(self.service.study.rating_targets)
+        if action == "explore":
+            return "explore" in self._part_kinds()
+        if action == "explore_done":
+            explore = next((p for p in self.parts if p.kind == "explore"), None)
+            # once the person has looked around: then they may say it was enough
+            return explore is not None and not explore.complete and explore.active_ms is not None
         return True
+
+    def _part_kinds(self) -> set[str]:
+        return {part.kind for part in self.service.study.protocol.parts}
 
     # ----------------------------------------------------------------- actions
     async def action_solve(self) -> None:
@@ -126,7 +147,20 @@ class HomeScreen(StudyScreen):
     async def action_audit(self) -> None:
         from crm_tui.tui.study.audit_screen import AuditScreen
 
+        if not self.person.sees_gold:  # also when reached by run_action, not only the key
+            self.notify("Audit is for auditors and coordinators.", severity="warning")
+            return
         await self.app.push_screen(AuditScreen(self.service, self.person))
+
+    def action_live(self) -> None:
+        self.app.action_live()  # type: ignore[attr-defined]  # StudyApp's; it checks the role
+
+    async def action_explore_done(self) -> None:
+        """d: the person says they have explored enough (before the suggested time)."""
+        await self.study(
+            self.service.record_study_event, self.person.id, "explore_finished", {"done": True}
+        )
+        await self.refresh_progress()
 
     def action_browse(self) -> None:
         self.app.action_objects()  # type: ignore[attr-defined]

@@ -1,4 +1,6 @@
-"""The first study screen: pick your profile, or create one (name, role, years using a CRM)."""
+"""The first study screen of a plain local run: pick your profile, or create one (name,
+role, years using a CRM). Only annotator profiles are listed and made here: roles that see
+gold answers come from an invitation code (`invitation_code.py`) or the CLI."""
 
 from __future__ import annotations
 
@@ -25,7 +27,18 @@ class ProfileScreen(StudyScreen):
     BINDINGS = [
         Binding("ctrl+n", "new_profile", "New profile", id="new-profile"),
         Binding("ctrl+b", "browse", "Browse the org", id="browse-org"),
+        # Enter in the name or role moves on at once, as Tab does (`CrmApp`), before the
+        # keys typed after it are handed on: typed fast, they went to the field it left.
+        Binding(
+            "enter",
+            "next_form_field",
+            "Next field",
+            show=False,
+            priority=True,
+            tooltip="In the name or the role: on to the next field",
+        ),
     ]
+    FORM_STEPS = ("profile-name", "profile-role")  # fields where Enter goes to the next
 
     def compose_body(self) -> ComposeResult:
         yield Static(f"Study: {self.service.study.name}", classes="screen-title")
@@ -48,7 +61,7 @@ class ProfileScreen(StudyScreen):
         await self.reload()
 
     async def reload(self) -> None:
-        profiles = await self.study(self.service.profiles) or []
+        profiles = await self.study(self.service.pickable_profiles) or []
         self.profiles = {str(p.id): p for p in profiles}
         options = self.query_one("#profiles", OptionList)
         options.clear_options()
@@ -69,6 +82,14 @@ class ProfileScreen(StudyScreen):
 
     def action_browse(self) -> None:
         self.app.action_objects()  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_form_field":
+            return self.focused is not None and self.focused.id in self.FORM_STEPS
+        return True
+
+    def action_next_form_field(self) -> None:
+        self.focus_next()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

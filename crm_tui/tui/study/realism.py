@@ -24,6 +24,7 @@ from crm_tui.tui.workers import fetch_then_show
 class RealismScreen(StudyScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Rate realism"
+    AUTO_FOCUS = ""  # nothing focused on arrival: the digits rate, Tab goes to writing
     BINDINGS: ClassVar[list[BindingType]] = [
         *(
             Binding(str(n), f"choose({n})", "Choose a level", show=n == 1, key_display="0-5")
@@ -47,7 +48,11 @@ class RealismScreen(StudyScreen):
     def compose_body(self) -> ComposeResult:
         yield Static("", id="realism-title", classes="screen-title")
         yield Static("", id="realism-prompt")
-        yield DataTable(id="samples", cursor_type="row", zebra_stripes=True)
+        # Never focused: Tab goes to the rationale as the screen says, and digits there
+        # type, while anywhere else they rate (a focused table took Tab, then re-rated).
+        samples: DataTable[str] = DataTable(id="samples", cursor_type="row", zebra_stripes=True)
+        samples.can_focus = False
+        yield samples
         yield Static("", id="scale")
         yield Static(
             self.questionnaire.rationale.prompt + " (Tab to write, Tab again to "

@@ -8,6 +8,7 @@ sees it: annotators should not learn how others did while the study runs.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -16,8 +17,8 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 from textual_plotext import PlotextPlot
 
 from crm_tui.study.report import ALL, Report
-from crm_tui.study.report_render import TableView, report_tables
-from crm_tui.study.service import Profile, StudyService
+from crm_tui.study.report_render import TableView, pct_n, report_tables
+from crm_tui.study.service import Mode, Profile, StudyService
 from crm_tui.tui.notices import explain
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
@@ -66,17 +67,22 @@ def side_by_side(report: Report) -> TableView:
         rows.append(
             [
                 row.family,
-                str(row.items),
+                f"{humans.items_answered} of {row.items}",
                 str(humans.answers),
                 _pct(humans.accuracy),
                 interval,
                 median,
             ]
-            + [_pct(row.agents[a].rescored_success) if a in row.agents else DASH for a in agents]
+            + [
+                pct_n(result.rescored_success, result.answers)
+                if (result := row.agents.get(a)) is not None
+                else DASH
+                for a in agents
+            ]
         )
     return TableView(
         "Success by task family (%; knowledge QA is F1; agents re-scored)",
-        ["Family", "Items", "Answers", "Humans %", "95% CI", "Active s (median)"]
+        ["Family", "Items answered", "Answers", "Humans %", "95% CI", "Active s (median)"]
         + [f"{a} %" for a in agents],
         rows,
     )
@@ -97,14 +103,19 @@ def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
 
 
 def data_table(view: TableView, **kwargs) -> DataTable:
-    table: DataTable[str] = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
+    table: DataTable[Text] = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
     table.add_columns(*view.columns)
-    table.add_rows(view.rows)
+    # Text, never markup: "[paper]" in a label is text, not a style tag to drop
+    table.add_rows([[Text(cell) for cell in row] for row in view.rows])
     return table
 
 
 class ResultsScreen(Screen):
-    BINDINGS = [Binding("r", "reload", "Reload"), Binding("escape", "app.pop_screen", "Close")]
+    BINDINGS = [
+        Binding("r", "reload", "Reload"),
+        Binding("l", "live", "Live progress"),
+        Binding("escape", "app.pop_screen", "Close"),
+    ]
     CSS_PATH = css_next_to(__file__)
 
     def __init__(self, service: StudyService, profile: Profile | None) -> None:
@@ -122,6 +133,14 @@ class ResultsScreen(Screen):
                 with TabPane(title, id=key):
                     yield VerticalScroll(id=f"{key}-body")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "live":  # coordinators only (auditors see results too)
+            return self.profile is not None and self.profile.mode == Mode.COORDINATOR
+        return True
+
+    def action_live(self) -> None:
+        self.app.action_live()  # type: ignore[attr-defined]  # StudyApp's; it checks the role
 
     def on_mount(self) -> None:
         self.title = "Results"
@@ -166,7 +185,7 @@ class ResultsScreen(Screen):
         content["side-by-side"] = self._side_by_side(report)
         for view in report_tables(report):
             content[TAB_OF_TABLE.get(view.title, "humans-agents")] += [
-                Static(view.title, classes="results-title"),
+                Static(view.title, classes="results-title", markup=False),
                 data_table(view),
             ]
         for key, widgets in content.items():
@@ -185,7 +204,7 @@ class ResultsScreen(Screen):
         plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
         plot.yticks([0, 25, 50, 75, 100])
         return [
-            Static(view.title, classes="results-title"),
+            Static(view.title, classes="results-title", markup=False),
             data_table(view, id="results-families"),
             chart,
         ]

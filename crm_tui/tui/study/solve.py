@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.notifications import SeverityLevel
 from textual.widgets import Markdown, Static
 
 from crm_tui.bench.families import PERSONAS, get_family
@@ -29,6 +30,9 @@ from crm_tui.tui.study.dialogs import (
 )
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
+
+# Warnings before the time limit ends: (time left, how it is said).
+LIMIT_WARNINGS = ((60_000, "1 minute"), (10_000, "10 seconds"))
 
 
 def clock_text(ms: int) -> str:
@@ -69,6 +73,7 @@ class SolveScreen(StudyScreen):
         self.last_write_ms = self.base_monotonic_ms
         self.running = True
         self.remaining_at_base: int | None = view.time_limit_ms
+        self.warned: set[int] = set()  # the LIMIT_WARNINGS given
 
     # ----------------------------------------------------------------- layout
     def compose_body(self) -> ComposeResult:
@@ -131,11 +136,44 @@ class SolveScreen(StudyScreen):
         self._show_timer()
         now = self.service.monotonic_ms()
         if self.running and now - self.last_write_ms >= HEARTBEAT_S * 1000:
-            await self.event("heartbeat")
+            await self._heartbeat()
         limit = self.view.time_limit_ms
-        if limit is not None and self.active_ms() >= limit:
+        if limit is None:
+            return
+        self._warn_before_the_limit(limit - self.active_ms())
+        if self.active_ms() >= limit:
             if await self.study(self.service.expire_if_over_limit, self.view.attempt_id):
-                self._leave("The time for this query is up; it is closed.")
+                self._leave(
+                    "The time for this query is up; it is closed. What you typed is kept "
+                    "with it for the study's coordinators (it is not scored).",
+                    severity="warning",
+                )
+
+    async def _heartbeat(self) -> None:
+        """Still here: written every HEARTBEAT_S of running time, so a kill loses at most
+        that much active time. No read back after it: a heartbeat changes no state."""
+        try:
+            await self.service.run(self.service.record_event, self.view.attempt_id, "heartbeat")
+        except Exception as error:  # e.g. closed by another window
+            notify_error(self, error, title="Not recorded")
+            return
+        self.last_write_ms = self.service.monotonic_ms()
+
+    def _warn_before_the_limit(self, left_ms: int) -> None:
+        """Once per warning, the last one crossed (a query resumed with 30 s left hears
+        of the minute, not of every warning at once)."""
+        crossed = [ms for ms, _ in LIMIT_WARNINGS if left_ms <= ms and ms not in self.warned]
+        if not crossed or left_ms <= 0:
+            return
+        self.warned.update(ms for ms, _ in LIMIT_WARNINGS if ms >= min(crossed))
+        said = dict(LIMIT_WARNINGS)[min(crossed)]
+        self.notify(
+            f"Less than {said} left on this query. Submit (Ctrl+S) before the time is up; "
+            "what you typed then is kept, but it does not count as an answer.",
+            title="Time limit",
+            severity="warning",
+            timeout=10,
+        )
 
     async def _resync(self) -> None:
         """Read the active time and whether it is running back from the service."""
@@ -165,7 +203,8 @@ class SolveScreen(StudyScreen):
         self.saved_draft = message.answer
         try:
             await self.service.run(self.service.save_draft, self.view.attempt_id, message.answer)
-        except Exception as error:  # e.g. closed by another window
+        except Exception as error:  # e.g. closed by another window, or the server is down
+            self.saved_draft = None  # the text stays on screen; the next change saves it all
             notify_error(self, error, title="Not saved")
 
     async def focus_changed(self, focused: bool) -> None:
@@ -290,7 +329,7 @@ class SolveScreen(StudyScreen):
         await self.event("closed")
         self._leave("The query stays open: press r on the home screen to resume it.")
 
-    def _leave(self, message: str) -> None:
+    def _leave(self, message: str, severity: SeverityLevel = "information") -> None:
         self.finished = True
-        self.notify(message)
+        self.notify(message, severity=severity)
         self.dismiss()

@@ -9,6 +9,7 @@ places visited, the queries run and the terminal's focus written as study events
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -16,8 +17,16 @@ from textual import events
 from textual.app import CSSPathType
 from textual.binding import Binding
 
+from crm_tui import paths
 from crm_tui.org.backends.interface import Backend
-from crm_tui.study.service import Clock, Profile, StudyService
+from crm_tui.study.service import (
+    LIVE_IS_FOR_COORDINATORS,
+    RESULTS_ARE_FOR_COORDINATORS,
+    Clock,
+    Mode,
+    Profile,
+    StudyService,
+)
 from crm_tui.tui.browser import browser_app, report_files
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (
@@ -28,7 +37,9 @@ from crm_tui.tui.browser.history import (
 )
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.messages import QueryRun, ReportRun
-from crm_tui.tui.notices import notify_error
+from crm_tui.tui.notices import explain, notify_error
+from crm_tui.tui.study.invitation_code import InvitationCodeScreen, NoStudyScreen
+from crm_tui.tui.study.live_progress import LiveProgressScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.study.solve import SolveScreen
@@ -51,6 +62,8 @@ def browsing_event(place: Location, before: Location | None) -> tuple[str, dict[
 
 # The browser's own app keys: hidden and off on study screens.
 BROWSER_ONLY = ("back", "forward", "objects", "report", "saved_reports")
+# What a session that needs a code cannot do before a code has opened a profile.
+BEFORE_THE_CODE = (*BROWSER_ONLY, "search", "soql_console", "results", "leave_browser")
 
 
 class StudyApp(CrmApp):
@@ -62,17 +75,26 @@ class StudyApp(CrmApp):
         *css_next_to(__file__),
     ]
     # F2 "Back to study" is a key of every browser screen (`BrowserScreen`), listed first.
-    BINDINGS = [Binding("f9", "results", "Results (coordinators)", id="results", show=False)]
+    BINDINGS = [
+        Binding("f9", "results", "Results (coordinators)", id="results", show=False),
+        Binding("f10", "live", "Live progress (coordinators)", id="live", show=False),
+    ]
     SCREEN_COMMANDS = CrmApp.SCREEN_COMMANDS + (
         ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"),
+        (
+            "Live progress",
+            "live",
+            "Who is at work, progress, stale queries, reassign (f10, coordinators)",
+        ),
     )
 
     def __init__(
         self,
         backend: Backend,
-        study_path: Path,
+        study_path: Path | str,  # a study file, or a PostgreSQL URL
         study_clock: Clock | None = None,
         study_name: str | None = None,
+        require_code: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(backend, **kwargs)
@@ -80,6 +102,12 @@ class StudyApp(CrmApp):
         self.study_clock = study_clock
         self.study_name = study_name  # None: the newest study made for this org
         self.service: StudyService | None = None
+        # A code first: asked for (--require-code, as `crm-tui serve` runs each browser
+        # session), or the study file has invitations (see `_study_opened`).
+        self.codes_required = require_code
+        # Who tries codes, for the lock-out after wrong ones (a server may set one per
+        # browser session; else every try from here counts together).
+        self.code_source = os.environ.get("CRM_TUI_CODE_SOURCE") or "terminal"
 
     def on_mount(self) -> None:
         self.call_later(self._open_study)  # after CrmApp.on_mount has opened the browser
@@ -87,19 +115,32 @@ class StudyApp(CrmApp):
     def _open_study(self) -> None:
         path, name, clock = self.study_path, self.study_name, self.study_clock
         org = self.backend.fingerprint  # only a study of this org: its Ids belong to it
+        required = self.codes_required
+
+        def open_service() -> StudyService:
+            service = StudyService.open(
+                path, name=name, org_fingerprint=org, clock=clock, person_session=True
+            )
+            service.codes_required(required)  # also true when the file has invitations
+            return service
+
         fetch_then_show(
-            self,
-            lambda: StudyService.open(path, name=name, org_fingerprint=org, clock=clock),
-            self._study_opened,
-            group="study",
-            failed=lambda error: notify_error(
-                self, error, title="No study", severity="warning", note="Meanwhile, browse the org."
-            ),
+            self, open_service, self._study_opened, group="study", failed=self._no_study
+        )
+
+    def _no_study(self, error: Exception) -> None:
+        if self.codes_required:  # nothing to see without a code, not even the org
+            self.push_screen(NoStudyScreen(explain(self, error)))
+            return
+        notify_error(
+            self, error, title="No study", severity="warning", note="Meanwhile, browse the org."
         )
 
     async def _study_opened(self, service: StudyService) -> None:
         self.service = service
-        await self.push_screen(ProfileScreen(service))  # mounted before the worker ends
+        self.codes_required = await service.run(service.codes_required)
+        first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
+        await self.push_screen(first)  # mounted before the worker ends
         # The answer field and "use as my answer" read object labels while a person types;
         # describing every object now, in a worker, keeps those reads off a live org.
         backend = self.backend
@@ -148,7 +189,13 @@ class StudyApp(CrmApp):
             except Exception as error:
                 notify_error(self, error, title="Not recorded")
 
+    def _before_the_code(self) -> bool:
+        """A session that needs a code, and no code has opened a profile on it yet."""
+        return self.codes_required and self.working_profile() is None
+
     def navigate(self, place: Location) -> None:
+        if self._before_the_code():  # the palette navigates without asking check_action
+            return
         recorded = browsing_event(place, self.history.current)
         super().navigate(place)
         if recorded is not None:
@@ -170,6 +217,16 @@ class StudyApp(CrmApp):
                 "ms": message.ms,
             },
         )
+
+    def soql_history_file(self) -> Path | None:
+        """The SOQL console's history: one per profile; none kept (this session only)
+        while a study is open and nobody is working, so nobody reads another's queries."""
+        profile = self.working_profile()
+        if profile is not None:
+            return paths.data_home() / "profiles" / f"profile-{profile.id}" / "soql_history.jsonl"
+        if self.service is not None or self.codes_required:
+            return None
+        return super().soql_history_file()
 
     def reports_folder(self) -> Path:
         """Saved reports per profile: `reports/<profile id>/` in the data folder."""
@@ -220,15 +277,36 @@ class StudyApp(CrmApp):
             self.pop_screen()
 
     def action_results(self) -> None:
+        """F9: only for a coordinator or auditor at work (whom only a code brings here);
+        the study service checks again before it builds anything."""
+        profile = self.working_profile()
         if self.service is None:
             self.notify(
                 "No study is open here; `crm-tui report` shows any study of the file.",
                 title="Results",
             )
+        elif profile is None or not profile.sees_gold:
+            self.notify(RESULTS_ARE_FOR_COORDINATORS, title="Results", severity="warning")
         elif not isinstance(self.screen, ResultsScreen):
-            self.push_screen(ResultsScreen(self.service, self.working_profile()))
+            self.push_screen(ResultsScreen(self.service, profile))
+
+    def _coordinator_at_work(self) -> Profile | None:
+        profile = self.working_profile()
+        return profile if profile is not None and profile.mode == Mode.COORDINATOR else None
+
+    def action_live(self) -> None:
+        """F10: live progress, for a coordinator at work (as F9; the service checks too)."""
+        profile = self._coordinator_at_work()
+        if self.service is None or profile is None:
+            self.notify(LIVE_IS_FOR_COORDINATORS, title="Live progress", severity="warning")
+        elif not isinstance(self.screen, LiveProgressScreen):
+            self.push_screen(LiveProgressScreen(self.service, profile))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in BEFORE_THE_CODE and self._before_the_code():
+            return False
+        if action == "live":
+            return self._coordinator_at_work() is not None
         if action == "leave_browser":
             return self._study_below()
         if action in BROWSER_ONLY and isinstance(self.screen, StudyScreen):

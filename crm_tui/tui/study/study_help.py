@@ -12,24 +12,45 @@ from textual.widgets import Static
 from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
 from crm_tui.tui.styles import css_next_to
 
+KEY_WIDTH = 24  # the same in every section, so that the descriptions line up
+
+
+def key_rows(entries) -> list[tuple[str, str]]:
+    """(keys, what they do) for each entry: a Binding, a BINDINGS tuple (key, action,
+    description), or a (key, description) pair written for this screen."""
+    rows = []
+    for entry in entries:
+        if isinstance(entry, tuple) and len(entry) == 2:
+            rows.append(entry)
+            continue
+        binding = entry if isinstance(entry, Binding) else Binding(*entry)
+        keys = ", ".join(k.strip() for k in binding.key.split(","))
+        rows.append((keys, binding.tooltip or binding.description))  # the tooltip says more
+    return rows
+
 
 def keys_table(title: str, bindings) -> Table:
     table = Table(
         title=title, title_justify="left", show_header=False, box=None, padding=(0, 2), expand=True
     )
-    table.add_column("Key", style="bold", width=22)
-    table.add_column("Does")
-    for entry in bindings:
-        binding = entry if isinstance(entry, Binding) else Binding(*entry)
-        table.add_row(
-            ", ".join(k.strip() for k in binding.key.split(",")),
-            binding.tooltip or binding.description,
-        )  # the tooltip says more
+    # Only the description column takes the spare width: the key column keeps its width.
+    table.add_column("Key", style="bold", width=KEY_WIDTH, no_wrap=True)
+    table.add_column("Does", ratio=1)
+    for keys, does in key_rows(bindings):
+        table.add_row(keys, does)
     return table
 
 
 def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
-    from crm_tui.tui.study import audit_screen, dialogs, home, profile, realism, solve  # noqa: F401  (all listed)
+    from crm_tui.tui.study import (  # noqa: F401  (all listed)
+        audit_screen,
+        dialogs,
+        home,
+        live_progress,
+        profile,
+        realism,
+        solve,
+    )
 
     return [
         cls
@@ -67,7 +88,9 @@ class StudyHelpScreen(ModalScreen):
                     [
                         b
                         for b in StudyApp.app_keys()
-                        if isinstance(b, Binding) and b.action != "help"
+                        # A key without a description (Tab out of a field) is listed
+                        # above, under every study screen.
+                        if isinstance(b, Binding) and b.action != "help" and b.description
                     ]
                     + [
                         ("u", ("On a record page while solving: use it as my answer")),

@@ -8,17 +8,18 @@ from typing import ParamSpec, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header
 
 from crm_tui.study.service import Profile, StudyService
 from crm_tui.tui.notices import notify_error
+from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class StudyScreen(Screen):
+class StudyScreen(OffersOnlyKeysThatAct):
     """A screen of the study loop. Subclasses compose their body in `compose_body`."""
 
     HELP_TITLE = ""  # the section name on the F1 help screen
@@ -58,7 +59,7 @@ class StudyScreen(Screen):
         self.app.push_screen(StudyHelpScreen())
 
 
-class StudyDialog(ModalScreen):
+class StudyDialog(OffersOnlyKeysThatAct, ModalScreen):
     """A modal of the study loop (pause, flag, submit, details)."""
 
     HELP_TITLE = ""

@@ -74,4 +74,5 @@ def load_history(path: Path) -> list[str]:
 
 def save_history(path: Path, entries: list[str]) -> None:
     """The newest entries, written whole (temp file, then rename) so a crash keeps the old."""
-    write_text_atomically(path, "".join(json.dumps(e) + "\n" for e in entries[-KEPT_ENTRIES:]))
+    text = "".join(json.dumps(e) + "\n" for e in entries[-KEPT_ENTRIES:])
+    write_text_atomically(path, text, private=True)  # one person's queries

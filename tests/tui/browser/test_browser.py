@@ -63,7 +63,7 @@ async def test_list_view_pages_as_the_cursor_moves_down(app, backend):
         assert table_keys(table) == [r["Id"] for r in expected]
         # Lookups show names, not Ids.
         owner = backend.get_record(expected[0]["OwnerId"]).title
-        assert table.get_row(expected[0]["Id"])[-1] == owner
+        assert str(table.get_row(expected[0]["Id"])[-1]) == owner
 
 
 async def test_sort_by_the_column_under_the_cursor_and_flip_it(app, backend):

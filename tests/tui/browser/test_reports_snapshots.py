@@ -1,4 +1,5 @@
-"""SVG snapshots at 120x40 of the report builder and a grouped result, on the small org."""
+"""SVG snapshots at 120x40 of the report builder (also with a cross filter and its
+condition), a grouped result and a matrix result with its subtotals, on the small org."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from datetime import date
 import pytest
 from textual.widgets import Input
 
-from crm_tui.org.reports import Grouping, ReportDefinition, Summary, SummarySort
+from crm_tui.org.backends.interface import Operator
+from crm_tui.org.reports import (
+    CrossFilter,
+    Grouping,
+    ReportDefinition,
+    ReportFilter,
+    Summary,
+    SummarySort,
+)
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import ReportBuilderLocation
 from tests.helpers.pilot import settle
@@ -46,6 +55,56 @@ def test_grouped_report_result(still_app, snap_compare):
     async def run_report(pilot):
         await settle(pilot)
         pilot.app.navigate(ReportBuilderLocation(DEFINITION))
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+
+    assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
+
+
+CROSS = ReportDefinition(
+    "Case",
+    filters=(ReportFilter("Status", Operator.EQ, "Closed"),),
+    cross_filters=(
+        CrossFilter(
+            "CaseHistories__r",
+            (ReportFilter("Field__c", Operator.EQ, "Owner Assignment"),),
+            with_=False,
+            more_than=1,
+        ),
+    ),
+    groupings=(Grouping("OwnerId"),),
+    summaries=(Summary.parse("AVG(Age)"),),
+    today=date(2024, 6, 1),
+    name="Closed cases never transferred",
+)
+MATRIX = ReportDefinition(
+    "Case",
+    groupings=(Grouping("Status"), Grouping("Priority")),
+    summaries=(Summary.parse("AVG(Age)"),),
+    sort=SummarySort("AVG(Age)"),
+    matrix=True,
+    today=date(2024, 6, 1),
+    name="Age by status and priority",
+)
+
+
+def test_report_builder_with_a_cross_filter(still_app, snap_compare):
+    async def open_builder(pilot):
+        await settle(pilot)
+        pilot.app.navigate(ReportBuilderLocation(CROSS))
+        await settle(pilot)
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(still_app, terminal_size=SIZE, run_before=open_builder)
+
+
+def test_matrix_report_result(still_app, snap_compare):
+    async def run_report(pilot):
+        await settle(pilot)
+        pilot.app.navigate(ReportBuilderLocation(MATRIX))
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)

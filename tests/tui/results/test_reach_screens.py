@@ -6,19 +6,18 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from textual.widgets import DataTable, OptionList, Static
+from textual.widgets import DataTable, Static
 
 from crm_tui.bench.taskset import load_taskset
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.home import HomeScreen
-from crm_tui.tui.study.profile import ProfileScreen
+from crm_tui.tui.study.invitation_code import InvitationCodeScreen
 from crm_tui.tui.study.results import ResultsScreen
+from tests.helpers.invitation_pilot import enter_code, invite_to
 from tests.helpers.paths import CRMARENA_TASKS
 from tests.helpers.pilot import settle
 from tests.helpers.results_study import new_study, open_results
@@ -95,26 +94,22 @@ async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_pa
     clock = FakeClock()
     with OrgStore.open(small_org_path) as org:  # the study app opens studies of its org
         new_study(study_path, clock, load_taskset(CRMARENA_TASKS), org.fingerprint)
-    with StudyStore.open(study_path, clock) as store:
-        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")  # listed first
-        create_profile(store, "Ana", "Customer Service Agent", 3)
+    # Each reaches their profile with their code; none is picked from a list.
+    abe = invite_to(study_path, clock, "Abe", "coordinator", job_role="Study lead")
+    ana = invite_to(study_path, clock, "Ana", "annotator")
 
-    async def results_as(*keys: str) -> str:
+    async def results_as(code: str) -> str:
         app = create_app(org_path=small_org_path, study_path=study_path, study_clock=clock)
         async with app.run_test(size=(120, 40)) as pilot:
-            await until(
-                pilot,
-                lambda: (
-                    isinstance(app.screen, ProfileScreen)  # the study opens off the UI loop
-                    and any(profiles.option_count == 2 for profiles in app.screen.query(OptionList))
-                ),
-            )
-            await pilot.press(*keys, "enter")
+            # the study opens off the UI loop
+            await until(pilot, lambda: isinstance(app.screen, InvitationCodeScreen))
+            await enter_code(pilot, code)
             await until(pilot, lambda: isinstance(app.screen, HomeScreen))
             await pilot.press("f9")
             await settle(pilot)
-            assert isinstance(app.screen, ResultsScreen)
+            if not isinstance(app.screen, ResultsScreen):
+                return " ".join(n.message for n in app._notifications)
             return str(app.screen.query_one("#results-message", Static).render())
 
-    assert "Results are for study coordinators" in await results_as("down")  # Ana
-    assert "has no results yet" in await results_as()  # Abe: the report, empty so far
+    assert "Results are for study coordinators" in await results_as(ana)  # refused
+    assert "has no results yet" in await results_as(abe)  # the report, empty so far

@@ -31,7 +31,7 @@ async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results)
         table = screen.query_one("#results-families", DataTable)
         assert column_labels(table) == [
             "Family",
-            "Items",
+            "Items answered",
             "Answers",
             "Humans %",
             "95% CI",
@@ -41,9 +41,9 @@ async def test_side_by_side_shows_humans_and_agents_by_family(make_app, results)
         ]
         ncr, htu, overall = wilson(3, 4), wilson(2, 2), wilson(0.875 * 6, 6)
         assert cells(table) == [
-            ["NCR", "2", "4", "75.0", shown(ncr), "90", "50.0", "83.3"],
-            ["HTU", "1", "2", "100.0", shown(htu), "90", "—", "66.7"],
-            ["ALL", "3", "6", "87.5", shown(overall), "90", "50.0", "75.0"],
+            ["NCR", "2 of 2", "4", "75.0", shown(ncr), "90", "50.0 (n=2)", "83.3 (n=6)"],
+            ["HTU", "1 of 1", "2", "100.0", shown(htu), "90", "—", "66.7 (n=3)"],
+            ["ALL", "3 of 3", "6", "87.5", shown(overall), "90", "50.0 (n=2)", "75.0 (n=9)"],
         ]
         heading = str(screen.query_one("#results-heading", Static).render())
         assert "Study pilot" in heading and "2 annotator(s) · 2 agent(s)" in heading
@@ -106,3 +106,16 @@ async def test_missing_study_file_is_named(small_org_path, tmp_path):
         said = [n.message for n in app._notifications]
         assert str(missing) in said[0] and "No study is open" in said[1]
     assert not missing.exists()  # looking did not create it
+
+
+async def test_report_tables_show_brackets_as_text(make_app, results):
+    # a DataTable reads a str cell as markup: "[paper]" vanished from the paper's rows
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
+        screen.query_one(TabbedContent).active = "humans-agents"
+        await settle(pilot)
+        success = screen.query_one("#humans-agents-body").query(DataTable).first()
+        drawn = [success.render_line(y).text for y in range(success.size.height)]
+        assert any("gpt-4o ReAct [paper]" in line for line in drawn), drawn
+        titles = screen.query_one("#humans-agents-body").query(".results-title")
+        assert "[paper]: the paper's" in str(titles.first().render())

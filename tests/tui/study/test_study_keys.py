@@ -131,8 +131,7 @@ async def test_solve_footer_shows_every_key_of_the_query_at_120_columns(
             "f6",
             "f7",
             "escape",
-            "slash",
-        ]
+        ]  # no "/ Search": "/" types into the answer field, which has focus
 
 
 async def test_palette_cannot_open_the_browser_while_paused(make_app, study_path, clock):

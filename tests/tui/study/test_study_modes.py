@@ -16,6 +16,7 @@ from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.study_app import StudyApp
 from crm_tui.tui.study.study_help import StudyHelpScreen, _screens_with_keys
+from tests.helpers.invitation_pilot import enter_code, invite_to
 from tests.helpers.pilot import settle
 
 
@@ -48,12 +49,11 @@ async def test_annotator_never_sees_gold_and_has_no_audit(make_app, study_path, 
 
 
 async def test_auditor_sees_gold_and_flags(make_app, study_path, clock):
-    with StudyStore.open(study_path, clock) as store:
-        create_profile(store, "Ari", "QA Lead", 10, mode="auditor")
+    code = invite_to(study_path, clock, "Ari", "auditor", job_role="QA Lead", crm_years=10)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "a")
+        await enter_code(pilot, code)  # an auditor is reached through a code only
+        await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
         table = app.screen.query_one("#audit-items")

@@ -33,13 +33,15 @@ async def test_paper_preset_end_to_end(make_app, study_path, small_org_path, clo
         await create_profile_via_form(pilot, "Dana", "Customer Service Associate", "6")
         assert isinstance(app.screen, HomeScreen)
 
-        # Part 1: explore the org for a minute, come back with F2.
+        # Part 1: explore the org for a minute, come back with F2, say it was enough (d).
         await pilot.press("e")
         await settle(pilot)
         clock.advance(60)
         await pilot.press("f2")
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
+        await pilot.press("d")
+        await settle(pilot)
 
         # Query 1: the answer taken from the browser with "use as my answer".
         await pilot.press("s")
@@ -174,6 +176,7 @@ async def test_paper_preset_end_to_end(make_app, study_path, small_org_path, clo
         assert study_kinds == [
             "explore_started",
             "explore_finished",
+            "explore_finished",  # d: "done exploring", after a minute of it
             "flagged",
             "realism_rated",
             "realism_rated",

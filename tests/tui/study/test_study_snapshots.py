@@ -28,7 +28,9 @@ async def open_home(pilot) -> None:
 def test_home(app, snap_compare):
     async def explored(pilot):
         await open_home(pilot)
-        await pilot.press("e", "f2")  # explore, come back: part 1 done
+        await pilot.press("e", "f2")  # explore, come back
+        await settle(pilot)
+        await pilot.press("d")  # "done exploring": part 1 done
         await settle(pilot)
         pilot.app.clear_notifications()
         await settle(pilot)

@@ -67,6 +67,8 @@ class HelpScreen(ModalScreen):
             namespace, _, action = binding.action.rpartition(".")
             if namespace == "app" and not self.app.offers(action):  # type: ignore[attr-defined]
                 continue
+            if not binding.description:  # e.g. Tab out of a field: listed once, by hand
+                continue
             keys = ", ".join(self.app.get_key_display(b) for b in binding.make_bindings([binding]))
             out.append((keys, binding.tooltip or binding.description))
         return out

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import DataTable, Footer, Header
+
+from crm_tui.tui.browser.history import ViewState
+from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
 
 if TYPE_CHECKING:
     from crm_tui.tui.browser.browser_app import CrmApp
@@ -25,7 +27,7 @@ class AnswerCandidate:
     object_name: str | None = None  # the record's object, when known
 
 
-class BrowserScreen(Screen):
+class BrowserScreen(OffersOnlyKeysThatAct):
     """A screen of the record browser. Subclasses compose their body in `compose_body`."""
 
     HELP_TITLE = ""  # the section name on the F1 help screen
@@ -42,9 +44,34 @@ class BrowserScreen(Screen):
         )
     ]
 
+    # How the person left this place before, given by the app before the screen mounts
+    # (Back and Forward build a new screen): its table shows the same cursor and scroll.
+    saved_view: ViewState | None = None
+
     @property
     def crm(self) -> CrmApp:
         return self.app  # type: ignore[return-value]
+
+    def view_state(self) -> ViewState | None:
+        """The cursor and scroll of this screen's table (the focused one, else the first)."""
+        focused = self.focused
+        table = focused if isinstance(focused, DataTable) else None
+        table = table or next(iter(self.query(DataTable)), None)
+        if table is None or table.id is None:
+            return None
+        cursor = table.cursor_coordinate
+        return ViewState(table.id, cursor.row, cursor.column, table.scroll_x, table.scroll_y)
+
+    def restore_view(self, table: DataTable) -> None:
+        """Put `table`'s cursor and scroll back as they were left, once it has its rows
+        (each screen calls this when it has filled a table)."""
+        view = self.saved_view
+        if view is None or view.table != table.id or not table.row_count:
+            return
+        self.saved_view = None  # once: later pages must not pull the cursor back
+        table.move_cursor(row=min(view.row, table.row_count - 1), column=view.column, animate=False)
+        table.focus()
+        self.call_after_refresh(table.scroll_to, view.scroll_x, view.scroll_y, animate=False)
 
     def compose(self) -> ComposeResult:
         yield Header()

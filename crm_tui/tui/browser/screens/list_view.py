@@ -1,20 +1,26 @@
 """A list view: one object's records, sorted and filtered, paged as the cursor moves down.
 
 Its columns, labels and filterable fields are the object as the backend describes it,
-fetched with the first page (the org's own schema, not the static catalogue)."""
+fetched with the first page (the org's own schema, not the static catalogue). Lookups
+(and Ids held in text, as Case History's Old/New Value) show their record's name; Enter
+on such a cell opens that record, anywhere else the row's own record (so does the first
+column, the row's name). A lookup column sorts by the names shown."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from crm_tui.org.backends.interface import Cursor, Field, Page, SObject, Sort
+from crm_tui.org.backends.interface import Cursor, Field, Page, Record, SObject, Sort, link_of
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.filter_bar import FilterBar
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
+
+LINK_STYLE = "underline"  # a lookup's name: Enter on it opens that record
 
 
 class ListViewScreen(BrowserScreen):
@@ -36,6 +42,7 @@ class ListViewScreen(BrowserScreen):
         self.next_cursor: Cursor | None = None
         self.loading_page = False
         self.total: int | None = None
+        self.links: dict[str, dict[str, str]] = {}  # row Id -> column -> linked record Id
 
     def compose_body(self) -> ComposeResult:
         yield Static(self.place.object_name, id="list-title", classes="screen-title")
@@ -46,6 +53,8 @@ class ListViewScreen(BrowserScreen):
     def on_mount(self) -> None:
         self.title = self.place.object_name
         backend, place, size = self.crm.backend, self.place, self.crm.settings.page_size
+        if self.saved_view is not None:  # back here: first the rows down to where it was
+            size = max(size, self.saved_view.row + 1 + self.crm.settings.prefetch_rows)
 
         def first_page() -> tuple[SObject, Sort, Page]:
             obj = backend.describe(place.object_name)
@@ -96,11 +105,34 @@ class ListViewScreen(BrowserScreen):
     def _show_page(self, page: Page) -> None:
         table = self.query_one(DataTable)
         for record in page.records:
-            table.add_row(*(page.display(f, record) for f in self.columns), key=record["Id"])
+            links = self._note_links(record)
+            table.add_row(
+                *(
+                    Text(page.display(f, record), style=LINK_STYLE)
+                    if f.name in links
+                    else page.display(f, record)
+                    for f in self.columns
+                ),
+                key=record["Id"],
+            )
         self.next_cursor = page.next_cursor
         self.loading_page = False
         self._show_status()
+        self.restore_view(table)
         self._maybe_load_more(table.cursor_row)
+
+    def _note_links(self, record: Record) -> dict[str, str]:
+        """The record's cells that link to another record (column -> its Id), noted."""
+        if self.obj is None:
+            return {}
+        links = {
+            f.name: link
+            for f in self.columns[1:]  # the first column names the row itself
+            if (link := link_of(self.obj, f, record.get(f.name)))
+        }
+        if links:
+            self.links[record["Id"]] = links
+        return links
 
     def _maybe_load_more(self, cursor_row: int) -> None:
         table = self.query_one(DataTable)
@@ -131,8 +163,10 @@ class ListViewScreen(BrowserScreen):
     # ----------------------------------------------------------------- actions
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
-        if event.cell_key.row_key.value:
-            self.crm.navigate(RecordLocation(event.cell_key.row_key.value))
+        row = event.cell_key.row_key.value
+        if row:
+            link = self.links.get(row, {}).get(str(event.cell_key.column_key.value))
+            self.crm.navigate(RecordLocation(link or row))
 
     def action_sort(self) -> None:
         table = self.query_one(DataTable)

@@ -38,6 +38,7 @@ class ObjectListScreen(BrowserScreen):
                 key=info.name,
             )
         table.focus()
+        self.restore_view(table)  # back here: on the object it was left on
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value:

@@ -1,6 +1,6 @@
 """The report builder: a report type, then parts added one at a time (columns, filters,
-date ranges, a cross filter, durations, groupings, summaries, sort, top N, matrix), and
-the definition as TOML text beside them.
+date ranges, a cross filter and its conditions on the related rows, durations, groupings,
+summaries, sort, top N, matrix), and the definition as TOML text beside them.
 
 The text is the source of truth: the form adds parts to it, the parts table removes and
 reorders them, and a person may edit it directly. Each change is checked against the
@@ -11,6 +11,7 @@ saved ones.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -38,7 +39,12 @@ from crm_tui.org.reports.definition import (
     dump_definition,
     parse_definition,
 )
-from crm_tui.org.reports.resolve import fields_for_report, resolve
+from crm_tui.org.reports.resolve import (
+    cross_filter_choices,
+    cross_filter_fields,
+    fields_for_report,
+    resolve,
+)
 from crm_tui.tui.browser.history import ReportBuilderLocation, ReportLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.styles import css_next_to
@@ -86,8 +92,15 @@ PARTS: dict[str, tuple[str, list[tuple[str, str]], str, str]] = {
     "cross": (
         "Cross filter",
         [("with", "with"), ("without", "without")],
-        "Related list, e.g. Histories__r",
+        "Related list, e.g. CaseHistories__r",
         "More than N rows (optional)",
+    ),
+    # A condition on the related rows of the last cross filter ("...where Field__c = X").
+    "cross_where": (
+        "Cross filter: where",
+        [(o.value, o.value) for o in Operator],
+        "Field of the related rows, e.g. Field__c",
+        "Value, e.g. Owner Assignment",
     ),
     "duration": (
         "Duration",
@@ -200,8 +213,32 @@ class ReportBuilderScreen(BrowserScreen):
 
     def _show_fields(self, paths: list[str]) -> None:
         self.field_paths = paths
+        self._suggest(str(self.query_one("#report-part", Select).value))
+
+    def _suggest(self, kind: str) -> None:
+        """Suggestions for the field box: the report's fields, its related lists for a
+        cross filter, the related rows' fields for a cross filter's condition."""
         field = self.query_one("#report-field", Input)
-        field.suggester = SuggestFromList(paths, case_sensitive=False)
+        d = self.definition
+        if kind == "cross":
+            field.suggester = SuggestFromList(
+                cross_filter_choices(d.object_name), case_sensitive=False
+            )
+        elif kind == "cross_where" and d.cross_filters:
+            describe, child = self.crm.backend.describe, d.cross_filters[-1].child
+
+            def suggest(names: list[str]) -> None:
+                field.suggester = SuggestFromList(names, case_sensitive=False)
+
+            fetch_then_show(
+                self,
+                lambda: cross_filter_fields(describe, d.object_name, child),
+                suggest,
+                group="fields",
+                failed=lambda _e: None,
+            )
+        else:
+            field.suggester = SuggestFromList(self.field_paths, case_sensitive=False)
 
     # ----------------------------------------------------------------- the definition
     def _set_definition(self, definition: ReportDefinition) -> None:
@@ -283,7 +320,8 @@ class ReportBuilderScreen(BrowserScreen):
         table.add_row("Report type", d.object_name, key="object")
         for attr, label in LISTS:
             for i, part in enumerate(getattr(d, attr)):
-                table.add_row(label, describe_part(attr, part), key=f"{attr}:{i}")
+                # A long part (a cross filter's conditions) wraps instead of being cut.
+                table.add_row(label, describe_part(attr, part), key=f"{attr}:{i}", height=None)
         if d.sort is not None:
             order = "descending" if d.sort.descending else "ascending"
             table.add_row("Sort groups", f"{d.sort.summary} {order}", key="sort")
@@ -304,6 +342,7 @@ class ReportBuilderScreen(BrowserScreen):
             select.value = how[0][1]
             self.query_one("#report-field", Input).placeholder = field_hint
             self.query_one("#report-value", Input).placeholder = value_hint
+            self._suggest(str(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id in ("report-field", "report-value"):
@@ -356,6 +395,14 @@ class ReportBuilderScreen(BrowserScreen):
                 return d.with_(
                     cross_filters=(*d.cross_filters, CrossFilter(field, (), how == "with", more))
                 )
+            case "cross_where":
+                if not d.cross_filters:
+                    raise CrmTuiError("add a cross filter first (with / without related rows)")
+                op = Operator(how)
+                condition = ReportFilter(field, op, value if op.takes_value else None)
+                *before, last = d.cross_filters
+                last = replace(last, filters=(*last.filters, condition))
+                return d.with_(cross_filters=(*before, last))
             case "duration":
                 if not value:
                     raise CrmTuiError("type the end field, e.g. ClosedDate")

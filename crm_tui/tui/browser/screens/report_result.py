@@ -1,6 +1,6 @@
 """A report's result: its groups with their summaries and the grand total in a grid (a
-matrix for two groupings when asked), a bar chart beside it, or its records when it has
-no grouping.
+matrix for two groupings when asked, with each row's and column's subtotal and the grand
+total), a bar chart beside it, or its records when it has no grouping.
 
 The report runs in a worker (`Backend.run_report`); Esc cancels it. Enter on a group
 opens its records (the list view filtered to that group, when list filters can say it);
@@ -31,6 +31,7 @@ from crm_tui.org.reports.definition import (
     ReportResult,
     to_dict,
 )
+from crm_tui.org.reports.matrix import Matrix, is_matrix, run_matrix, shown_summary
 from crm_tui.org.reports.resolve import range_days
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, ReportBuilderLocation
 from crm_tui.tui.browser.screens.browser_screen import AnswerCandidate, BrowserScreen
@@ -147,9 +148,15 @@ class ReportScreen(BrowserScreen):
             return
         self._status("Running the report… (Esc cancels)")
         self.started = self.crm.clock()
+
+        def run() -> tuple[ReportResult, Matrix | None]:
+            if is_matrix(definition):
+                return run_matrix(backend.run_report, definition)
+            return backend.run_report(definition), None
+
         self.worker = fetch_then_show(
             self,
-            lambda: backend.run_report(definition),
+            run,
             self._show_result,
             group="report",
             failed=self._failed,
@@ -171,7 +178,8 @@ class ReportScreen(BrowserScreen):
             ReportRun(to_dict(self.definition), None, None, message, self._elapsed_ms())
         )
 
-    def _show_result(self, result: ReportResult) -> None:
+    def _show_result(self, answer: tuple[ReportResult, Matrix | None]) -> None:
+        result, matrix = answer
         self.worker = None
         self.result = result
         ms = self._elapsed_ms()
@@ -182,8 +190,8 @@ class ReportScreen(BrowserScreen):
         table = self.query_one("#report-grid", DataTable)
         if not result.grouping_labels:
             self._show_rows(table, result)
-        elif self.definition.matrix and len(result.grouping_labels) == 2:
-            self._show_matrix(table, result)
+        elif matrix is not None:
+            self._show_matrix(table, result, matrix)
         else:
             self._show_groups(table, result)
         parts = [f"{result.record_count:,} records"]
@@ -217,27 +225,36 @@ class ReportScreen(BrowserScreen):
             key=TOTAL,
         )
 
-    def _shown_summary(self, result: ReportResult) -> str:
-        """The summary a matrix and the chart show: the sort's, else the last one."""
-        if self.definition.sort is not None and self.definition.sort.summary in result.summaries:
-            return self.definition.sort.summary
-        return result.summaries[-1]
-
-    def _show_matrix(self, table: DataTable, result: ReportResult) -> None:
-        summary = self._shown_summary(result)
-        rows, cols, cells = result.matrix(summary)
+    def _show_matrix(self, table: DataTable, result: ReportResult, matrix: Matrix) -> None:
+        """Rows × columns of the shown summary, each row's subtotal at its end, and a last
+        row of column subtotals ending with the grand total."""
+        rows, cols = matrix.rows, matrix.columns
         self.matrix_rows, self.matrix_columns = rows, cols
         table.cursor_type = "cell"
         table.add_column(f"{result.grouping_labels[0]} \\ {result.grouping_labels[1]}", key="g0")
         for j, col in enumerate(cols):
             table.add_column(col.label, key=f"c{j}")
+        table.add_column(Text("Total", style="bold"), key=TOTAL)
         for i, row in enumerate(rows):
-            values = [cells.get((row.value, col.value)) for col in cols]
+            values = [matrix.cells.get((row.value, col.value)) for col in cols]
             table.add_row(
-                row.label, *(Text(show_value(v), justify="right") for v in values), key=str(i)
+                row.label,
+                *(Text(show_value(v), justify="right") for v in values),
+                Text(show_value(matrix.row_totals.get(row.value)), style="bold", justify="right"),
+                key=str(i),
             )
+        table.add_row(
+            Text(f"Total ({_summary_label(matrix.summary)})", style="bold"),
+            *(
+                Text(show_value(matrix.column_totals.get(c.value)), style="bold", justify="right")
+                for c in cols
+            ),
+            Text(show_value(matrix.total), style="bold", justify="right"),
+            key=TOTAL,
+        )
 
     def _show_rows(self, table: DataTable, result: ReportResult) -> None:
+        table.cursor_type = "cell"  # Enter on a lookup's name opens that record
         for path, label in zip(result.columns, result.column_labels, strict=False):
             table.add_column(label, key=path)
         for row, record_id in zip(result.rows, result.row_ids, strict=False):
@@ -246,7 +263,7 @@ class ReportScreen(BrowserScreen):
     def _show_chart(self, result: ReportResult) -> None:
         if not result.grouping_labels or not result.groups:
             return
-        summary = self._shown_summary(result)
+        summary = shown_summary(self.definition, result.summaries)
         index = result.summaries.index(summary)
         bars = [
             (" / ".join(k.label for k in g.keys), g.values[index])
@@ -282,7 +299,7 @@ class ReportScreen(BrowserScreen):
             return None
         if self.matrix_rows:
             keys: tuple[GroupKey, ...] = (self.matrix_rows[row],)
-            if column >= 1:
+            if 1 <= column <= len(self.matrix_columns):  # not the row's subtotal
                 keys += (self.matrix_columns[column - 1],)
             return keys
         return self.result.groups[row].keys
@@ -333,7 +350,7 @@ class ReportScreen(BrowserScreen):
     def action_drill_down(self) -> None:
         record_id = self._record_under_cursor()
         if record_id:
-            self.crm.navigate(RecordLocation(record_id))
+            self._open_cell(record_id)
             return
         keys = self._group_keys()
         if keys is None or self.result is None:
@@ -348,6 +365,28 @@ class ReportScreen(BrowserScreen):
             )
             return
         self.crm.navigate(ListLocation(self.definition.object_name, filters))
+
+    def _open_cell(self, record_id: str) -> None:
+        """A detail row's record; on a lookup's name (OwnerId, Owner.Name) or an Id held in
+        text (Case History's New Value), the record it names, read from the row's record."""
+        table = self.query_one("#report-grid", DataTable)
+        columns = self.result.columns if self.result is not None else ()
+        column = table.cursor_column
+        path = columns[column] if 0 < column < len(columns) else ""
+        backend = self.crm.backend
+
+        def target() -> str:
+            lookup, _, rest = path.partition(".")
+            if not path or "." in rest:
+                return record_id  # the row's name, or a grandparent's field
+            view = backend.get_record(record_id)
+            if rest:  # a parent's field: the lookup whose relationship it follows
+                parent = backend.describe(view.object_name).parent_relationship_fields
+                lookup = parent[lookup.lower()].name if lookup.lower() in parent else ""
+            link = next((f.link for f in view.fields if f.name.lower() == lookup.lower()), None)
+            return link or record_id
+
+        fetch_then_show(self, target, lambda found: self.crm.navigate(RecordLocation(found)))
 
 
 def _summary_label(key: str) -> str:

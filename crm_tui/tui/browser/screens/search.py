@@ -7,6 +7,7 @@ from itertools import groupby
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,6 +24,8 @@ class SearchScreen(BrowserScreen):
     BINDINGS = [
         ("enter", "open", "Open record"),
         ("down", "focus_results", "To the results"),
+        # Esc leaves while typing, where Backspace edits the text and letters type.
+        Binding("escape", "app.back", "Back", tooltip="Back to where the search began"),
     ]
 
     def __init__(self, place: SearchLocation) -> None:
@@ -35,6 +38,7 @@ class SearchScreen(BrowserScreen):
             value=self.text,
             placeholder="Search names, subjects, e-mails, chats…",
             id="search-input",
+            select_on_focus=False,  # back on a search: typing goes on after its text
         )
         yield Static("", id="search-status")
         yield OptionList(id="results")

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from crm_tui import paths
@@ -25,6 +25,7 @@ from crm_tui.org.soql import QueryResult, SalesforceError
 from crm_tui.tui.messages import QueryRun
 from crm_tui.tui.notices import explain, notify_error
 from crm_tui.tui.styles import css_next_to
+from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
 from crm_tui.tui.widgets.history_input import HistoryInput, load_history, save_history
 from crm_tui.tui.widgets.records_table import RecordsTable
 from crm_tui.tui.workers import fetch_then_show
@@ -37,13 +38,15 @@ def history_path() -> Path:
     return paths.data_home() / "soql_history.jsonl"
 
 
-class SoqlConsole(Screen):
+class SoqlConsole(OffersOnlyKeysThatAct):
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
     CSS_PATH = css_next_to(__file__)
 
-    def __init__(self) -> None:
+    def __init__(self, history_file: Path | None | Literal["shared"] = "shared") -> None:
+        """`history_file`: where up and down recall from: the data folder's by default,
+        None for this session only (the study app keeps one per profile)."""
         super().__init__()
-        self._history_file: Path | None = history_path()
+        self._history_file = history_path() if history_file == "shared" else history_file
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -1,0 +1,21 @@
+"""Printing a command's tables: a terminal's width on a terminal, the table's own on a pipe.
+
+rich fits a table into 80 columns when it sees no terminal (a pipe, a file), folding cells
+mid-word ("Human s", "100. 0"); a table piped to a file or a pager keeps its shape instead.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+
+UNBOUNDED = 10_000  # columns: measure a table's natural width without a terminal's limit
+
+
+def print_table(table: Table, console: Console) -> None:
+    if console.is_terminal:
+        console.print(table)
+        return
+    natural = Measurement.get(console, console.options.update_width(UNBOUNDED), table).maximum
+    Console(file=console.file, width=max(console.width, natural)).print(table)

@@ -1,0 +1,92 @@
+"""The first screen of a multi-person study: the invitation code. The profile and its
+role come from the code (never from a list), and the person sees only their own profile.
+
+One Input (`#invitation-code`), Enter submits; a bad code shows one line in
+`#invitation-code-message` and reaches nothing. `crm-tui serve`'s browser test types here.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, Static
+
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.service import Profile
+from crm_tui.tui.notices import explain
+from crm_tui.tui.study.study_screen import StudyScreen
+from crm_tui.tui.styles import css_next_to
+
+PROMPT = "Type the invitation code you were given (4 groups of 4 characters) and press Enter:"
+
+
+class InvitationCodeScreen(StudyScreen):
+    CSS_PATH = css_next_to(__file__)
+    HELP_TITLE = "Invitation code"
+    # The field takes Enter itself; this shows the key in the footer and F1, and submits
+    # when the focus is elsewhere.
+    BINDINGS = [Binding("enter", "submit_code", "Open my profile", id="submit-code")]
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(f"Study: {self.service.study.name}", classes="screen-title")
+        with Vertical(id="invitation-body"):
+            yield Label(PROMPT, id="invitation-code-label")
+            yield Input(placeholder="XXXX-XXXX-XXXX-XXXX", id="invitation-code", max_length=40)
+            yield Static("", id="invitation-code-message")
+
+    def on_mount(self) -> None:
+        self.title = "Invitation code"
+        self.query_one("#invitation-code", Input).focus()
+
+    async def action_submit_code(self) -> None:
+        await self._redeem(self.query_one("#invitation-code", Input))
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        await self._redeem(event.input)
+
+    async def _redeem(self, field: Input) -> None:
+        code = field.value.strip()
+        if not code:
+            return
+        message = self.query_one("#invitation-code-message", Static)
+        message.update("Checking…")
+        source: str = getattr(self.app, "code_source", "terminal")
+        try:
+            profile = await self.service.run(self.service.redeem_code, code, source)
+        except CrmTuiError as error:  # wrong, expired, revoked, locked out: one line
+            message.update(str(error))
+            return
+        except Exception as error:
+            message.update(explain(self, error))
+            return
+        field.value = ""  # the code stays on no screen
+        message.update("")
+        self._continue_as(profile)
+
+    def _continue_as(self, profile: Profile) -> None:
+        from crm_tui.tui.study.home import HomeScreen
+
+        self.app.push_screen(HomeScreen(self.service, profile))
+
+
+class NoStudyScreen(Screen):
+    """Where an app that needs a code stops when its study cannot open: nothing of the
+    org, nothing of anyone's work."""
+
+    CSS_PATH = css_next_to(__file__)
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="invitation-body"):
+            yield Static(
+                f"The study cannot open: {self.reason}\nAsk the study coordinator; Ctrl+Q quits.",
+                id="invitation-code-message",
+            )
+        yield Footer()

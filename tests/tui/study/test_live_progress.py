@@ -1,0 +1,147 @@
+"""Live progress in the study app: a coordinator (reached by invitation code) opens it from
+home with `l`, sees two annotators (one with a stale query), reassigns that query, and a
+profile added from another connection appears on the next timed refresh."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable, Input, Static
+
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study import attempts
+from crm_tui.study.db import StudyStore
+from crm_tui.study.invitations import invite
+from crm_tui.study.models import Attempt
+from crm_tui.study.profiles import create_profile
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
+from crm_tui.study.studies import create_study, find_study, with_overrides
+from crm_tui.tui.study import live_progress
+from crm_tui.tui.study.live_progress import LiveProgressScreen, ReassignDialog
+from tests.helpers.pilot import settle
+from tests.helpers.study_pilot import crafted_instances
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def study_path(tmp_path, small_org_path, clock):
+    """Two queries per annotator, two annotators per query (overrides conftest's)."""
+    path = tmp_path / "study.sqlite"
+    preset, preset_path = load_preset("paper-expert-study")
+    preset = with_overrides(preset, items=2, annotators_per_item=2, distinct_families=False)
+    with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
+        create_study(
+            store,
+            "pilot",
+            preset,
+            instances=crafted_instances(org),
+            task_set_hash="sha256:crafted",
+            org_fingerprint=org.fingerprint,
+            preset_path=preset_path,
+        )
+    return path
+
+
+@pytest.fixture
+def code(study_path, clock) -> str:
+    """Ana left a query open 20 minutes ago; Ben answered one and is on the next; Cleo,
+    the coordinator, has an invitation code."""
+    with StudyStore.open(study_path, clock) as store:
+        study_id = find_study(store, "pilot").id
+        ana = create_profile(store, "Ana", "Customer Service Agent", 4)
+        ben = create_profile(store, "Ben", "Support Lead", 8)
+        attempts.open_next(store, study_id, ana.id)
+        clock.advance(20 * 60)
+        view = attempts.open_next(store, study_id, ben.id)
+        clock.advance(75)
+        attempts.submit(store, view.attempt_id, "None", confidence=3)
+        attempts.open_next(store, study_id, ben.id)
+        clock.advance(30)
+        return invite(store, "Cleo", "coordinator", job_role="Study lead").code
+
+
+async def open_live(pilot, code: str) -> LiveProgressScreen:
+    await settle(pilot)
+    pilot.app.screen.query_one("#invitation-code", Input).value = code
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("l")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, LiveProgressScreen)
+    return screen
+
+
+def cells(table: DataTable) -> list[list[str]]:
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_watch_reassign_and_see_new_profiles(make_app, code, study_path, clock, monkeypatch):
+    monkeypatch.setattr(live_progress, "REFRESH_S", 0.2)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, code)
+        people = screen.query_one("#live-annotators", DataTable)
+        assert cells(people) == [
+            ["Ana", "0 of 2", "away", "—", "1", "21 min 45 s ago"],
+            ["Ben", "1 of 2", "● at work", "1 min 15 s", "0", "30 s ago"],
+        ]
+        stale = screen.query_one("#live-stale", DataTable)
+        (row,) = cells(stale)
+        assert row[0] == "Ana" and row[3] == "21 min 45 s ago"
+        ana_query = screen.live.stale[0]
+
+        await pilot.press("a")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ReassignDialog)
+        assert [p.name for p in dialog.candidates] == ["Ben"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert cells(people)[0][1:2] == ["1 of 2"] and cells(people)[1][1:2] == ["1 of 3"]
+        assert not stale.display
+        assert "None: every open query" in str(
+            screen.query_one("#live-stale-none", Static).render()
+        )
+        with StudyStore.open(study_path, clock) as store, store.transaction() as session:
+            kept = session.get(Attempt, ana_query.attempt_id)
+            assert (kept.status, kept.note) == ("skipped", "reassigned to Ben by Cleo")
+
+        with StudyStore.open(study_path, clock) as store:  # another process, say the CLI
+            create_profile(store, "Dee", "Customer Service Agent", 1)
+        await pilot.pause(0.5)  # the timer's next refresh, not a key
+        await settle(pilot)
+        assert [row[0] for row in cells(people)] == ["Ana", "Ben", "Dee"]
+        assert cells(people)[2][1:3] == ["not started", "away"]
+
+
+async def test_an_annotator_gets_no_live_view(make_app, code, study_path, clock):
+    """The key is off for anyone but a coordinator, and the service refuses a screen
+    pushed for someone else all the same."""
+    with StudyStore.open(study_path, clock) as store:
+        ana_code = invite(store, "Ana", "annotator").code
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#invitation-code", Input).value = ana_code
+        await pilot.press("enter")
+        await settle(pilot)
+        home = app.screen
+        assert not home.check_action("live", ()) and not app.check_action("live", ())
+        await pilot.press("l", "f10")
+        await settle(pilot)
+        assert app.screen is home
+        app.push_screen(LiveProgressScreen(app.service, home.profile))
+        await settle(pilot)
+        heading = str(app.screen.query_one("#live-heading", Static).render())
+        assert heading == LIVE_IS_FOR_COORDINATORS
+        assert app.screen.query_one("#live-annotators", DataTable).row_count == 0
+
+
+def test_live_progress_snapshot(make_app, code, snap_compare):
+    async def watching(pilot):
+        await open_live(pilot, code)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=watching)
