@@ -23,6 +23,7 @@ from typing import Any
 
 from crm_tui.bench import gold
 from crm_tui.bench.families import Family, domain_details, families
+from crm_tui.bench.newcase import compose_case
 from crm_tui.bench.periods import (
     MONTHS,
     SEASONS,
@@ -45,6 +46,7 @@ ATTEMPTS_PER_INSTANCE = 60
 RELATIVE_UNITS = {"weeks": (2, 6), "months": (2, 11), "quarters": (2, 4), "years": (1, 1)}
 MTA_UNITS = {"months": (2, 11), "quarters": (2, 6), "years": (1, 1)}
 SHORT_UNITS = {"weeks": (2, 4)}
+ROUTING_TRIES = 40  # cases drawn per NCR draft to find one its drawn rule decides
 
 
 @dataclass
@@ -53,6 +55,7 @@ class Draft:
     params: dict[str, Any]  # hidden parameters, JSON-able; also the duplicate key
     fill: dict[str, str]  # template placeholders
     none_reason: str | None = None
+    decided_by: str | None = None  # the rule that decided, for families with several
 
 
 @dataclass
@@ -218,6 +221,30 @@ class Drafter:
         self.closed_cases = [c for c in facts.cases if c.status == "Closed"]
         self.violating = sorted(c for c, a in facts.violations.items() if a)
         self.compliant = sorted(c for c, a in facts.violations.items() if not a)
+        self._routing: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._expertise: dict[str, tuple[str, str]] = {}
+        # What a new case's text needs, and must not repeat (an order, a description).
+        conn = store.conn
+        self.issue_names: dict[str, str] = dict(conn.execute("SELECT Id, Name FROM Issue__c"))
+        self.order_numbers = {r[0] for r in conn.execute('SELECT OrderNumber FROM "Order"')}
+        self.last_order = max((int(n) for n in self.order_numbers if n and n.isdigit()), default=0)
+        self.descriptions = {c.description for c in facts.cases}
+
+    def routing_decision(self, issue: str, product: str) -> tuple[str, str] | None:
+        """gold.case_routing_decision, cached; None when Undecidable. The first rule needs
+        only the issue, so an issue it decides is asked once."""
+        key = (issue, product)
+        if issue in self._expertise:
+            return self._expertise[issue]
+        if key not in self._routing:
+            try:
+                self._routing[key] = gold.case_routing_decision(self.store, issue, product)
+            except gold.Undecidable:
+                self._routing[key] = None
+            decision = self._routing[key]
+            if decision and decision[1] == "expertise":
+                self._expertise[issue] = decision
+        return self._routing[key]
 
     def draft(self, name: str, rng: random.Random, want_none: bool) -> Draft | None:
         method: Callable[[random.Random, bool], Draft | None] = getattr(self, name)
@@ -266,12 +293,32 @@ class Drafter:
         )
 
     def case_routing(self, rng: random.Random, want_none: bool) -> Draft | None:
-        case, product = rng.choice(self.product_cases)
-        if not (case.issue and case.subject and case.description):
+        """A new case (composed text, an order number the org does not have) about the issue
+        and product of a case drawn among those a rule drawn first decides, so that every
+        rule is tested (the first one alone would decide nearly every case)."""
+        rule = rng.choice(gold.ROUTING_RULES)
+        for _ in range(ROUTING_TRIES):
+            case, product = rng.choice(self.product_cases)
+            decision = self.routing_decision(case.issue, product) if case.issue else None
+            if decision and decision[1] == rule:
+                break
+        else:
             return None
-        answer = gold.case_routing(self.store, case.issue, product)
-        params = {"template_case_id": case.id, "issue_id": case.issue, "product_id": product}
-        return Draft(answer, params, {"subject": case.subject, "description": case.description})
+        answer = decision[0]
+        assert case.issue and case.product
+        number = f"{self.last_order + rng.randint(1, 999):08d}"  # an order yet to come
+        text = compose_case(
+            rng,
+            self.issue_names.get(case.issue, ""),
+            self.facts.product_names[case.product],
+            number,
+            self.facts.last_day,
+        )
+        if number in self.order_numbers or text[1] in self.descriptions:
+            return None
+        params = {"issue_id": case.issue, "product_id": case.product, "order_number": number}
+        fill = {"subject": text[0], "description": text[1]}
+        return Draft(answer, params, fill, decided_by=rule)
 
     def top_issue_identification(self, rng: random.Random, want_none: bool) -> Draft | None:
         case, product = rng.choice(self.product_cases)
@@ -405,9 +452,11 @@ def _collect(
             {k: v for k, v in draft.params.items() if k != "today" or "start" not in draft.params},
             sort_keys=True,
         )
-        if query in seen or key in seen:
+        # What a solver reads: the query and the metadata (PVI gives its case there only).
+        asked = query + "\n" + required
+        if asked in seen or key in seen:
             continue
-        seen.update((query, key))
+        seen.update((asked, key))
         out.append((draft, template, query, required))
     return out
 
@@ -448,6 +497,8 @@ def generate_taskset(
                 extra["answer_object"] = family.answer_object
             if draft.none_reason:
                 extra["none_reason"] = draft.none_reason
+            if draft.decided_by:
+                extra["decided_by"] = draft.decided_by
             instances.append(
                 Instance(
                     family.block * per_task + offset,

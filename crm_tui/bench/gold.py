@@ -134,8 +134,16 @@ def transfer_count(store: OrgStore, period: Period, threshold: int, extreme: str
 
 
 # ----------------------------------------------------------------- routing
+ROUTING_RULES = ("expertise", "product", "workload")  # the policy's criteria, in order
+
+
 def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
-    """NCR: the routing policy's agent for a new case of `issue_id` about `product_id`.
+    """NCR: the routing policy's agent for a new case of `issue_id` about `product_id`."""
+    return case_routing_decision(store, issue_id, product_id)[0]
+
+
+def case_routing_decision(store: OrgStore, issue_id: str, product_id: str) -> tuple[str, str]:
+    """NCR: (agent, the rule of ROUTING_RULES that decided) for a new case.
 
     1. Issue expertise: Closed cases of the issue (all time) by OwnerId; unique max wins.
     2. Among those tied: Closed cases whose order item is of the product; unique max wins.
@@ -154,7 +162,7 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     top = max(issue_counts.values())
     tied = sorted(a for a, n in issue_counts.items() if n == top)
     if len(tied) == 1:
-        return tied[0]
+        return tied[0], "expertise"
     marks = ", ".join("?" * len(tied))
     product_counts: dict[str, int] = dict.fromkeys(tied, 0) | dict(
         store.conn.execute(
@@ -167,7 +175,7 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     top = max(product_counts.values())
     tied = sorted(a for a, n in product_counts.items() if n == top)
     if len(tied) == 1:
-        return tied[0]
+        return tied[0], "product"
     marks = ", ".join("?" * len(tied))
     workloads = []
     for condition in ("Status != 'Closed'", "Status = 'Open'"):
@@ -181,7 +189,7 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
         workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
     if workloads[0] != workloads[1]:
         raise Undecidable("the two readings of the workload rule disagree")
-    return workloads[0]
+    return workloads[0], "workload"
 
 
 # ----------------------------------------------------------------- products

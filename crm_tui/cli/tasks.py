@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -13,6 +15,9 @@ from crm_tui.atomic import check_output_path
 from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
 from crm_tui.cli.output import print_table
+
+if TYPE_CHECKING:
+    from crm_tui.bench.taskset import Instance
 
 console = Console()
 
@@ -141,14 +146,17 @@ def fetch_crmarena(
 @tasks.command()
 @click.argument("file", type=click.Path(path_type=Path))
 def stats(file: Path) -> None:
-    """Counts per family, share of None answers and distinct answers of a task set."""
+    """Counts per family, share of None answers, distinct answers and, for a family with
+    several rules (case routing), the share of instances each rule decided."""
     from crm_tui.bench.taskset import load_taskset
 
     taskset = load_taskset(file)
     table = Table(title=f"{file}  ({taskset.fingerprint})")
-    for column in ("Task", "Abbrev", "Persona", "Instances", "None", "None %", "Distinct"):
+    columns = ("Task", "Abbrev", "Persona", "Instances", "None", "None %", "Distinct", "Decided by")
+    for column in columns:
         table.add_column(
-            column, justify="left" if column in ("Task", "Abbrev", "Persona") else "right"
+            column,
+            justify="left" if column in ("Task", "Abbrev", "Persona", "Decided by") else "right",
         )
     for task, instances in taskset.by_task().items():
         family = instances[0].family
@@ -161,6 +169,7 @@ def stats(file: Path) -> None:
             f"{nones:,}",
             f"{100 * nones / len(instances):.0f}",
             f"{len({i.answer for i in instances}):,}",
+            decided_by_shares(instances),
         )
     nones = sum(1 for i in taskset.instances if i.answer is None)
     table.add_row(
@@ -171,5 +180,15 @@ def stats(file: Path) -> None:
         f"{nones:,}",
         f"{100 * nones / len(taskset):.0f}",
         "",
+        "",
     )
     print_table(table, console)
+
+
+def decided_by_shares(instances: list[Instance]) -> str:
+    """The share of instances each rule decided ("expertise 35% · product 35% · ..."), from
+    the generator's `decided_by`; empty for a family of one rule and for imported sets."""
+    rules = Counter(i.extra["decided_by"] for i in instances if "decided_by" in i.extra)
+    return " · ".join(
+        f"{rule} {100 * n / len(instances):.0f}%" for rule, n in sorted(rules.items())
+    )

@@ -19,6 +19,7 @@ from crm_tui.bench.input_files import loads, read_input
 from crm_tui.bench.scoring import NO_SUBMISSION
 from crm_tui.bench.taskset import MAX_IDX
 from crm_tui.errors import CrmTuiError
+from crm_tui.study.steps import Step, agent_steps
 
 STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
 
@@ -48,6 +49,11 @@ class AgentAnswerRecord:
     task_type: str | None = None
     end_reason: str = ""  # how the run ended; for no submission, why there is none
     record_hash: str | None = None  # of the record's content, to know it again (checkpoints)
+    steps: tuple[Step, ...] = ()  # the trajectory as steps (`steps.py`)
+    traced: bool = False  # the record had a trajectory (`traj`), even one with no step
+    turns: int | None = None  # agent_info.num_turns (the agent's turns when a pair)
+    tokens: int | None = None  # sum of agent_info.usage.total_tokens
+    cost: float | None = None  # agent_info.total_cost
 
 
 @dataclass(frozen=True)
@@ -157,7 +163,29 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         task_type=_task_type(record.get("task_type"), f"{where}: task_type"),
         end_reason=end_reason,
         record_hash=_record_hash(record),
+        steps=agent_steps(traj),
+        traced=bool(traj),
+        **_usage(info),
     )
+
+
+def _usage(info: dict[str, Any]) -> dict[str, Any]:
+    """Turns, tokens and cost where the file has them (not on an exception record)."""
+    turns = info.get("num_turns")
+    if isinstance(turns, list) and turns:  # current ChatAgent: [user_turns, agent_turns]
+        turns = turns[-1]
+    usage = info.get("usage")
+    totals = usage.get("total_tokens") if isinstance(usage, dict) else None
+    cost = info.get("total_cost")
+    return {
+        "turns": turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
+        "tokens": sum(t for t in totals if isinstance(t, int))
+        if isinstance(totals, list)
+        else None,
+        "cost": float(cost)
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool)
+        else None,
+    }
 
 
 def _task_type(value: Any, where: str) -> str | None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint, delete, insert
+from sqlalchemy import Column, Text, UniqueConstraint, delete, insert
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from crm_tui.bench.scoring import score
@@ -26,9 +26,10 @@ from crm_tui.study.agent_results import (
     AgentResultFile,
     AgentRunRecords,
 )
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.models import row_id
 from crm_tui.study.result_origin import check_made_for, taskset_instances
+from crm_tui.study.steps import steps_to_json
 
 
 class AgentRun(SQLModel, table=True):
@@ -59,6 +60,11 @@ class AgentAnswer(SQLModel, table=True):
     score: float  # our scorer, the same as for human answers; 0 for no submission
     end_reason: str = ""  # how the run ended; for no submission, why there is none
     record_hash: str | None = None  # of the source record's content (None before v5)
+    # schema version 7: the trajectory as steps (`steps.py`; None before), usage if given
+    steps_json: str | None = Field(default=None, sa_column=Column(Text))
+    turns: int | None = None
+    tokens: int | None = None
+    cost: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,7 @@ def import_agent_results(
     skipped: list[str] = []
     notes: list[str] = []
     with store.transaction() as session:
+        lock(session, "agent-results")  # a file is checked not yet imported, then imported
         for result_file in files:
             if _already_imported(session, result_file.content_hash, task_set_hash):
                 skipped.append(str(result_file.path))
@@ -308,6 +315,11 @@ def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> d
         "score": float(score(instance.task, answer.answer, instance.answer)),
         "end_reason": answer.end_reason,
         "record_hash": answer.record_hash,
+        # None: no trajectory in the file (its label stays unjudged), not an empty one
+        "steps_json": steps_to_json(answer.steps) if answer.traced else None,
+        "turns": answer.turns,
+        "tokens": answer.tokens,
+        "cost": answer.cost,
     }
 
 

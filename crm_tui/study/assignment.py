@@ -4,8 +4,9 @@ When an annotator first asks for work in a study, their queue is drawn once and 
 items already given to `annotators_per_item` people are out; the rest go least-annotated
 first, ties broken by a shuffle seeded with the study seed and the annotator's name (so
 each person has their own order, reproducible); with `distinct_families` no two items
-share a task family. The draw runs inside one immediate transaction, so two processes
-enrolling at once see each other's assignments.
+share a task family. The draw holds the study's draw lock (`lock(session, "draw", id)`;
+on SQLite the immediate transaction), so two processes enrolling at once see each
+other's assignments and a capped item is never given once too often.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
+from crm_tui.study.db import lock
 from crm_tui.study.models import Annotator, Assignment, Study, StudyItem, row_id
 
 
@@ -46,16 +48,12 @@ def choose_items(
 
 
 def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[Assignment]:
-    """The annotator's assignments in this study, drawn now if they have none yet."""
-    mine = list(
-        session.exec(
-            select(Assignment)
-            .where(Assignment.study_id == study.id, Assignment.annotator_id == annotator.id)
-            .order_by(col(Assignment.position))
-        )
-    )
+    """The annotator's assignments in this study, drawn now if they have none yet. The
+    caller holds the person's queue lock (`lock(session, "queue", study, person)`)."""
+    mine = _queue(session, study, annotator)
     if mine:
         return mine
+    lock(session, "draw", row_id(study))  # counts below must include every earlier draw
     counts = dict(
         session.exec(
             select(Assignment.item_id, func.count())
@@ -77,15 +75,28 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         f"{study.seed}/{annotator.name}",
         study.distinct_families,
     )
-    mine = [
-        Assignment(
-            study_id=row_id(study),
-            annotator_id=row_id(annotator),
-            item_id=item_id,
-            position=position,
+    # One executemany, not a flush of many objects: the draw lock is held meanwhile.
+    if chosen:
+        session.connection().execute(
+            insert(Assignment),
+            [
+                {
+                    "study_id": row_id(study),
+                    "annotator_id": row_id(annotator),
+                    "item_id": item_id,
+                    "position": position,
+                }
+                for position, item_id in enumerate(chosen)
+            ],
         )
-        for position, item_id in enumerate(chosen)
-    ]
-    session.add_all(mine)
-    session.flush()
-    return mine
+    return _queue(session, study, annotator)
+
+
+def _queue(session: Session, study: Study, annotator: Annotator) -> list[Assignment]:
+    return list(
+        session.exec(
+            select(Assignment)
+            .where(Assignment.study_id == study.id, Assignment.annotator_id == annotator.id)
+            .order_by(col(Assignment.position))
+        )
+    )

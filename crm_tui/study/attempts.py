@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sqlmodel import Session, select
 
@@ -17,7 +17,7 @@ from crm_tui import __version__
 from crm_tui.bench.scoring import normalize_exact, score
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.assignment import ensure_queue
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.events import append_event, attempt_stamps, event_kind
 from crm_tui.study.models import (
     Attempt,
@@ -111,8 +111,18 @@ def score_answer(item: StudyItem, answer: str) -> float:
 
 
 # ----------------------------------------------------------------- helpers
-def _attempt(session: Session, attempt_id: int) -> Attempt:
-    attempt = session.get(Attempt, attempt_id)
+_RowLock = Literal["update", "share"] | None
+
+
+def _attempt(session: Session, attempt_id: int, row_lock: _RowLock = None) -> Attempt:
+    """The attempt; with `row_lock` its row is locked until commit on PostgreSQL ("update":
+    its status or draft changes here, so a second submit waits and then sees it closed;
+    "share": an event is added, which must not slip in after the closing event, while
+    other events of the attempt go on beside it). SQLite ignores it (one writer)."""
+    if row_lock is None:
+        attempt = session.get(Attempt, attempt_id)
+    else:
+        attempt = session.get(Attempt, attempt_id, with_for_update={"read": row_lock == "share"})
     if attempt is None:
         raise CrmTuiError(f"no attempt with id {attempt_id}")
     return attempt
@@ -125,8 +135,8 @@ def _item(session: Session, item_id: int) -> StudyItem:
     return item
 
 
-def _in_progress(session: Session, attempt_id: int) -> Attempt:
-    attempt = _attempt(session, attempt_id)
+def _in_progress(session: Session, attempt_id: int, row_lock: _RowLock = "update") -> Attempt:
+    attempt = _attempt(session, attempt_id, row_lock)
     if attempt.status != AttemptStatus.IN_PROGRESS:
         raise CrmTuiError(f"attempt {attempt_id} is already {attempt.status}")
     return attempt
@@ -193,6 +203,9 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
     """Resume the annotator's unfinished attempt, or start their next item; None when
     their queue is done. Records `opened` either way."""
     with store.transaction() as session:
+        # One person's queue at a time (their attempts are made here); a first draw
+        # also locks the study's draw, in ensure_queue: person first, then study.
+        lock(session, "queue", study_id, annotator_id)
         study = get_study(session, study_id)
         profile = get_profile(session, annotator_id)
         if profile.mode != Mode.ANNOTATOR:
@@ -205,9 +218,9 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
         attempts = {
             a.assignment_id: a
             for a in session.exec(
-                select(Attempt).where(
-                    Attempt.study_id == study_id, Attempt.annotator_id == annotator_id
-                )
+                select(Attempt)
+                .where(Attempt.study_id == study_id, Attempt.annotator_id == annotator_id)
+                .with_for_update()  # one may expire here while a submit of it runs
             )
         }
         for position, assignment in enumerate(queue, start=1):
@@ -251,7 +264,7 @@ def record_event(
     if event_kind(kind) in _RESERVED:
         raise CrmTuiError(f"event {kind!r} is written by its own call, not record_event")
     with store.transaction() as session:
-        _append(session, store, _in_progress(session, attempt_id), kind, payload)
+        _append(session, store, _in_progress(session, attempt_id, "share"), kind, payload)
 
 
 def save_draft(store: StudyStore, attempt_id: int, answer: str) -> None:

@@ -1,18 +1,23 @@
 """Opening a study store: one SQLAlchemy engine per process, tuned for several writers.
 
 The store is a SQLite file (the embedded default) or a PostgreSQL database (a
-`postgresql://` URL), with the same schema and migrations; every transaction is
-serialised against every other writer's, on both:
+`postgresql://` URL), with the same schema and migrations. A read-modify-write path
+(drawing a queue, opening or closing an attempt, an upsert, counting failed codes) must
+never interleave with another one on the same data; on each store:
 
 - SQLite: every transaction starts with BEGIN IMMEDIATE: a writer queues on the busy
   timeout at the start instead of failing when a read transaction tries to upgrade to a
-  write (SQLite returns "database is locked" at once in that case). WAL lets readers run
+  write (SQLite returns "database is locked" at once in that case). One writer at a time
+  covers every path; `lock` and `lock_store` below do nothing there. WAL lets readers run
   beside the writer; synchronous=FULL also keeps the last commits across a power cut.
-- PostgreSQL: every transaction first takes one transaction-level advisory lock
-  (`pg_advisory_xact_lock`), released at commit or rollback: the same one-writer-at-a-time
-  guarantee, so the read-modify-write paths (drawing a queue, opening an attempt,
-  deriving times from the events) see every earlier commit and are never interleaved,
-  with no retry loop. The lock waits at most BUSY_TIMEOUT_S, like SQLite's busy timeout.
+- PostgreSQL: writers run side by side; each read-modify-write path says what it
+  serialises on, at its top: `lock(session, *key)` takes a transaction-level advisory
+  lock on that key only (one study's draw, one person's queue, one source's failed
+  codes), rows it changes are read `FOR UPDATE` (an attempt being submitted), and
+  `lock_store(session)` takes the whole store (a merge). Plain event inserts and reads
+  take no lock. Under READ COMMITTED each statement after the lock sees every commit of
+  the lock's previous holder, so no retry loop is needed. A lock waits at most
+  BUSY_TIMEOUT_S (`lock_timeout`), like SQLite's busy timeout.
   The pool pings a connection before use, so a server that went away and came back is
   reconnected on the next call; while it is away a call fails with one line.
 
@@ -22,6 +27,7 @@ call returns. A URL's password never appears in a message (`redact_url`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import uuid
@@ -30,7 +36,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
     ArgumentError,
@@ -75,9 +81,44 @@ def _engine(path: Path) -> Engine:
     return engine
 
 
-# The one advisory lock every PostgreSQL transaction of a study store takes first (advisory
-# locks are per database, so stores in other databases of the server never wait on it).
+# The whole store's advisory lock: taken shared by every `lock`, exclusively by
+# `lock_store` (advisory locks are per database, so other databases never wait on it).
 STORE_LOCK_KEY = 0x63726D5F7475  # "crm_tu"
+
+
+def _on_server(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def lock_key(*key: object) -> int:
+    """The advisory lock number of `key` (a signed 64-bit hash of its parts)."""
+    digest = hashlib.blake2b("\x1f".join(map(str, key)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def lock(session: Session, *key: object) -> None:
+    """Serialise this transaction with every other that locks `key` (e.g. "draw", a
+    study id), until commit or rollback. Call it before the reads the writes depend on.
+    On SQLite BEGIN IMMEDIATE already serialised the transaction: nothing to do. Keys
+    taken together are taken in a fixed order by every caller (person, then study)."""
+    if not _on_server(session):
+        return
+    # Taking the store's shared lock again in the same transaction is free (a local count).
+    session.connection().execute(
+        text("SELECT pg_advisory_xact_lock_shared(:store), pg_advisory_xact_lock(:key)"),
+        {"store": STORE_LOCK_KEY, "key": lock_key(*key)},
+    )
+
+
+def lock_store(session: Session) -> None:
+    """Serialise this transaction with every other that takes a `lock` (a merge writes
+    across people and queues): what SQLite's one writer gives every transaction."""
+    if _on_server(session):
+        session.connection().execute(
+            text("SELECT pg_advisory_xact_lock(:store)"), {"store": STORE_LOCK_KEY}
+        )
+
+
 _PSYCOPG_NAMES = {"postgres", "postgresql", "postgresql+psycopg"}
 
 
@@ -101,11 +142,6 @@ def _postgresql_engine(url: str, display: str) -> Engine:
         hide_parameters=True,  # an error's text never carries what a person typed
         connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": options},
     )
-
-    @event.listens_for(engine, "begin")
-    def _one_writer_at_a_time(conn: Connection) -> None:
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({STORE_LOCK_KEY})")
-
     return engine
 
 
@@ -273,6 +309,13 @@ class StudyStore:
                         f"No study store at {display} yet: create a study with "
                         "`crm-tui study create --db URL`"
                     )
+                if current_version(conn) < target_version:
+                    # Processes opening a blank or older store at once migrate it once
+                    # (migrate reads the version again, after the lock); an app opening
+                    # a current store stops nobody.
+                    conn.execute(
+                        text("SELECT pg_advisory_xact_lock(:store)"), {"store": STORE_LOCK_KEY}
+                    )
                 migrate(conn, display, clock.wall(), target_version)
         except DBAPIError as exc:
             engine.dispose()
@@ -302,12 +345,20 @@ class StudyStore:
         return cls.open(path, clock)
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """A short write transaction, committed on exit and rolled back on error."""
+    def transaction(self, *, snapshot: bool = False) -> Iterator[Session]:
+        """A short transaction, committed on exit and rolled back on error. On PostgreSQL
+        it serialises with nothing by itself: a read-modify-write calls `lock` (or reads
+        its rows `with_for_update()`) first. `snapshot`: every read sees the store as of
+        the first one (REPEATABLE READ), for a report or an export that reads many tables
+        while people write; on SQLite a transaction is always one snapshot."""
         if os.getpid() != self._pid:
             raise RuntimeError("a StudyStore was carried into a child process; open a new one")
         try:
             with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                if snapshot and self.on_server:
+                    session.connection().exec_driver_sql(
+                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+                    )
                 yield session
         except DBAPIError as exc:
             error = self._server_error(exc) if self.on_server else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.models import RealismRating, TextDraft
 
 
@@ -22,6 +22,7 @@ def save_text_draft(
 ) -> None:
     """Keep `text` as the draft for `key` (committed now)."""
     with store.transaction() as session:
+        lock(session, "queue", study_id, annotator_id)  # an upsert: two would both insert
         draft = session.exec(
             select(TextDraft).where(
                 TextDraft.study_id == study_id,

@@ -85,6 +85,7 @@ _STUDY_LEVEL = {
     EventKind.EXPLORE_FINISHED,
     EventKind.RECORD_VIEWED,
     EventKind.SEARCH_RUN,
+    EventKind.ROWS_SHOWN,
     EventKind.FILTER_SET,
     EventKind.HEARTBEAT,
     EventKind.FOCUS_LOST,

@@ -34,7 +34,7 @@ from sqlmodel import Session, col, select
 from crm_tui.atomic import check_output_path
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.attempts import normalise_answer, score_answer
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock_store
 from crm_tui.study.exchange_file import (
     AssignmentRecord,
     AttemptRecord,
@@ -295,7 +295,7 @@ def export_work(
     """Write `profile_name`'s work in the study (`pick_study`'s choice) to `out`."""
     check_output_path(out, force=force, what="the work file")
     study = pick_study(store, study_name)
-    with store.transaction() as session:
+    with store.transaction(snapshot=True) as session:
         work = collect_work(
             session, study, _profile_named(session, profile_name.strip()), store.now()[0]
         )
@@ -703,6 +703,7 @@ def merge_work(
         _check_against_study(path, work, study, known)
     counts = MergeCounts()
     with store.transaction() as session:
+        lock_store(session)  # it writes queues, attempts and ratings of many people
         merger = _Merger(session, study, counts)
         for path, work in works:
             merger.merge(path, work)

@@ -28,7 +28,7 @@ from enum import StrEnum
 from sqlmodel import Session, col, func, select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.models import Annotator, Invitation, InvitationFailure, Mode, Study
 from crm_tui.study.profiles import add_profile, find_profile
 
@@ -133,6 +133,7 @@ def invite(
     code for it."""
     now = store.now()[0]
     with store.transaction() as session:
+        lock(session, "invitations")  # one live code per profile: checked, then written
         study_id = None
         if study_name is not None:
             study = session.exec(select(Study).where(Study.name == study_name)).first()
@@ -192,6 +193,9 @@ def redeem(store: StudyStore, code: str, source: str) -> Annotator:
     source locked out) raises CrmTuiError with one message and is counted."""
     now = store.now()[0]
     with store.transaction() as session:
+        # Counted, then added to: tries from one source wait for each other, so the
+        # lock-out comes after exactly MAX_FAILURES (other sources go on beside them).
+        lock(session, "invitation-source", source)
         if _recent_failures(session, source, now) >= MAX_FAILURES:
             reason, annotator_id, found = "locked", None, None
         else:
@@ -235,6 +239,7 @@ def revoke(store: StudyStore, name: str) -> int:
     """Revoke profile NAME's codes that still work; how many."""
     now = store.now()[0]
     with store.transaction() as session:
+        lock(session, "invitations")
         annotator = find_profile(session, name)
         if annotator is None:
             raise CrmTuiError(f"no profile named {name.strip()!r} in {store.path}")

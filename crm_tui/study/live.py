@@ -22,7 +22,7 @@ from sqlmodel import col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.assignment import ensure_queue
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.events import append_event, attempt_events
 from crm_tui.study.models import (
     Annotator,
@@ -98,7 +98,7 @@ def live_progress(
 ) -> LiveProgress:
     """The study as it stands now (coordinators only)."""
     now = store.now()[0]
-    with store.transaction() as session:
+    with store.transaction(snapshot=True) as session:
         require_mode(session, coordinator_id, Mode.COORDINATOR)
         study = get_study(session, study_id)
         assigned = dict(
@@ -196,9 +196,12 @@ def reassign(
 ) -> Reassigned:
     """Give the query of an open attempt to another annotator (coordinators only)."""
     with store.transaction() as session:
+        # The new holder's queue changes (person lock, then the study's draw if it is
+        # drawn now, as in open_next); the attempt closes (its row, locked last).
+        lock(session, "queue", study_id, to_profile_id)
         coordinator = require_mode(session, coordinator_id, Mode.COORDINATOR)
         study = get_study(session, study_id)
-        attempt = session.get(Attempt, attempt_id)
+        attempt = session.get(Attempt, attempt_id, with_for_update=True)
         if attempt is None or attempt.study_id != study_id:
             raise CrmTuiError(f"no attempt {attempt_id} in study {study.name!r}")
         item = session.get(StudyItem, attempt.item_id)

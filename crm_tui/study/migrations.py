@@ -284,6 +284,14 @@ CREATE INDEX ix_invitation_failure_source ON invitation_failure (source);
     )
 
 
+def _v7_agent_traces(conn: Connection) -> None:
+    """Each agent answer's trajectory as steps (`steps.py`), its turns, tokens and cost."""
+    conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN steps_json TEXT")
+    conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN turns INTEGER")
+    conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN tokens INTEGER")
+    conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN cost FLOAT")
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
@@ -291,6 +299,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _v4_drafts,
     _v5_agent_records,
     _v6_invitations,
+    _v7_agent_traces,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

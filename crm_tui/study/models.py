@@ -53,6 +53,7 @@ class EventKind(StrEnum):
     RESUMED = "resumed"
     RECORD_VIEWED = "record_viewed"
     SEARCH_RUN = "search_run"
+    ROWS_SHOWN = "rows_shown"  # a list page or search results on screen: their record Ids
     FILTER_SET = "filter_set"
     SOQL_RUN = "soql_run"  # a query typed in the SOQL console
     REPORT_RUN = "report_run"  # a report run in the browser (definition, rows, time)

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.models import Annotator, Mode
 
 
@@ -36,6 +36,7 @@ def add_profile(
         raise CrmTuiError(
             f"profile mode: {mode!r} is not one of {', '.join(m.value for m in Mode)}"
         ) from None
+    lock(session, "profiles")  # a name is checked free, then taken
     if session.exec(select(Annotator).where(Annotator.name == name)).first():
         raise CrmTuiError(f"profile name: {name!r} is taken")
     annotator = Annotator(name=name, role=role, crm_years=crm_years, mode=mode, created_at=now)

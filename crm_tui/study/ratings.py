@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.events import append_event
 from crm_tui.study.models import (
     Assignment,
@@ -46,6 +46,7 @@ def rate_realism(
     (objects only). Rating a target again replaces the earlier rating."""
     rationale = (rationale or "").strip() or None
     with store.transaction() as session:
+        lock(session, "queue", study_id, annotator_id)  # an upsert: two would both insert
         study = get_study(session, study_id)
         get_profile(session, annotator_id)
         targets = rating_targets(study)

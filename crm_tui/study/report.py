@@ -37,6 +37,7 @@ from crm_tui.study.models import (
     row_id,
 )
 from crm_tui.study.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
+from crm_tui.study.process import Process, build_process
 from crm_tui.study.ratings import rating_targets
 from crm_tui.study.stats import (
     AlphaEstimate,
@@ -144,6 +145,7 @@ class Report:
     realism: Realism
     flags: list[FlagCount]
     disputed: list[DisputedItem]
+    process: Process | None = None  # how humans and agents solved (`process.py`)
 
 
 def ordered_families() -> list[Family]:
@@ -192,6 +194,7 @@ def build_report(session: Session, study: Study) -> Report:
         realism=_realism(session, study),
         flags=_flag_counts(study, flags),
         disputed=_disputed(items, attempts_by_item, flags),
+        process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
     )
 
 

@@ -15,6 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from crm_tui.study.process import Process, Sight
 from crm_tui.study.report import ALL, Report, ordered_families
 from crm_tui.study.stats import Interval, Spread
 
@@ -58,6 +59,8 @@ def report_tables(report: Report) -> list[TableView]:
     tables += [_realism_table(report), _alpha_table(report), _flags_table(report)]
     if report.disputed:
         tables.append(_disputed_table(report))
+    if report.process is not None and report.process.summaries:
+        tables.append(process_table(report.process))
     return tables
 
 
@@ -165,6 +168,53 @@ def _agents_table(report: Report) -> TableView:
             "Re-score ≠ CRMArena",
         ]
         + [f"pass^{k} %" for k in range(1, most + 1)],
+        rows,
+    )
+
+
+def _number(value: float | None) -> str:
+    return DASH if value is None else f"{value:g}"
+
+
+def _first_sight(value: float | None, unit: str) -> str:
+    if value is None:
+        return DASH
+    return f"{value / 1000:.0f} s" if unit == "ms" else f"turn {value:g}"
+
+
+PROCESS_TABLE_TITLE = "Process: how humans and agents solve (medians; labels as % of attempts)"
+
+
+def process_table(process: Process) -> TableView:
+    """Humans next to each agent, per family and ALL: how they solved, where they went wrong."""
+    rows = [
+        [
+            summary.family,
+            summary.solver,
+            str(summary.traces),
+            _number(summary.median_steps),
+            _number(summary.median_records),
+            _number(summary.median_queries),
+        ]
+        + [_pct(summary.shares[sight.value]) for sight in Sight]
+        + [_first_sight(summary.median_first_sight, summary.time_unit)]
+        for summary in process.summaries
+    ]
+    return TableView(
+        PROCESS_TABLE_TITLE,
+        [
+            "Family",
+            "Solver",
+            "Attempts",
+            "Steps",
+            "Records",
+            "Queries",
+            "Right %",
+            "Saw, chose otherwise %",
+            "Never saw %",
+            "Wrong, not judged %",
+            "First sight",
+        ],
         rows,
     )
 
@@ -384,3 +434,41 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         yield ["audit", "", flag.category, "items", flag.items]
     for item in report.disputed:
         yield ["disputed", item.family, str(item.idx), "wrong_share", item.wrong_share]
+    if report.process is not None:
+        yield from _process_records(report.process)
+
+
+def _process_records(process: Process) -> Iterator[list[object]]:
+    """The summaries, then one row per measure per attempt or agent record (subject:
+    solver · task idx · annotator or trial), to redo the numbers in pandas or R."""
+    for summary in process.summaries:
+        family, solver = summary.family, summary.solver
+        yield ["process", family, solver, "attempts", summary.traces]
+        yield ["process", family, solver, "median_steps", summary.median_steps]
+        yield ["process", family, solver, "median_records", summary.median_records]
+        yield ["process", family, solver, "median_queries", summary.median_queries]
+        for label, share in summary.shares.items():
+            yield ["process", family, solver, f"share_{label}", share]
+        yield [
+            "process",
+            family,
+            solver,
+            f"median_first_sight_{summary.time_unit}",
+            summary.median_first_sight,
+        ]
+    for one in process.traces:
+        subject = f"{one.solver} · task {one.idx} · {one.who}"
+        unit = "active_ms" if one.solver == "humans" else "turns"
+        for measure, value in (
+            ("label", one.label),
+            ("steps", one.steps),
+            ("records", one.records),
+            ("queries", one.queries),
+            (unit, one.time),
+            ("first_sight_step", one.first_sight_step),
+            (f"first_sight_{'ms' if unit == 'active_ms' else 'turn'}", one.first_sight_time),
+            ("tokens", one.tokens),
+            ("cost", one.cost),
+        ):
+            if value is not None:
+                yield ["trace", one.family, subject, measure, value]

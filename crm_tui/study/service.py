@@ -35,6 +35,7 @@ from crm_tui.study.timing import HEARTBEAT_S
 from crm_tui.study.views import Profile, StudyInfo
 
 if TYPE_CHECKING:
+    from crm_tui.study.replay import Replay
     from crm_tui.study.report import Report
 
 # The face callers above the study layer import from: the service, the plain data it
@@ -379,13 +380,12 @@ class StudyService:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
         from crm_tui.study.report import build_report  # numpy and the scorers: when asked
 
-        with self._store.transaction() as session:
+        with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id))
 
-    @_on_writer
-    def report_for(self, profile_id: int | None) -> Report:
-        """The report as the app shows it: to coordinators and auditors only, as
-        annotators must not learn how others did while the study runs."""
+    def _require_gold_viewer(self, profile_id: int | None) -> None:
+        """Refuse, with one message whatever the reason, anyone but a coordinator or an
+        auditor: what follows shows gold answers and other people's work."""
         try:
             acting = self._acting(profile_id)
         except CrmTuiError:
@@ -394,10 +394,26 @@ class StudyService:
             acting = self._profile(profile_id)
         if acting is None or not acting.sees_gold:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
+
+    @_on_writer
+    def report_for(self, profile_id: int | None) -> Report:
+        """The report as the app shows it: to coordinators and auditors only, as
+        annotators must not learn how others did while the study runs."""
+        self._require_gold_viewer(profile_id)
         from crm_tui.study.report import build_report
 
-        with self._store.transaction() as session:
+        with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id))
+
+    @_on_writer
+    def replay_for(self, profile_id: int | None, idx: int) -> Replay:
+        """One item's solves step by step, people's and agents' (`replay.py`): to
+        coordinators and auditors only, as steps show the gold."""
+        self._require_gold_viewer(profile_id)
+        from crm_tui.study.replay import replay_item
+
+        with self._store.transaction() as session:
+            return replay_item(session, get_study(session, self.study.id), idx)
 
     # ----------------------------------------------------------------- watching a study live
     @_on_writer

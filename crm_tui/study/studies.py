@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from crm_tui.bench.taskset import CRMARENA
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.db import StudyStore
+from crm_tui.study.db import StudyStore, lock
 from crm_tui.study.models import Study, StudyItem, row_id
 from crm_tui.study.protocol import Preset, Protocol, resolve_protocol, validated
 
@@ -100,6 +100,7 @@ def create_study(
     )
     solve = preset.solve
     with store.transaction() as session:
+        lock(session, "studies")  # a name is checked free, then taken
         if session.exec(select(Study).where(Study.name == name)).first():
             raise CrmTuiError(f"study name: {name!r} already exists")
         study = Study(

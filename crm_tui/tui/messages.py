@@ -10,11 +10,28 @@ from textual.message import Message
 class QueryRun(Message):
     """The person ran a SOQL query in the console (the study records it while solving)."""
 
-    def __init__(self, text: str, rows: int | None, error: str | None) -> None:
+    def __init__(
+        self, text: str, rows: int | None, error: str | None, shown: list[str] | None = None
+    ) -> None:
         super().__init__()
         self.text = text
         self.rows = rows  # total size, or None when the query failed
         self.error = error
+        # the distinct short values on screen (Ids, months, states...): what the process
+        # report checks the gold answer against ("saw it" or "never saw")
+        self.shown = shown or []
+
+
+class RowsShown(Message):
+    """Records came on screen as a list page or search results (the study records their
+    Ids: what a person saw, for the process report's "saw it" / "never saw")."""
+
+    def __init__(self, via: str, object_name: str | None, ids: list[str], text: str = "") -> None:
+        super().__init__()
+        self.via = via  # "list" or "search"
+        self.object_name = object_name  # the list's object; None for search results
+        self.ids = ids
+        self.text = text  # the search text
 
 
 class ReportRun(Message):

@@ -13,10 +13,12 @@ from crm_tui.bench.generate import generate_taskset
 from crm_tui.bench.periods import Period
 from crm_tui.bench.scoring import score
 from crm_tui.bench.taskset import check_taskset_matches, load_taskset, write_taskset
+from crm_tui.cli import main
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
 from tests.helpers.bench_org import random_org
+from tests.helpers.paths import CRMARENA_TASKS, needs_crmarena
 
 PER_TASK = 20
 FALSE_PRESUPPOSITION = {
@@ -87,8 +89,9 @@ def test_counts_none_share_and_blocks(taskset):
 
 
 def test_queries_and_parameters_are_unique(taskset):
-    queries = [inst.query for inst in taskset.instances]
-    assert len(set(queries)) == len(queries)
+    # What a solver reads is the query and the metadata: PVI names its case only there.
+    asked = [(inst.query, inst.required) for inst in taskset.instances]
+    assert len(set(asked)) == len(asked)
     for inst in taskset.instances:
         if inst.family.suffix:
             assert inst.family.suffix.split()[-1] in inst.query
@@ -133,11 +136,75 @@ def test_an_org_too_small_is_refused_with_the_families_named(tmp_path):
     assert 0 < len(short) < 9 * 130
 
 
-def test_default_org_gives_crmarenas_shape(default_org_path):
+@pytest.fixture(scope="module")
+def default_set(default_org_path):
     with OrgStore.open(default_org_path) as store:
-        taskset = generate_taskset(store)
+        return generate_taskset(store)
+
+
+def test_default_org_gives_crmarenas_shape(default_set):
+    taskset = default_set
     assert len(taskset) == 1170
     assert Counter(i.task for i in taskset.instances) == {name: 130 for name in families()}
     nones = Counter(i.task for i in taskset.instances if i.answer is None)
     assert nones == {name: 39 for name in FALSE_PRESUPPOSITION}
-    assert len({i.query for i in taskset.instances}) == 1170
+    assert len({(i.query, i.required) for i in taskset.instances}) == 1170
+
+
+def test_every_routing_rule_decides_a_fair_share_at_seed_1(default_org_path, default_set):
+    routing = default_set.by_task()["case_routing"]
+    shares = Counter(i.extra["decided_by"] for i in routing)
+    assert set(shares) == set(gold.ROUTING_RULES)
+    assert all(n >= 0.15 * len(routing) for n in shares.values()), shares
+    assert len({i.answer for i in routing}) >= 15
+    with OrgStore.open(default_org_path) as store:
+        for inst in routing:  # the rule recorded is the rule that decides
+            p = inst.params
+            decision = gold.case_routing_decision(store, p["issue_id"], p["product_id"])
+            assert decision == (inst.answer, inst.extra["decided_by"])
+
+
+def test_tasks_stats_shows_the_share_each_routing_rule_decides(
+    default_set, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "200")
+    path = tmp_path / "tasks.json"
+    write_taskset(default_set, path)
+    main(["tasks", "stats", str(path)])
+    printed = capsys.readouterr().out
+    routing = default_set.by_task()["case_routing"]
+    shares = Counter(i.extra["decided_by"] for i in routing)
+    line = next(row for row in printed.splitlines() if "case_routing" in row)
+    for rule in gold.ROUTING_RULES:
+        assert f"{rule} {100 * shares[rule] / len(routing):.0f}%" in line, line
+    assert f" {len({i.answer for i in routing})} " in line
+    pvi = next(row for row in printed.splitlines() if "policy_violation" in row)
+    assert "%" not in pvi.split("│")[-2]  # one rule: no "decided by" shares
+
+
+def test_routing_cases_are_new_not_copied_from_the_org(default_org_path, default_set):
+    with OrgStore.open(default_org_path) as store:
+        existing = {r[0] for r in store.conn.execute('SELECT Description FROM "Case"')}
+        numbers = {r[0] for r in store.conn.execute('SELECT OrderNumber FROM "Order"')}
+    for inst in default_set.by_task()["case_routing"]:
+        description = inst.query.split("- Case Description: ", 1)[1]
+        assert description not in existing
+        assert inst.params["order_number"] not in numbers
+        assert "template_case_id" not in inst.params
+
+
+def test_policy_violation_gives_its_case_in_the_metadata_only(default_set):
+    for inst in default_set.by_task()["policy_violation_identification"]:
+        case_id = inst.params["case_id"]
+        assert case_id not in inst.query
+        assert inst.required.startswith(f"- Case Id to be considered is: {case_id}")
+
+
+@needs_crmarena
+def test_distinct_answers_reach_70_percent_of_crmarenas(default_set):
+    crmarena = load_taskset(CRMARENA_TASKS)
+    theirs = {t: len({i.answer for i in insts}) for t, insts in crmarena.by_task().items()}
+    ours = {t: len({i.answer for i in insts}) for t, insts in default_set.by_task().items()}
+    assert set(ours) == set(theirs)
+    short = {t: (ours[t], theirs[t]) for t in ours if ours[t] < 0.7 * theirs[t]}
+    assert not short, short

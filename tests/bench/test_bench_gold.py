@@ -113,7 +113,7 @@ def test_transfer_count_tie_is_skipped(org):
 
 
 # ----------------------------------------------------------------- NCR
-def _routing_org(org):
+def _routing_org(org, open_status: str = "Working"):
     a, b, c, d, e = (org.user(n) for n in "abcde")
     issue, other, third = org.issue("Late"), org.issue("Broken"), org.issue("Billing")
     shoe, sock = org.product("Shoe"), org.product("Sock")
@@ -129,7 +129,7 @@ def _routing_org(org):
     org.case([c], "2021-03-01 08:00", "2021-03-02 08:00", issue=other, item=sock_item)
     org.case([d], "2021-04-01 08:00", "2021-04-02 08:00", issue=third, item=sock_item)
     org.case([e], "2021-04-01 08:00", "2021-04-02 08:00", issue=third, item=sock_item)
-    org.case([d], "2021-05-01 08:00", issue=other, item=sock_item, status="Working")
+    org.case([d], "2021-05-01 08:00", issue=other, item=sock_item, status=open_status)
     return org.finish(), (a, b, c, d, e), (issue, other, third), (shoe, sock)
 
 
@@ -145,6 +145,18 @@ def test_case_routing_skips_ties_the_workload_readings_disagree_on(org):
     # but no case has Status 'Open', so that reading stays tied.
     with pytest.raises(Undecidable):
         gold.case_routing(store, third, shoe)
+
+
+def test_case_routing_decided_by_workload_when_both_readings_agree(org):
+    store, (*_, d, e), (*_, third), (shoe, _) = _routing_org(org, open_status="Open")
+    # d's open case is 'Open': "not Closed" and "= 'Open'" both count it, so e has less work.
+    assert gold.case_routing_decision(store, third, shoe) == (e, "workload")
+
+
+def test_case_routing_names_the_rule_that_decided(org):
+    store, (a, _, c, *_), (issue, other, _), (shoe, _) = _routing_org(org)
+    assert gold.case_routing_decision(store, other, shoe) == (c, "expertise")
+    assert gold.case_routing_decision(store, issue, shoe) == (a, "product")
 
 
 # ----------------------------------------------------------------- NED

@@ -1,6 +1,6 @@
 """Time typical reports on both backends, as a Markdown table for the README.
 
-    python -m tests.benchmarks.bench_reports [--scale 10] [--repeat 20]
+    python -m tests.benchmarks.bench_reports [--scale 10] [--repeat 20] [--smoke]
 
 Generates an org (or reuses the one the other benchmarks wrote; the file is cached in the
 temp folder as crm-tui-bench-<scale>x.sqlite) and runs two reports on the local backend
@@ -21,7 +21,6 @@ Salesforce backend took and the API calls of one run.
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
 from pathlib import Path
 
@@ -42,6 +41,7 @@ from crm_tui.org.reports import (
 )
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
+from tests.benchmarks import smoke
 from tests.benchmarks.bench_salesforce_backend import LoginRedirect
 
 REPORT = ReportDefinition(
@@ -85,13 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args(argv)
-    folder = Path(tempfile.gettempdir())
-    path = folder / f"crm-tui-bench-{args.scale:g}x.sqlite"
-    if not path.exists():
-        from crm_tui.org.generate.build_file import generate
+    args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE, repeat=1)
+    with smoke.bench_folder(args.smoke) as folder:
+        return measure(folder, args)
 
-        generate(path, seed=args.seed, scale=args.scale)
+
+def measure(folder: Path, args: argparse.Namespace) -> int:
+    path = smoke.bench_org(folder, args.scale, args.seed)
     certs = make_loopback_certificates(folder / "crm-tui-bench-certs")
     with OrgServer(path, tls=certs.server_context()) as server:
         session = TimeoutSession()

@@ -13,7 +13,12 @@ sequence numbers 0..n-1, each once), the submitted attempts with the times the s
 call returned, and times that the event log derives again; one rating and one draft per
 rated target. A failed check exits non-zero.
 
-Run: python -m tests.benchmarks.study_load [--processes 20] [--seconds 30]
+`--mix people` paces each session as a person at work instead: a heartbeat every second
+while solving (as the TUI writes), a `record_viewed` every third second, a draft save
+after 4 s and before submitting, 6-15 s per query, and a few seconds' thought before a
+rating: about one small write per second per annotator.
+
+Run: python -m tests.benchmarks.study_load [--processes 20] [--seconds 30] [--mix people]
 (prints Markdown tables for the README; `--smoke`: 3 processes for 2 seconds). Without
 PostgreSQL's binaries only the SQLite store runs, and the script says so.
 """
@@ -24,6 +29,7 @@ import argparse
 import json
 import multiprocessing
 import queue
+import random
 import statistics
 import sys
 import tempfile
@@ -51,7 +57,17 @@ from tests.helpers.pg_server import PostgresServer, find_binaries, started_serve
 
 EVENTS_PER_ATTEMPT = 5
 ITEMS = 400  # more than anyone solves in the run: the queue never runs dry
-CALLS = ("open_next", "record_event", "save_draft", "submit", "save_text_draft", "rate_realism")
+CALLS = (
+    "draw_queue",  # a session's first open_next: it draws the person's queue
+    "open_next",
+    "heartbeat",
+    "record_event",
+    "save_draft",
+    "submit",
+    "save_text_draft",
+    "rate_realism",
+)
+MIXES = ("burst", "people")
 SPAWN = multiprocessing.get_context("spawn")
 RETRIES = 10
 T = TypeVar("T")
@@ -109,11 +125,18 @@ def session(
     study_id: int,
     annotator_id: int,
     seconds: float,
+    mix: str,
     ready: Any,
     reports: Any,
 ) -> None:
     """One annotator's app: solve and rate for `seconds`, then report."""
     report = Report(annotator_id)
+    paced = mix == "people"
+    pace = random.Random(annotator_id)  # each person their own, reproducible rhythm
+
+    def think(lo: float, hi: float) -> None:
+        if paced:
+            time.sleep(pace.uniform(lo, hi))
 
     def timed(name: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         for _ in range(RETRIES):
@@ -129,6 +152,27 @@ def session(
             return result
         raise RuntimeError(f"{name}: refused {RETRIES} times running")
 
+    def view_record(attempt_id: int) -> None:
+        payload = {"seq": report.viewed}
+        timed("record_event", record_event, store, attempt_id, "record_viewed", payload)
+        report.viewed += 1
+        report.kinds["record_viewed"] += 1
+
+    def solve_as_a_person(attempt_id: int, answer: str) -> None:
+        """A heartbeat a second for 6-15 s, looking at records, typing the answer."""
+        ticks = round(pace.uniform(6, 15))
+        next_tick = time.monotonic()
+        for tick in range(1, ticks + 1):
+            next_tick += 1
+            time.sleep(max(0.0, next_tick - time.monotonic()))
+            timed("heartbeat", record_event, store, attempt_id, "heartbeat")
+            report.kinds["heartbeat"] += 1
+            if tick % 3 == 0:
+                view_record(attempt_id)
+            if tick == 4:
+                timed("save_draft", save_draft, store, attempt_id, answer[:8])
+        timed("save_draft", save_draft, store, attempt_id, answer)
+
     with StudyStore.open(location) as store:
         with store.transaction() as db:
             targets = rating_targets(get_study(db, study_id))
@@ -136,20 +180,19 @@ def session(
         deadline = time.monotonic() + seconds
         solved = 0
         while time.monotonic() < deadline:
-            view = timed("open_next", open_next, store, study_id, annotator_id)
+            call = "open_next" if report.kinds["opened"] else "draw_queue"
+            view = timed(call, open_next, store, study_id, annotator_id)
             if view is None:
                 break
             report.kinds["opened"] += 1
-            for _ in range(EVENTS_PER_ATTEMPT):
-                payload = {"seq": report.viewed}
-                timed(
-                    "record_event", record_event, store, view.attempt_id, "record_viewed", payload
-                )
-                report.viewed += 1
-                report.kinds["record_viewed"] += 1
             answer = f"005Wt0000{view.item.idx:06d}AAA"
-            timed("save_draft", save_draft, store, view.attempt_id, answer[:8])
-            timed("save_draft", save_draft, store, view.attempt_id, answer)
+            if paced:
+                solve_as_a_person(view.attempt_id, answer)
+            else:
+                for _ in range(EVENTS_PER_ATTEMPT):
+                    view_record(view.attempt_id)
+                timed("save_draft", save_draft, store, view.attempt_id, answer[:8])
+                timed("save_draft", save_draft, store, view.attempt_id, answer)
             result = timed("submit", submit, store, view.attempt_id, answer, confidence=4)
             report.kinds["answer_submitted"] += 1
             report.submitted[view.attempt_id] = (result.wall_ms, result.active_ms, answer)
@@ -157,6 +200,7 @@ def session(
             if solved % 2 == 0:
                 target = targets[(solved // 2 - 1) % len(targets)]
                 rationale = f"{target} looks like ours ({solved})"
+                think(2, 5)
                 timed(
                     "save_text_draft",
                     save_text_draft,
@@ -262,12 +306,16 @@ class Run:
         return self.events / self.seconds
 
 
-def load(store_name: str, location: Path | str, processes: int, seconds: float) -> Run:
+def load(
+    store_name: str, location: Path | str, processes: int, seconds: float, mix: str = "burst"
+) -> Run:
     study_id, people = make_study(location, processes)
     ready = SPAWN.Barrier(processes + 1)
     reports_queue = SPAWN.Queue()
     procs = [
-        SPAWN.Process(target=session, args=(location, study_id, who, seconds, ready, reports_queue))
+        SPAWN.Process(
+            target=session, args=(location, study_id, who, seconds, mix, ready, reports_queue)
+        )
         for who in people
     ]
     for proc in procs:
@@ -343,6 +391,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").strip().split("\n")[0])
     parser.add_argument("--processes", type=int, default=20, help="annotator sessions")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long each works")
+    parser.add_argument(
+        "--mix", choices=MIXES, default="burst", help="burst: no pause; people: paced as at work"
+    )
     args = parse(parser, argv, processes=3, seconds=2.0)
     runs: list[Run] = []
     bin_dir = find_binaries()
@@ -351,11 +402,14 @@ def main(argv: list[str] | None = None) -> None:
     else:
         server: PostgresServer = started_server(bin_dir)
         try:
-            runs.append(load("PostgreSQL", server.new_database(), args.processes, args.seconds))
+            runs.append(
+                load("PostgreSQL", server.new_database(), args.processes, args.seconds, args.mix)
+            )
         finally:
             server.remove()
     with tempfile.TemporaryDirectory(prefix="crm-tui-load-") as folder:
-        runs.append(load("SQLite", Path(folder) / "study.sqlite", args.processes, args.seconds))
+        location = Path(folder) / "study.sqlite"
+        runs.append(load("SQLite", location, args.processes, args.seconds, args.mix))
     print_tables(runs)
     if any(run.problems or run.timings for run in runs):
         raise SystemExit(1)

@@ -15,23 +15,7 @@ from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.studies import create_study, find_study, solve_only_preset, with_overrides
 from tests.helpers.cli import fails, snapshot
-
-ORG = "local-0000"
-
-
-def instances() -> list[dict]:
-    return [
-        {
-            "idx": idx,
-            "task": "case_routing",
-            "query": f"Who should take case {idx}?",
-            "answer": f"005Wt00000000{idx:02}AAA",
-            "metadata": {"required": "- Today's date: 2023-01-15"},
-            "reward_metric": "exact_match",
-            "crm_tui": {"org": ORG},
-        }
-        for idx in range(3)
-    ]
+from tests.helpers.routing_items import ORG, instances
 
 
 def new_study(path, task_set_hash="sha256:cli") -> None:

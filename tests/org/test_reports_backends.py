@@ -128,7 +128,7 @@ REPORTS: dict[str, tuple[ReportDefinition, str, int]] = {
             "Case",
             groupings=(Grouping("ClosedDate", DateGranularity.WEEK),),
             summaries=(Summary(Aggregate.MAX, "CreatedDate"),),
-            date_ranges=(DateRange("ClosedDate", "2023-Q2"),),
+            date_ranges=(DateRange("ClosedDate", "2023-Q4"),),
         ),
         "aggregate",
         1,

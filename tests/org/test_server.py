@@ -114,6 +114,7 @@ def test_describe_global_and_object(sf):
     status = next(f for f in case["fields"] if f["name"] == "Status")
     assert [p["value"] for p in status["picklistValues"]] == [
         "New",
+        "Open",
         "Working",
         "Escalated",
         "Closed",

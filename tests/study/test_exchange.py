@@ -23,25 +23,9 @@ from crm_tui.study.protocol import load_preset
 from crm_tui.study.ratings import flag_item, rate_realism
 from crm_tui.study.studies import create_study, find_study, with_overrides
 from crm_tui.study.timing import derive
+from tests.helpers.routing_items import ORG, instances
 
-ORG = "local-0000"
 TASKS = "sha256:exchange"
-
-
-def instances() -> list[dict]:
-    """Three case-routing queries (gold: an Id each)."""
-    return [
-        {
-            "idx": idx,
-            "task": "case_routing",
-            "query": f"Who should take case {idx}?",
-            "answer": f"005Wt00000000{idx:02}AAA",
-            "metadata": {"required": "- Today's date: 2023-01-15"},
-            "reward_metric": "exact_match",
-            "crm_tui": {"org": ORG},
-        }
-        for idx in range(3)
-    ]
 
 
 def new_study(path, clock, *, name="pilot", task_set_hash=TASKS, org=ORG) -> int:

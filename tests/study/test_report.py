@@ -403,3 +403,24 @@ def test_items_answered_is_what_people_answered_not_the_study_size(tmp_path):
     column = humans.columns.index("Items answered")
     answered = {row[0]: row[column] for row in humans.rows}
     assert (answered["NCR"], answered["HTU"], answered["ALL"]) == ("1 of 2", "0 of 2", "1 of 5")
+
+
+def test_process_section_counts_labels_and_carries_each_attempt(report):
+    """The crafted agents only ever looked at a Case: a wrong answer is "never saw"."""
+    process = report.process
+    claude = next(
+        s for s in process.summaries if s.family == "NCR" and s.solver.startswith("claude")
+    )
+    assert claude.traces == 2 and claude.median_steps == 2 and claude.median_queries == 1
+    assert claude.shares == {
+        "right": 0.5,
+        "saw_chose_otherwise": 0.0,
+        "never_saw": 0.5,
+        "unjudged": 0.0,
+    }
+    assert [s.solver for s in process.summaries if s.family == "ALL"][0] == "humans"
+    rows = list(csv.reader(io.StringIO(to_csv(report))))
+    subject = "claude-3.5-sonnet Function Calling · task 390 · trial 1"
+    assert ["trace", "NCR", subject, "label", "never_saw"] in rows
+    assert ["trace", "NCR", subject, "turns", "3"] in rows
+    assert json.loads(to_json(report))["process"]["traces"][0]["solver"] == "humans"

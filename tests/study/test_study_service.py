@@ -18,24 +18,7 @@ from crm_tui.study.models import Event
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.service import RESULTS_ARE_FOR_COORDINATORS, StudyService
 from crm_tui.study.studies import create_study, solve_only_preset
-
-ORG = "local-0000"
-
-
-def instances(org: str = ORG) -> list[dict]:
-    """Three case-routing queries of the org (gold: an Id each)."""
-    return [
-        {
-            "idx": idx,
-            "task": "case_routing",
-            "query": f"Who should take case {idx}?",
-            "answer": f"005Wt00000000{idx:02}AAA",
-            "metadata": {"required": "- Today's date: 2023-01-15"},
-            "reward_metric": "exact_match",
-            "crm_tui": {"org": org},
-        }
-        for idx in range(3)
-    ]
+from tests.helpers.routing_items import ORG, instances
 
 
 def add_study(path, name: str, org: str = ORG) -> None:

@@ -20,22 +20,9 @@ from crm_tui.study.profiles import create_profile
 from crm_tui.study.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails
 from tests.helpers.pg_server import PASSWORD, PostgresServer
+from tests.helpers.routing_items import instances
 
 WRONG = "not-the-pw-9c1e"
-
-
-def instances() -> list[dict]:
-    return [
-        {
-            "idx": idx,
-            "task": "case_routing",
-            "query": f"Who should take case {idx}?",
-            "answer": f"005Wt00000000{idx:02}AAA",
-            "metadata": {"required": "- Today's date: 2023-01-15"},
-            "reward_metric": "exact_match",
-        }
-        for idx in range(2)
-    ]
 
 
 def make_study(store: StudyStore) -> tuple[int, int]:
@@ -43,7 +30,7 @@ def make_study(store: StudyStore) -> tuple[int, int]:
         store,
         "pilot",
         solve_only_preset(2),
-        instances=instances(),
+        instances=instances(org=None),
         task_set_hash="sha256:test",
         org_fingerprint="local-0000",
     )
@@ -171,7 +158,7 @@ def test_people_enrolling_at_once_never_share_a_capped_item(study_store_url):
             store,
             "capped",
             solve_only_preset(2),
-            instances=[{**instances()[0], "idx": idx} for idx in range(2 * people)],
+            instances=[{**instances(org=None)[0], "idx": idx} for idx in range(2 * people)],
             task_set_hash="sha256:test",
             org_fingerprint="local-0000",
         )

@@ -68,6 +68,14 @@ ID_TEXT_FIELDS: dict[tuple[str, str], str] = {
 }
 
 
+# Text fields that hold the Id of a record no object here models (as in CRMArena's data):
+# there is no page to link to, so the record page says what that record is beside its Id.
+OUTSIDE_RECORD_NAMES: dict[tuple[str, str], str] = {
+    ("Account", "RecordTypeId"): "Person Account",  # the only record type the org uses
+    ("LiveChatTranscript", "LiveChatVisitorId"): "Anonymous visitor",
+}
+
+
 def id_text_target(object_name: str, field_name: str) -> str | None:
     """The object whose Ids the text field holds, or None for an ordinary field."""
     return ID_TEXT_FIELDS.get((object_name, field_name))
@@ -380,13 +388,19 @@ def record_view(obj: SObject, record: Record, names: dict[str, str]) -> RecordVi
             f.label,
             f.type,
             record[f.name],
-            display_value(f, record[f.name], names, id_text_target(obj.name, f.name) is not None),
+            _record_page_display(obj, f, record[f.name], names),
             link_of(obj, f, record[f.name]),
         )
         for f in obj.fields
     ]
     title = str(record.get(obj.title_field) or record["Id"])
     return RecordView(obj.name, record["Id"], title, fields)
+
+
+def _record_page_display(obj: SObject, fld: Field, value: Any, names: dict[str, str]) -> str:
+    shown = display_value(fld, value, names, id_text_target(obj.name, fld.name) is not None)
+    outside = OUTSIDE_RECORD_NAMES.get((obj.name, fld.name))
+    return f"{outside} · {shown}" if outside and shown else shown
 
 
 def link_of(obj: SObject, fld: Field, value: Any) -> str | None:

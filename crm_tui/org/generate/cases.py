@@ -44,6 +44,7 @@ ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion
 # offered after its window (a window violation) reads naturally.
 LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
+GENERALIST_SHARE = 0.4  # of the issues, taken by any agent rather than by specialists
 ALL_RESOLUTIONS = list(RESOLUTIONS)
 
 
@@ -116,8 +117,13 @@ class _Router:
         # Specialists are among the stronger half of the team: experts in their issue.
         ranked = sorted(range(n), key=lambda i: -self.agents[i].skill)
         experts = ranked[: max(3, n // 2)]
+        # Some issues have no specialists: whoever is free takes them, so no agent stands
+        # out on them and the routing policy's product and workload rules decide.
+        generalist = set(r.sample(range(n_issues), round(n_issues * GENERALIST_SHARE)))
         for issue in range(n_issues):
             picks = r.sample(experts, min(3, len(experts)))
+            if issue in generalist:
+                picks = []
             self.specialists.append(picks)
             for a in picks:
                 self.agents[a].specialties.append(issue)
@@ -126,6 +132,8 @@ class _Router:
     def first(self, issue: int) -> int:
         roll = self.r.random()
         spec = self.specialists[issue]
+        if not spec:
+            return self.r.randrange(len(self.agents))
         if roll < 0.30:
             return spec[0]
         if roll < 0.42 and len(spec) > 1:
@@ -134,7 +142,7 @@ class _Router:
 
     def transfer_to(self, issue: int, current: int) -> int:
         for _ in range(10):
-            if self.r.random() < 0.5:
+            if self.r.random() < 0.5 and self.specialists[issue]:
                 target = self.r.choice(self.specialists[issue])
             else:
                 target = self.r.choice(self.strong)
@@ -214,11 +222,14 @@ def build(
         recent = (END - created).days < 45
         open_case = r.random() < (0.55 if recent else 0.115) or finish > NOW
         if open_case:
+            # "Open" as CRMArena's routing helper counts workload (spec 14.2: the workload
+            # rule decides only where "Open" and "not Closed" agree, so most open cases are
+            # plainly Open).
             status = r.choices(
-                ("New", "Working", "Escalated"), (15, 55, 30) if len(owners) > 1 else (35, 50, 15)
+                ("New", "Open", "Escalated"), (5, 80, 15) if len(owners) > 1 else (12, 80, 8)
             )[0]
             if status == "New" and len(owners) > 1:
-                status = "Working"
+                status = "Open"
             closed = None
             life_end = min(finish, NOW)
         else:

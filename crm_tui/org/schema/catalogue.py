@@ -199,7 +199,7 @@ TIME_ZONES = (
     "Pacific/Honolulu",
     "America/Anchorage",
 )
-CASE_STATUSES = ("New", "Working", "Escalated", "Closed")
+CASE_STATUSES = ("New", "Open", "Working", "Escalated", "Closed")
 CASE_PRIORITIES = ("Low", "Medium", "High")
 ORDER_STATUSES = ("Draft", "Activated")
 HISTORY_FIELDS = ("Case Creation", "Owner Assignment", "Case Closed")
@@ -492,7 +492,9 @@ OBJECTS: tuple[SObject, ...] = (
             Field("IsActive", FieldType.BOOLEAN, "Active", "Whether the product can be sold."),
             _text(
                 "External_ID__c",
-                "External ID",
+                # As in CRMArena's data, the key is made of category names (and a number):
+                # the label says so, or a person reads it as a code and not as categories.
+                "External ID (category names)",
                 "Key of the product in the merchandising system: its category names and a number.",
                 unique=True,
             ),

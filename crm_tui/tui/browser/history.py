@@ -54,6 +54,9 @@ class ViewState:
     column: int
     scroll_x: float
     scroll_y: float
+    # The cursor row of the table that chose this one's rows, when another did (a record
+    # page's related lists choose its preview), so Back shows the same rows again.
+    context_row: int | None = None
 
 
 Location = (

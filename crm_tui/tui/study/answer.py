@@ -14,6 +14,7 @@ from textual.widgets import Input, Select, Static
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id
+from crm_tui.tui.wording import a_or_an
 
 MONTHS = tuple(calendar.month_name[1:])
 
@@ -59,8 +60,7 @@ class AnswerEntry(Vertical):
     def _label(self) -> str:
         if self.answer_type == "record_id" and self.answer_object:
             label = self._object_label()
-            article = "an" if label[:1] in "AEIOaeio" else "a"  # an Issue, a User
-            return f"Your answer: the Id of {article} {label} record"
+            return f"Your answer: the Id of {a_or_an(label)} record"
         return {
             "month": "Your answer: a month",
             "state": "Your answer: a US state",
@@ -106,7 +106,10 @@ class AnswerEntry(Vertical):
         if obj is None:
             return f"{record_id!r} is not a record Id of this org."
         if wanted is not None and obj.name != wanted.name:
-            return f"This query asks for a {wanted.label} Id; {record_id} is a {obj.label}."
+            return (
+                f"This query asks for {a_or_an(wanted.label)} Id; "
+                f"{record_id} is {a_or_an(obj.label)}."
+            )
         return None
 
     def fill(self, value: str) -> None:

@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Header, Input, Label, Static
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.service import Profile
 from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
+from crm_tui.tui.widgets.fitting_footer import FittingFooter
 
 PROMPT = "Type the invitation code you were given (4 groups of 4 characters) and press Enter:"
 
@@ -89,4 +90,4 @@ class NoStudyScreen(Screen):
                 f"The study cannot open: {self.reason}\nAsk the study coordinator; Ctrl+Q quits.",
                 id="invitation-code-message",
             )
-        yield Footer()
+        yield FittingFooter()

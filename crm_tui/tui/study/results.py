@@ -13,14 +13,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
+from crm_tui.study.process import SIGHT_LABELS, Sight, Trace
 from crm_tui.study.report import ALL, Report
-from crm_tui.study.report_render import TableView, pct_n, report_tables
+from crm_tui.study.report_render import (
+    PROCESS_TABLE_TITLE,
+    TableView,
+    pct_n,
+    report_tables,
+)
 from crm_tui.study.service import Mode, Profile, StudyService
 from crm_tui.tui.notices import explain
 from crm_tui.tui.styles import css_next_to
+from crm_tui.tui.widgets.fitting_footer import FittingFooter
 from crm_tui.tui.workers import fetch_then_show
 
 DASH = "—"
@@ -29,6 +36,7 @@ TABS = (
     ("humans-agents", "Humans and agents"),
     ("realism", "Realism"),
     ("audit", "Audit"),
+    ("process", "Process"),
 )
 # The tab of each `crm-tui report` table; any other goes on "Humans and agents".
 TAB_OF_TABLE = {
@@ -36,7 +44,9 @@ TAB_OF_TABLE = {
     "Agreement on realism": "realism",
     "Audit flags": "audit",
     "Items where most humans disagree with the gold": "audit",
+    PROCESS_TABLE_TITLE: "process",
 }
+PROCESS_TITLE = "Attempts and agent records (Enter or p: replay the highlighted one)"
 
 
 def has_results(report: Report) -> bool:
@@ -114,14 +124,19 @@ class ResultsScreen(Screen):
     BINDINGS = [
         Binding("r", "reload", "Reload"),
         Binding("l", "live", "Live progress"),
+        Binding("p", "replay", "Replay attempt", id="replay"),
         Binding("escape", "app.pop_screen", "Close"),
     ]
     CSS_PATH = css_next_to(__file__)
 
-    def __init__(self, service: StudyService, profile: Profile | None) -> None:
+    def __init__(
+        self, service: StudyService, profile: Profile | None, start_tab: str | None = None
+    ) -> None:
         super().__init__()
         self.service = service
         self.profile = profile  # who asks: the report is for coordinators only
+        self.start_tab = start_tab  # e.g. "process" (the palette's "Process and replay")
+        self.traces: list[Trace] = []  # the Process tab's rows, for the replay key
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -132,12 +147,36 @@ class ResultsScreen(Screen):
             for key, title in TABS:
                 with TabPane(title, id=key):
                     yield VerticalScroll(id=f"{key}-body")
-        yield Footer()
+        yield FittingFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "live":  # coordinators only (auditors see results too)
             return self.profile is not None and self.profile.mode == Mode.COORDINATOR
+        if action == "replay":  # on the Process tab, with an attempt to replay
+            tabs = self.query(TabbedContent)
+            return bool(self.traces) and bool(tabs) and tabs.first().active == "process"
         return True
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()  # "Replay attempt" only on the Process tab
+
+    def action_replay(self) -> None:
+        table = self.query("#process-traces")
+        if not table or not self.traces:
+            return
+        row = min(table.first(DataTable).cursor_row, len(self.traces) - 1)
+        self._replay(self.traces[max(row, 0)])
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "process-traces" and self.traces:
+            self._replay(self.traces[event.cursor_row])
+
+    def _replay(self, trace: Trace) -> None:
+        from crm_tui.tui.study.replay_screen import ReplayScreen
+
+        self.app.push_screen(
+            ReplayScreen(self.service, self.profile, trace.idx, f"{trace.solver} · {trace.who}")
+        )
 
     def action_live(self) -> None:
         self.app.action_live()  # type: ignore[attr-defined]  # StudyApp's; it checks the role
@@ -188,10 +227,41 @@ class ResultsScreen(Screen):
                 Static(view.title, classes="results-title", markup=False),
                 data_table(view),
             ]
+        content["process"] += self._process(report)
         for key, widgets in content.items():
             body = self.query_one(f"#{key}-body", VerticalScroll)
             await body.remove_children()  # before mounting: a reload reuses the Ids
             await body.mount_all(widgets)
+        if self.start_tab:
+            self.query_one(TabbedContent).active, self.start_tab = self.start_tab, None
+        self.refresh_bindings()
+
+    def _process(self, report: Report) -> list:
+        """The traces, one row each, to open in the replay (the summary table is above)."""
+        self.traces = [] if report.process is None else report.process.traces
+        if not self.traces:
+            return [Static("No attempt or agent record yet.", classes="results-title")]
+        view = TableView(
+            PROCESS_TITLE,
+            ["Solver", "Family", "Task", "Who", "Label", "Steps", "Records", "First sight"],
+            [
+                [
+                    t.solver,
+                    t.family,
+                    str(t.idx),
+                    t.who,
+                    SIGHT_LABELS[Sight(t.label)],
+                    str(t.steps),
+                    str(t.records),
+                    DASH if t.first_sight_step is None else f"step {t.first_sight_step}",
+                ]
+                for t in self.traces
+            ],
+        )
+        return [
+            Static(view.title, classes="results-title", markup=False),
+            data_table(view, id="process-traces"),
+        ]
 
     def _side_by_side(self, report: Report) -> list:
         view = side_by_side(report)

@@ -36,7 +36,7 @@ from crm_tui.tui.browser.history import (
     SearchLocation,
 )
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
-from crm_tui.tui.messages import QueryRun, ReportRun
+from crm_tui.tui.messages import QueryRun, ReportRun, RowsShown
 from crm_tui.tui.notices import explain, notify_error
 from crm_tui.tui.study.invitation_code import InvitationCodeScreen, NoStudyScreen
 from crm_tui.tui.study.live_progress import LiveProgressScreen
@@ -48,16 +48,19 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 
-def browsing_event(place: Location, before: Location | None) -> tuple[str, dict[str, Any]] | None:
-    """The study event a visit to `place` stands for (None: nothing worth recording)."""
+def browsing_events(place: Location, before: Location | None) -> list[tuple[str, dict[str, Any]]]:
+    """The study events a visit to `place` stands for: leaving a search ran it, and the
+    record opened from its results is viewed too (the process report reads both)."""
+    recorded: list[tuple[str, dict[str, Any]]] = []
     if isinstance(before, SearchLocation) and before.text.strip():
-        return "search_run", {"text": before.text}
+        recorded.append(("search_run", {"text": before.text}))
     match place:
         case RecordLocation(record_id=record_id):
-            return "record_viewed", {"record_id": record_id}
+            recorded.append(("record_viewed", {"record_id": record_id}))
         case ListLocation(object_name=name, filters=filters) if filters:
-            return "filter_set", {"object": name, "filters": [f.describe() for f in filters]}
-    return None
+            filter_set = {"object": name, "filters": [f.describe() for f in filters]}
+            recorded.append(("filter_set", filter_set))
+    return recorded
 
 
 # The browser's own app keys: hidden and off on study screens.
@@ -81,6 +84,11 @@ class StudyApp(CrmApp):
     ]
     SCREEN_COMMANDS = CrmApp.SCREEN_COMMANDS + (
         ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"),
+        (
+            "Process and replay",
+            "process",
+            "How humans and agents solve; replay an attempt beside agents (coordinators)",
+        ),
         (
             "Live progress",
             "live",
@@ -196,15 +204,29 @@ class StudyApp(CrmApp):
     def navigate(self, place: Location) -> None:
         if self._before_the_code():  # the palette navigates without asking check_action
             return
-        recorded = browsing_event(place, self.history.current)
+        recorded = browsing_events(place, self.history.current)
         super().navigate(place)
-        if recorded is not None:
-            self.call_later(self._record, *recorded)
+        for kind, payload in recorded:
+            self.call_later(self._record, kind, payload)
 
     async def on_query_run(self, message: QueryRun) -> None:
         await self._record(
-            "soql_run", {"query": message.text, "rows": message.rows, "error": message.error}
+            "soql_run",
+            {
+                "query": message.text,
+                "rows": message.rows,
+                "error": message.error,
+                "shown": message.shown,
+            },
         )
+
+    async def on_rows_shown(self, message: RowsShown) -> None:
+        payload: dict[str, Any] = {"via": message.via, "ids": message.ids}
+        if message.object_name:
+            payload["object"] = message.object_name
+        if message.text:
+            payload["text"] = message.text
+        await self._record("rows_shown", payload)
 
     async def on_report_run(self, message: ReportRun) -> None:
         await self._record(
@@ -276,7 +298,11 @@ class StudyApp(CrmApp):
         while self._study_below():
             self.pop_screen()
 
-    def action_results(self) -> None:
+    def action_process(self) -> None:
+        """The palette's "Process and replay": the results on their Process tab."""
+        self.action_results(start_tab="process")
+
+    def action_results(self, start_tab: str | None = None) -> None:
         """F9: only for a coordinator or auditor at work (whom only a code brings here);
         the study service checks again before it builds anything."""
         profile = self.working_profile()
@@ -288,7 +314,7 @@ class StudyApp(CrmApp):
         elif profile is None or not profile.sees_gold:
             self.notify(RESULTS_ARE_FOR_COORDINATORS, title="Results", severity="warning")
         elif not isinstance(self.screen, ResultsScreen):
-            self.push_screen(ResultsScreen(self.service, profile))
+            self.push_screen(ResultsScreen(self.service, profile, start_tab))
 
     def _coordinator_at_work(self) -> Profile | None:
         profile = self.working_profile()

@@ -49,6 +49,7 @@ def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
         live_progress,
         profile,
         realism,
+        replay_screen,
         solve,
     )
 

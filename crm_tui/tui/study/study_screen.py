@@ -9,11 +9,12 @@ from typing import ParamSpec, TypeVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from crm_tui.study.service import Profile, StudyService
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
+from crm_tui.tui.widgets.fitting_footer import FittingFooter
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -39,7 +40,7 @@ class StudyScreen(OffersOnlyKeysThatAct):
     def compose(self) -> ComposeResult:
         yield Header()
         yield from self.compose_body()
-        yield Footer()
+        yield FittingFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

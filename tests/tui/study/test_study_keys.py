@@ -32,10 +32,10 @@ async def at_home(pilot) -> HomeScreen:
 
 
 def footer_keys(app) -> list[str]:
-    """The keys the footer shows, left to right, with those cut off at the right edge left
-    out (a key is visible when its whole label is inside the terminal)."""
+    """The keys the footer shows, line by line and left to right, with those cut off at the
+    right edge left out (a key is visible when its whole label is inside the terminal)."""
     width = app.size.width
-    keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+    keys = sorted(app.screen.query(FooterKey), key=lambda k: (k.region.y, k.region.x))  # lines
     return [k.key for k in keys if not k.has_class("-command-palette") and k.region.right <= width]
 
 

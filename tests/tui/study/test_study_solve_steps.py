@@ -59,8 +59,11 @@ async def test_a_soql_query_while_solving_is_an_event_of_the_attempt(make_app, s
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
         runs = [json.loads(e.payload_json) for e in db.exec(select(Event)) if e.kind == "soql_run"]
         attempt = db.exec(select(Attempt)).one()
+    # what was on screen is kept (the process report looks for the gold in it)
+    shown = runs[0].pop("shown")
+    assert len(shown) == 10 and all(value.startswith("a1M") for value in shown)
     assert runs == [
         {"query": "SELECT Id FROM Issue__c", "rows": 10, "error": None},
-        {"query": "SELECT Nope FROM Case", "rows": None, "error": "INVALID_FIELD"},
+        {"query": "SELECT Nope FROM Case", "rows": None, "error": "INVALID_FIELD", "shown": []},
     ]
     assert attempt.status == "in_progress"

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable, Header
 
 from crm_tui.tui.browser.history import ViewState
 from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
+from crm_tui.tui.widgets.fitting_footer import FittingFooter
 
 if TYPE_CHECKING:
     from crm_tui.tui.browser.browser_app import CrmApp
@@ -47,6 +48,8 @@ class BrowserScreen(OffersOnlyKeysThatAct):
     # How the person left this place before, given by the app before the screen mounts
     # (Back and Forward build a new screen): its table shows the same cursor and scroll.
     saved_view: ViewState | None = None
+    # The table whose scroll was put back, and where to (until the person presses a key).
+    scroll_put_back: tuple[DataTable, float, float] | None = None
 
     @property
     def crm(self) -> CrmApp:
@@ -71,12 +74,23 @@ class BrowserScreen(OffersOnlyKeysThatAct):
         self.saved_view = None  # once: later pages must not pull the cursor back
         table.move_cursor(row=min(view.row, table.row_count - 1), column=view.column, animate=False)
         table.focus()
+        self.scroll_put_back = (table, view.scroll_x, view.scroll_y)
         self.call_after_refresh(table.scroll_to, view.scroll_x, view.scroll_y, animate=False)
+
+    def on_fitting_footer_lines_changed(self) -> None:
+        # The footer filled in after the scroll was put back: the table changed height, and
+        # a scroll past its old end was cut short. Put it back again.
+        if self.scroll_put_back is not None:
+            table, scroll_x, scroll_y = self.scroll_put_back
+            self.call_after_refresh(table.scroll_to, scroll_x, scroll_y, animate=False)
+
+    def on_key(self) -> None:
+        self.scroll_put_back = None  # the person is moving on: leave the scroll to them
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield from self.compose_body()
-        yield Footer()
+        yield FittingFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

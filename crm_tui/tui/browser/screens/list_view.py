@@ -8,6 +8,7 @@ column, the row's name). A lookup column sorts by the names shown."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
@@ -15,12 +16,16 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.backends.interface import Cursor, Field, Page, Record, SObject, Sort, link_of
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.messages import RowsShown
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.filter_bar import FilterBar
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
 
 LINK_STYLE = "underline"  # a lookup's name: Enter on it opens that record
+NARROW_CELL = 32  # when the columns do not all fit, none is wider than this
+CELL_PADDING = 2  # a DataTable column's padding, left and right
+SCROLLBAR = 2  # the table's vertical scrollbar, there once the rows outgrow the screen
 
 
 class ListViewScreen(BrowserScreen):
@@ -74,17 +79,29 @@ class ListViewScreen(BrowserScreen):
     def _show_first_page(self, first: tuple[SObject, Sort, Page]) -> None:
         obj, sort, page = first
         self.obj, self.sort = obj, sort
-        self.columns = [obj.field(name) for name in obj.list_columns if obj.has_field(name)]
-        self.title = obj.label_plural
-        self.query_one("#list-title", Static).update(obj.label_plural)
-        self.query_one(FilterBar).show_object(obj)
         table = self.query_one(DataTable)
-        for fld in self.columns:
-            arrow = ""
-            if fld.name == sort.field:
-                arrow = " ▼" if sort.descending else " ▲"
-            table.add_column(fld.label + arrow, key=fld.name)
+        columns = [obj.field(name) for name in obj.list_columns if obj.has_field(name)]
+        headers = [fld.label + self._arrow(fld, sort) for fld in columns]
+        cells = [[page.display(fld, record) for record in page.records] for fld in columns]
+        room = (table.size.width or self.app.size.width) - SCROLLBAR
+        widths = fitting_widths(headers, cells, room)
+        self.columns = columns[: len(widths) or len(columns)]
+        left_out = [fld.label for fld in columns[len(self.columns) :]]
+        self.title = obj.label_plural
+        self.query_one("#list-title", Static).update(
+            obj.label_plural
+            + (f" · not shown at this width: {', '.join(left_out)}" if left_out else "")
+        )
+        self.query_one(FilterBar).show_object(obj)
+        for index, (fld, header) in enumerate(zip(self.columns, headers)):
+            table.add_column(header, key=fld.name, width=widths[index] if widths else None)
         self._show_page(page)
+
+    @staticmethod
+    def _arrow(fld: Field, sort: Sort) -> str:
+        if fld.name != sort.field:
+            return ""
+        return " ▼" if sort.descending else " ▲"
 
     # ----------------------------------------------------------------- paging
     def _load_page(self, after: Cursor) -> None:
@@ -117,6 +134,8 @@ class ListViewScreen(BrowserScreen):
             )
         self.next_cursor = page.next_cursor
         self.loading_page = False
+        ids = [str(record["Id"]) for record in page.records]
+        self.post_message(RowsShown("list", self.place.object_name, ids))
         self._show_status()
         self.restore_view(table)
         self._maybe_load_more(table.cursor_row)
@@ -202,3 +221,29 @@ class ListViewScreen(BrowserScreen):
                 self.place.object_name, (*self.place.filters, event.filter), self.place.sort
             )
         )
+
+
+def fitting_widths(headers: list[str], cells: list[list[str]], room: int) -> list[int]:
+    """Column widths for a table `room` cells wide: [] when every column fits as wide as
+    its header and first page (the table sizes them itself); else the first columns (the
+    object's most telling: name, subject, status...) at most NARROW_CELL wide, as many as
+    fit, rather than every column squeezed to nothing."""
+    natural = [
+        max([cell_len(header)] + [cell_len(cell) for cell in column])
+        for header, column in zip(headers, cells)
+    ]
+    if sum(width + CELL_PADDING for width in natural) <= room:
+        return []
+    widths: list[int] = []
+    used = 0
+    for header, width in zip(headers, natural):
+        width = max(min(width, NARROW_CELL), min(cell_len(header), NARROW_CELL))
+        if widths and used + width + CELL_PADDING > room:
+            break
+        widths.append(width)
+        used += width + CELL_PADDING
+    for index, width in enumerate(widths):  # the room left to the columns cut short
+        wider = min(natural[index], width + room - used)
+        used += wider - width
+        widths[index] = wider
+    return widths

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.events import Resize
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 from textual_plotext import PlotextPlot
@@ -110,6 +111,9 @@ def group_filters(
     return tuple(filters)
 
 
+STACK_BELOW_WIDTH = 100  # narrower terminals show the chart under the grid
+
+
 class ReportScreen(BrowserScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Report result"
@@ -138,6 +142,12 @@ class ReportScreen(BrowserScreen):
         with Horizontal(id="report-result"):
             yield DataTable(id="report-grid", cursor_type="row", zebra_stripes=True)
             yield PlotextPlot(id="report-chart")
+
+    def on_resize(self, event: Resize) -> None:
+        # Side by side, grid and chart each get half: at 80 columns the grid's summary
+        # columns would be cut, so the chart goes under it.
+        stacked = event.size.width < STACK_BELOW_WIDTH
+        self.query_one("#report-result").set_class(stacked, "-stacked")
 
     def on_mount(self) -> None:
         self.title = self.definition.name or "Report"

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from crm_tui.org.backends.interface import SearchHit
 from crm_tui.tui.browser.history import RecordLocation, SearchLocation
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.messages import RowsShown
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
@@ -89,6 +90,8 @@ class SearchScreen(BrowserScreen):
                 )
                 results.add_option(Option(prompt, id=hit.record_id))
         status = f"{len(hits)} results for {text!r}" if text.strip() else "Type to search"
+        if hits:
+            self.post_message(RowsShown("search", None, [h.record_id for h in hits], text))
         self.query_one("#search-status", Static).update(status)
 
     def action_focus_results(self) -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from crm_tui import paths
 from crm_tui.errors import CrmTuiError
@@ -26,11 +26,33 @@ from crm_tui.tui.messages import QueryRun
 from crm_tui.tui.notices import explain, notify_error
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
+from crm_tui.tui.widgets.fitting_footer import FittingFooter
 from crm_tui.tui.widgets.history_input import HistoryInput, load_history, save_history
 from crm_tui.tui.widgets.records_table import RecordsTable
 from crm_tui.tui.workers import fetch_then_show
 
 SHOWN_ROWS = 1000  # more would make the table slow to build; the status says how many exist
+SHOWN_VALUES = 400  # distinct values recorded per query: enough to tell an answer was seen
+SHOWN_LENGTH = 80  # longer texts (bodies, descriptions) are no Id, month or state
+
+
+def shown_values(records: list[dict[str, Any]]) -> list[str]:
+    """The distinct short values of the rows on screen, related records' included."""
+    seen: dict[str, None] = {}
+    stack: list[Any] = list(reversed(records))
+    while stack and len(seen) < SHOWN_VALUES:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(v for k, v in reversed(value.items()) if k != "attributes")
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            text = str(value)
+            if text and len(text) <= SHOWN_LENGTH:
+                seen[text] = None
+    return list(seen)
+
+
 EXAMPLE = "SELECT Id, CaseNumber, Subject, Account.Name FROM Case ORDER BY CreatedDate LIMIT 20"
 
 
@@ -57,7 +79,7 @@ class SoqlConsole(OffersOnlyKeysThatAct):
             "Type a query and press Enter; up and down recall earlier ones.", id="soql-status"
         )
         yield RecordsTable(id="soql-records", zebra_stripes=True)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.title = "SOQL console"
@@ -111,7 +133,8 @@ class SoqlConsole(OffersOnlyKeysThatAct):
 
     def _ran(self, text: str, result: QueryResult) -> None:
         self._show_result(result)
-        self.post_message(QueryRun(text, result.total_size, None))
+        shown = shown_values(result.records[:SHOWN_ROWS])
+        self.post_message(QueryRun(text, result.total_size, None, shown))
 
     def _failed(self, text: str, error: Exception) -> None:
         # SalesforceError included: shown in the words Salesforce uses, not as a notice

@@ -1,0 +1,139 @@
+"""Agent trajectories into the process report, at CRMArena's full size.
+
+One ReAct run over all 1,170 CRMArena instances (nine families), each record with a
+trajectory of three queries whose observations hold 20 records (the gold among them in
+half the records), is parsed into steps, re-scored and imported; then the report, process
+section included, is built for a study over the whole task set with 3 attempts per item.
+
+Run: python -m tests.benchmarks.bench_traces [--smoke]  (prints a Markdown table for the
+README, then the process table's ALL rows; `--smoke`: 2 instances of each family).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from crm_tui.bench.taskset import CRMARENA, Instance, TaskSet
+from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.agents_store import import_agent_results
+from crm_tui.study.db import StudyStore
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.report import build_report
+from crm_tui.study.report_render import process_table, to_csv, to_markdown
+from crm_tui.study.studies import create_study, with_overrides
+from tests.benchmarks.agents_report import fill_study
+from tests.benchmarks.smoke import crmarena_taskset, smoke_only
+
+QUERIES = 3  # per trajectory
+ROWS = 20  # records per observation
+
+
+def observation(rng: random.Random, gold: str | None, show_gold: bool) -> str:
+    rows: list[dict[str, Any]] = [
+        {"Id": f"500Ws{rng.randrange(10**10):010d}IAA", "Status": "Closed", "State": "CA"}
+        for _ in range(ROWS)
+    ]
+    if show_gold and gold:
+        rows[rng.randrange(ROWS)]["OwnerId"] = gold
+    return f"Salesforce instance output: {rows!r}"
+
+
+def record(inst: Instance, rng: random.Random) -> dict[str, Any]:
+    show_gold = rng.random() < 0.5
+    answer = inst.answer if show_gold and rng.random() < 0.7 else "None"
+    traj: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are an expert in Salesforce ..."},
+        {"role": "user", "content": inst.query},
+    ]
+    for turn in range(QUERIES):
+        traj.append(
+            {
+                "role": "assistant",
+                "content": f"Thought: look.\n<execute>SELECT Id, Status FROM Case "
+                f"LIMIT {ROWS + turn}</execute>",
+            }
+        )
+        traj.append({"role": "user", "content": observation(rng, inst.answer, show_gold)})
+    traj.append({"role": "assistant", "content": f"<submit>{answer}</submit>"})
+    return {
+        "task_id": inst.idx,
+        "task_type": inst.task,
+        "gt_answer": inst.answer,
+        "reward": int(answer == inst.answer),
+        "agent_info": {
+            "end_reason": {"source": "agent", "message": "Submit action", "content": answer},
+            "usage": {"total_tokens": [1000] * (QUERIES + 1)},
+            "total_cost": 0.01,
+            "num_turns": QUERIES + 1,
+        },
+        "traj": traj,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    smoke = smoke_only(__doc__, argv)
+    with tempfile.TemporaryDirectory() as folder:
+        table, process = measure(Path(folder), crmarena_taskset(smoke))
+    print(table)
+    print()
+    print(process)
+
+
+def measure(folder: Path, taskset: TaskSet) -> tuple[str, str]:
+    rng = random.Random(0)
+    path = folder / "results_gpt-4o_react_all.json"
+    path.write_text(json.dumps([record(inst, rng) for inst in taskset.instances]))
+    size_mb = path.stat().st_size / 1e6
+    with StudyStore.open(folder / "study.sqlite") as store:
+        started = time.perf_counter()
+        parsed = [read_agent_results(path)]
+        parse_s = time.perf_counter() - started
+        started = time.perf_counter()
+        import_agent_results(store, parsed, taskset)
+        import_s = time.perf_counter() - started
+        preset, preset_path = load_preset("paper-expert-study")
+        preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
+        study = create_study(
+            store,
+            "bench",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint=CRMARENA,
+        )
+        fill_study(store, study.id, rng)
+        started = time.perf_counter()
+        with store.transaction() as session:
+            report = build_report(session, study)
+        build_s = time.perf_counter() - started
+        started = time.perf_counter()
+        to_markdown(report), to_csv(report)
+        render_s = time.perf_counter() - started
+    assert report.process is not None
+    records = len(taskset)
+    rows = [
+        f"| parse one run's result file ({records:,} records with trajectories, "
+        f"{size_mb:.1f} MB) into steps | {parse_s:.2f} s |",
+        f"| re-score and import them with their steps | {import_s:.2f} s |",
+        f"| build the report, process section included ({3 * records:,} attempts) "
+        f"| {build_s:.2f} s |",
+        f"| render it as Markdown and CSV (per-attempt rows) | {render_s:.2f} s |",
+        f"| **total** | **{parse_s + import_s + build_s + render_s:.2f} s** |",
+    ]
+    view = process_table(report.process)
+    sample = [row for row in view.rows if row[0] == "ALL"]
+    process = "\n".join(
+        ["| " + " | ".join(view.columns) + " |", "|" + "---|" * len(view.columns)]
+        + ["| " + " | ".join(row) + " |" for row in sample]
+    )
+    return "| step | time |\n|---|---:|\n" + "\n".join(rows), process
+
+
+if __name__ == "__main__":
+    main()
