@@ -33,7 +33,13 @@ from crm_tui.study.studies import get_study
 from crm_tui.study.timing import Timing, derive
 
 # Written only through the calls below, which also change the attempt's status.
-_RESERVED = {EventKind.OPENED, EventKind.ANSWER_SUBMITTED, EventKind.SKIPPED, EventKind.EXPIRED}
+_RESERVED = {
+    EventKind.OPENED,
+    EventKind.ANSWER_SUBMITTED,
+    EventKind.SKIPPED,
+    EventKind.EXPIRED,
+    EventKind.ANSWER_EDITED,  # with the draft it settled on (save_draft)
+}
 
 
 @dataclass(frozen=True)
@@ -267,11 +273,22 @@ def record_event(
         _append(session, store, _in_progress(session, attempt_id, "share"), kind, payload)
 
 
-def save_draft(store: StudyStore, attempt_id: int, answer: str) -> None:
+# An edit's text in the log is cut here: the log keeps how the answer went, not essays.
+MAX_EDIT_CHARS = 2_000
+
+
+def save_draft(store: StudyStore, attempt_id: int, answer: str, edited: str | None = None) -> None:
     """Keep the answer as typed so far (committed now), so a crash or a restart brings it
-    back. It stays a draft: only submit() gives the attempt an answer."""
+    back. It stays a draft: only submit() gives the attempt an answer. `edited`: a text
+    the answer settled on (the caller decides when typing paused), logged in the same
+    transaction as `answer_edited` for the replay; not every keystroke's."""
     with store.transaction() as session:
-        _in_progress(session, attempt_id).draft_answer = answer
+        attempt = _in_progress(session, attempt_id)
+        attempt.draft_answer = answer
+        if edited is not None:
+            _append(
+                session, store, attempt, EventKind.ANSWER_EDITED, {"text": edited[:MAX_EDIT_CHARS]}
+            )
 
 
 def elapsed(store: StudyStore, attempt_id: int) -> Elapsed:

@@ -58,6 +58,7 @@ class EventKind(StrEnum):
     SOQL_RUN = "soql_run"  # a query typed in the SOQL console
     REPORT_RUN = "report_run"  # a report run in the browser (definition, rows, time)
     ANSWER_USED = "answer_used"  # "use this record as my answer"
+    ANSWER_EDITED = "answer_edited"  # the answer as it stood after a burst of typing
     ANSWER_SUBMITTED = "answer_submitted"
     SKIPPED = "skipped"
     EXPIRED = "expired"

@@ -8,7 +8,7 @@ the gold was among what it showed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session, col, select
 
@@ -20,7 +20,7 @@ from crm_tui.study.events import attempt_events
 from crm_tui.study.models import Attempt, AttemptStatus, Study, StudyItem, row_id
 from crm_tui.study.process import HUMANS, gold_shown, seeable_gold, trace
 from crm_tui.study.report import agent_label
-from crm_tui.study.steps import Step, StepKind, human_steps, steps_from_json
+from crm_tui.study.steps import Step, StepKind, answer_edits, human_steps, steps_from_json
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,8 @@ class Solve:
     time_unit: str  # "ms" (people: active time) or "turn" (agents)
     steps: tuple[Step, ...]
     gold_at: tuple[int, ...]  # positions of the steps that showed the gold
+    # people: the answer as it was edited (`steps.answer_edits`), shown between the steps
+    edits: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,8 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
             continue
         submitted = attempt.status == AttemptStatus.SUBMITTED
         answer = attempt.answer_raw if submitted else NO_SUBMISSION
-        steps = human_steps(attempt_events(session, row_id(attempt)))
+        logged = attempt_events(session, row_id(attempt))
+        steps = human_steps(logged)
         one = trace(
             solver=HUMANS,
             task=item.task,
@@ -73,7 +76,8 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
             gold=gold,
             time=attempt.active_ms,
         )
-        solves.append(_solve(one.solver, one.who, one.label, answer, "ms", steps, seeable))
+        solve = _solve(one.solver, one.who, one.label, answer, "ms", steps, seeable)
+        solves.append(replace(solve, edits=answer_edits(logged)))
     runs = session.exec(
         select(AgentRun, AgentAnswer)
         .join(AgentAnswer, col(AgentAnswer.run_id) == col(AgentRun.id))

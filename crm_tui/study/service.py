@@ -289,10 +289,11 @@ class StudyService:
         events.record_study_event(self._store, self.study.id, profile_id, kind, payload)
 
     @_on_writer
-    def save_draft(self, attempt_id: int, answer: str) -> None:
-        """Keep the answer typed so far, so a crash or a restart brings it back."""
+    def save_draft(self, attempt_id: int, answer: str, edited: str | None = None) -> None:
+        """Keep the answer typed so far, so a crash or a restart brings it back; `edited`:
+        a text the answer settled on, logged for the replay."""
         self._own_attempt(attempt_id)
-        attempts.save_draft(self._store, attempt_id, answer)
+        attempts.save_draft(self._store, attempt_id, answer, edited)
 
     @_on_writer
     def elapsed(self, attempt_id: int) -> Elapsed:

@@ -233,6 +233,17 @@ def human_steps(events: Sequence[StepEvent]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+def answer_edits(events: Sequence[StepEvent]) -> tuple[Step, ...]:
+    """The answer as it was edited (`answer_edited`: each text it settled on while typing),
+    at the active time of each. Shown in the replay beside the steps, never one of them:
+    typing is not a step of the search, and step measures must not grow with it."""
+    return tuple(
+        Step(StepKind.ANSWER, active_ms, str(_payload(event.payload_json).get("text") or ""))
+        for event, active_ms in zip(events, active_marks(events), strict=True)
+        if event.kind == EventKind.ANSWER_EDITED
+    )
+
+
 def _same_list(steps: list[Step], object_name: str | None) -> bool:
     last = steps[-1] if steps else None
     return (
@@ -245,11 +256,17 @@ def _same_list(steps: list[Step], object_name: str | None) -> bool:
 def _rows_shown(steps: list[Step], payload: dict[str, Any], at: int) -> None:
     """Rows of a list page or search results on screen: more pages of the same list, or
     results while the search text is typed, add to the step on screen; else a new step
-    (a list opened: a lookup; results: a search)."""
+    (a list opened: a lookup; results: a search). A record page's related rows add to
+    the record read."""
     ids = _strings(payload.get("ids"))
+    last = steps[-1] if steps else None
+    if payload.get("via") == "related" and last is not None and last.kind == StepKind.READ:
+        # a record page's related rows are part of reading it: seen, not another step
+        merged = tuple(dict.fromkeys(last.record_ids + ids))[:MAX_SEEN]
+        steps[-1] = replace(last, record_ids=merged)
+        return
     search = payload.get("via") == "search"
     object_name = None if search else payload.get("object")
-    last = steps[-1] if steps else None
     same = last is not None and (
         last.kind == StepKind.SEARCH if search else _same_list(steps, object_name)
     )

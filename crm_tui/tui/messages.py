@@ -23,12 +23,13 @@ class QueryRun(Message):
 
 
 class RowsShown(Message):
-    """Records came on screen as a list page or search results (the study records their
-    Ids: what a person saw, for the process report's "saw it" / "never saw")."""
+    """Records came on screen as a list page, search results or a record page's related
+    rows (the study records their Ids: what a person saw, for the process report's
+    "saw it" / "never saw")."""
 
     def __init__(self, via: str, object_name: str | None, ids: list[str], text: str = "") -> None:
         super().__init__()
-        self.via = via  # "list" or "search"
+        self.via = via  # "list", "search" or "related"
         self.object_name = object_name  # the list's object; None for search results
         self.ids = ids
         self.text = text  # the search text

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 from crm_tui.study.process import SIGHT_LABELS, Sight
 from crm_tui.study.replay import Replay, Solve
 from crm_tui.study.service import Profile, StudyService
+from crm_tui.study.steps import Step, StepKind
 from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
@@ -27,29 +28,48 @@ DETAIL_WIDTH = 40  # a long query or tool call is cut: both timelines fit side b
 GOLD_MARK = "★"
 
 
+EDITED = "edited"  # the Kind of a row of the answer as it was edited (not a step)
+
+
 def step_rows(solve: Solve) -> list[list[str]]:
-    """One row per step: number, when, kind, object, what, records shown, gold mark."""
+    """One row per step: number, when, kind, object, what, records shown, gold mark; and
+    between them, unnumbered, the answer as it was edited."""
     rows = []
+    edits = list(solve.edits)
     for position, step in enumerate(solve.steps):
-        when = f"{step.at / 1000:.0f} s" if solve.time_unit == "ms" else f"turn {step.at}"
-        detail = (
-            step.detail
-            if len(step.detail) <= DETAIL_WIDTH
-            else step.detail[: DETAIL_WIDTH - 1] + "…"
-        )
+        while edits and _edited_before(edits[0], step):
+            rows.append(_edit_row(solve, edits.pop(0)))
         shown = "" if step.rows is None else str(step.rows)
         rows.append(
             [
                 str(position + 1),
-                when,
+                _when(solve, step),
                 step.kind,
                 step.object_name or "",
-                detail,
+                _cut(step.detail),
                 shown,
                 GOLD_MARK if position in solve.gold_at else "",
             ]
         )
+    rows.extend(_edit_row(solve, edit) for edit in edits)
     return rows
+
+
+def _edited_before(edit: Step, step: Step) -> bool:
+    """At the same moment, an edit comes before the answer taken or submitted."""
+    return edit.at < step.at or (edit.at == step.at and step.kind == StepKind.ANSWER)
+
+
+def _edit_row(solve: Solve, edit: Step) -> list[str]:
+    return ["", _when(solve, edit), EDITED, "", _cut(edit.detail), "", ""]
+
+
+def _when(solve: Solve, step: Step) -> str:
+    return f"{step.at / 1000:.0f} s" if solve.time_unit == "ms" else f"turn {step.at}"
+
+
+def _cut(detail: str) -> str:
+    return detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 1] + "…"
 
 
 def solve_title(solve: Solve) -> str:

@@ -33,6 +33,7 @@ from crm_tui.tui.styles import css_next_to
 
 # Warnings before the time limit ends: (time left, how it is said).
 LIMIT_WARNINGS = ((60_000, "1 minute"), (10_000, "10 seconds"))
+EDIT_SETTLED_MS = 2_000  # typing paused this long: the answer's text is logged as an edit
 
 
 def clock_text(ms: int) -> str:
@@ -68,6 +69,11 @@ class SolveScreen(StudyScreen):
         self.answer_type = view.item.answer_type or self.family.answer_type
         self.finished = False
         self.saved_draft = view.draft_answer  # the answer as last written to the study
+        # The answer as edited, for the replay: a text is logged once typing has paused
+        # on it for EDIT_SETTLED_MS (not each keystroke), or when the answer is submitted.
+        self.unlogged_edit: str | None = None
+        self.last_edit_ms = 0
+        self.taken_answer: str | None = None  # logged as answer_used: no edit of its own
         self.base_active_ms = view.active_ms
         self.base_monotonic_ms = service.monotonic_ms()
         self.last_write_ms = self.base_monotonic_ms
@@ -133,6 +139,8 @@ class SolveScreen(StudyScreen):
     async def _tick(self) -> None:
         if self.finished:
             return
+        if self._edit_settled():
+            await self._save_draft(self.unlogged_edit or "", log=True)
         self._show_timer()
         now = self.service.monotonic_ms()
         if self.running and now - self.last_write_ms >= HEARTBEAT_S * 1000:
@@ -200,9 +208,24 @@ class SolveScreen(StudyScreen):
         """Keep every change to the answer at once: nothing typed is lost in a crash."""
         if self.finished or message.answer == self.saved_draft:
             return
-        self.saved_draft = message.answer
+        # typing again after a pause (before the tick saw it): the paused-on text is logged
+        settled = self.unlogged_edit if self._edit_settled() else None
+        taken = message.answer == self.taken_answer
+        self.unlogged_edit = None if taken else message.answer
+        self.last_edit_ms = self.service.monotonic_ms()
+        await self._save_draft(message.answer, settled)
+
+    def _edit_settled(self) -> bool:
+        quiet = self.service.monotonic_ms() - self.last_edit_ms
+        return self.unlogged_edit is not None and quiet >= EDIT_SETTLED_MS
+
+    async def _save_draft(self, answer: str, edited: str | None = None, log: bool = False) -> None:
+        """The draft written; `edited` (or with `log`, `answer`) logged as an edit."""
+        if log:
+            edited, self.unlogged_edit = answer, None
+        self.saved_draft = answer
         try:
-            await self.service.run(self.service.save_draft, self.view.attempt_id, message.answer)
+            await self.service.run(self.service.save_draft, self.view.attempt_id, answer, edited)
         except Exception as error:  # e.g. closed by another window, or the server is down
             self.saved_draft = None  # the text stays on screen; the next change saves it all
             notify_error(self, error, title="Not saved")
@@ -220,6 +243,7 @@ class SolveScreen(StudyScreen):
         if problem:
             self.notify(problem, title="Not this one", severity="error")
             return False
+        self.taken_answer = record_id
         entry.fill(record_id)
         await self.event("answer_used", {"record_id": record_id, "object": object_name})
         # Described when the study opened (StudyApp), so the backend has it cached.
@@ -241,6 +265,7 @@ class SolveScreen(StudyScreen):
                 severity="error",
             )
             return False
+        self.taken_answer = value
         if not entry.take(value):
             self.notify(f"{value!r} is not a {self.answer_type}.", severity="error")
             return False
@@ -299,6 +324,8 @@ class SolveScreen(StudyScreen):
     async def _confirmed(self, confidence: int | None) -> None:
         if confidence is None:
             return
+        if self.unlogged_edit is not None:  # the last text typed, logged before the submit
+            await self._save_draft(self.unlogged_edit, log=True)
         result = await self.study(
             self.service.submit_answer,
             self.view.attempt_id,

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.backends.interface import FieldType, RecordView, RelatedList, SObject
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, ViewState
 from crm_tui.tui.browser.screens.browser_screen import AnswerCandidate, BrowserScreen
+from crm_tui.tui.messages import RowsShown
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.link_table import LinkTable
 from crm_tui.tui.workers import fetch_then_show
@@ -145,6 +146,8 @@ class RecordScreen(BrowserScreen):
             preview.add_column(fld.label, key=fld.name, width=width)
         for record in rel.page.records:
             preview.add_row(*(rel.page.display(f, record) for f in columns), key=record["Id"])
+        ids = [str(record["Id"]) for record in rel.page.records]
+        self.post_message(RowsShown("related", rel.child_object, ids))
         self.restore_view(preview)
 
     # ----------------------------------------------------------------- widths
