@@ -42,7 +42,7 @@ from crm_tui.org.reports import (
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
 from tests.benchmarks import smoke
-from tests.benchmarks.bench_salesforce_backend import LoginRedirect
+from tests.helpers.sf_client import login_session
 
 REPORT = ReportDefinition(
     "Case",
@@ -94,9 +94,7 @@ def measure(folder: Path, args: argparse.Namespace) -> int:
     path = smoke.bench_org(folder, args.scale, args.seed)
     certs = make_loopback_certificates(folder / "crm-tui-bench-certs")
     with OrgServer(path, tls=certs.server_context()) as server:
-        session = TimeoutSession()
-        session.verify, session.trust_env = str(certs.ca_pem), False
-        session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
+        session = login_session(server, certs.ca_pem, TimeoutSession())
         remote = SalesforceBackend(
             SalesforceCredentials(server.username, server.password, ""), session=session
         )

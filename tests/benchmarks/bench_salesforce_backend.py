@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import requests.adapters
 
 from crm_tui.org.backends.interface import Backend, Filter, Sort
 from crm_tui.org.backends.local import LocalBackend
@@ -27,18 +26,7 @@ from crm_tui.org.backends.sf_connection import SalesforceCredentials, TimeoutSes
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
 from tests.benchmarks import smoke
-
-
-class LoginRedirect(requests.adapters.HTTPAdapter):
-    """Sends the hard-coded https://login.salesforce.com to the loopback server."""
-
-    def __init__(self, port: int):
-        self.port = port
-        super().__init__()
-
-    def send(self, request, **kw):
-        request.url = request.url.replace("login.salesforce.com", f"127.0.0.1:{self.port}", 1)
-        return super().send(request, **kw)
+from tests.helpers.sf_client import login_session
 
 
 def interactions(backend: Backend, rng: random.Random, repeat: int):
@@ -98,9 +86,7 @@ def measure(folder: Path, args: argparse.Namespace) -> int:
     path = smoke.bench_org(folder, args.scale, args.seed)
     certs = make_loopback_certificates(folder / "crm-tui-bench-certs")
     with OrgServer(path, tls=certs.server_context()) as server:
-        session = TimeoutSession()
-        session.verify, session.trust_env = str(certs.ca_pem), False
-        session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
+        session = login_session(server, certs.ca_pem, TimeoutSession())
         start = time.perf_counter()
         remote = SalesforceBackend(
             SalesforceCredentials(server.username, server.password, ""), session=session

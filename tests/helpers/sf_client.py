@@ -31,21 +31,29 @@ def serve_tls(org_path: Path, cert_dir: Path, **kw):
 
 def password_client(server: OrgServer, ca_pem: Path) -> Salesforce:
     """simple-salesforce logging in as CRMArena's harness does, with the server's login."""
-    session = trusted_session(ca_pem)
-    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
     return Salesforce(
         username=server.username,
         password=server.password,
         security_token=server.api.security_token,
-        session=session,
+        session=login_session(server, ca_pem),
         version=API_VERSION,
     )
 
 
-def trusted_session(ca_pem: Path) -> requests.Session:
-    session = requests.Session()
+def trusted_session(ca_pem: Path, session: requests.Session | None = None) -> requests.Session:
+    """`session` (a new one by default) trusting only the test CA at `ca_pem`."""
+    session = session or requests.Session()
     session.verify = str(ca_pem)
     session.trust_env = False  # REQUESTS_CA_BUNDLE would otherwise override `verify`
+    return session
+
+
+def login_session(
+    server: OrgServer, ca_pem: Path, session: requests.Session | None = None
+) -> requests.Session:
+    """A trusted session whose logins at login.salesforce.com reach the loopback server."""
+    session = trusted_session(ca_pem, session)
+    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
     return session
 
 

@@ -31,7 +31,7 @@ from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
-from tests.helpers.sf_client import LoginRedirect, serve_tls, trusted_session
+from tests.helpers.sf_client import login_session, serve_tls
 from tests.helpers.study_on_org import create_profile, study_rows
 
 BACKENDS = ["local", "salesforce"]
@@ -47,8 +47,7 @@ def open_backend(kind: str, org_path, salesforce_server):
     if kind == "local":
         return LocalBackend(org_path)
     server, ca_pem = salesforce_server
-    session = trusted_session(ca_pem)
-    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
+    session = login_session(server, ca_pem)
     creds = SalesforceCredentials(
         username=server.username, password=server.password, security_token=server.api.security_token
     )

@@ -31,7 +31,7 @@ from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
-from tests.helpers.sf_client import LoginRedirect, trusted_session
+from tests.helpers.sf_client import login_session, trusted_session
 from tests.helpers.study_on_org import create_profile, study_rows
 
 PASSWORD, TOKEN = "pw-S3cret!", "tok-XYZ987"
@@ -99,9 +99,7 @@ def start(org, certs, **kw) -> tuple[OrgServer, Recorder]:
 
 
 def session_for(server: OrgServer, certs):
-    session = trusted_session(certs.ca_pem)
-    session.mount("https://login.salesforce.com/", LoginRedirect(server.port))
-    return session
+    return login_session(server, certs.ca_pem)
 
 
 def password_backend(server, certs, session=None) -> SalesforceBackend:
