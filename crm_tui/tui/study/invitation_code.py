@@ -59,6 +59,7 @@ class InvitationCodeScreen(StudyScreen):
             profile = await self.service.run(self.service.redeem_code, code, source)
         except CrmTuiError as error:  # wrong, expired, revoked, locked out: one line
             message.update(str(error))
+            field.select_all()  # typing replaces it; an arrow key keeps it to fix one character
             return
         except Exception as error:
             message.update(explain(self, error))

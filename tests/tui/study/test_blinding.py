@@ -8,7 +8,7 @@ from __future__ import annotations
 import stat
 from datetime import timedelta
 
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from crm_tui import paths
 from crm_tui.bench.taskset import imported, load_taskset, write_taskset
@@ -226,6 +226,9 @@ async def test_bad_codes_get_one_message_and_reach_no_profile(make_app, study_pa
             assert app.working_profile() is None
             message = app.screen.query_one("#invitation-code-message", Static)
             assert str(message.render()) == BAD_CODE
+        # The refused code stays, selected: what a person types next replaces it.
+        await pilot.press(*"XY")
+        assert app.screen.query_one("#invitation-code", Input).value == "XY"
 
 
 async def test_repeated_wrong_codes_lock_out_even_the_right_one(make_app, study_path, clock):

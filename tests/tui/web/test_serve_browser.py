@@ -116,9 +116,11 @@ def sign_in(tab: BrowserTab, url: str, code: str, wrong_first: str | None = None
         tab.type(wrong_first)
         tab.press("Enter")
         tab.wait_for_text("That code opens no profile", since=mark)
-        tab.press("Home", "Control+k")  # the field emptied: start, delete to the end
+        # The refused code is selected: typing replaces it (no key chords whose order
+        # against typed characters the terminal in the page does not promise).
     mark = tab.mark()
     tab.type(code)
+    tab.wait_for_text(code, since=mark)  # all of it in the field before Enter
     tab.press("Enter")
     tab.wait_for_text("Next query", since=mark)
 
