@@ -3,8 +3,8 @@
     python -m tests.benchmarks.bench_reports [--scale 10] [--repeat 20] [--smoke]
 
 Generates an org (or reuses the one the other benchmarks wrote; the file is cached in the
-temp folder as crm-tui-bench-<scale>x.sqlite) and runs two reports on the local backend
-(one SQL statement) and on the Salesforce backend against the loopback server:
+temp folder as crm-tui-bench-<scale>x-seed<seed>-<generator hash>.sqlite) and runs two
+reports on the local backend (one SQL statement) and on the Salesforce backend against the loopback server:
 
 * closed cases of 2023 by owner, average Age: SOQL cannot average a duration, so the
   Salesforce backend counts, fetches the rows through simple-salesforce and aggregates

@@ -60,9 +60,24 @@ def bench_folder(smoke: bool) -> Iterator[Path]:
         yield Path(name)
 
 
+def generator_fingerprint() -> str:
+    """A short hash of the generator's and schema's source: an org cached by an older (or
+    another checkout's) generator is never taken for this one's."""
+    import hashlib
+
+    import crm_tui.org
+
+    package = Path(crm_tui.org.__file__).parent
+    digest = hashlib.sha256()
+    for source in sorted([*package.glob("generate/*.py"), *package.glob("schema/*.py")]):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:10]
+
+
 def bench_org(folder: Path, scale: float, seed: int = 1) -> Path:
-    """The org generated at `scale` in `folder`, generated now if the file is missing."""
-    path = folder / f"crm-tui-bench-{scale:g}x.sqlite"
+    """The org generated at `scale` and `seed` in `folder` by this generator, generated now
+    if the file is missing."""
+    path = folder / f"crm-tui-bench-{scale:g}x-seed{seed}-{generator_fingerprint()}.sqlite"
     if not path.exists():
         from crm_tui.org.generate.build_file import generate
 
