@@ -26,6 +26,7 @@ from crm_tui.study.db import StudyStore
 from crm_tui.study.studies import list_studies, pick_study
 
 DEFAULT_PORT = 8000
+DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
 
 
 @click.command("serve")
@@ -55,6 +56,14 @@ DEFAULT_PORT = 8000
     default=None,
     help="Study to serve (default: the latest made for the org).",
 )
+@click.option(
+    "--max-tabs",
+    type=click.IntRange(1),
+    default=DEFAULT_MAX_TABS,
+    show_default=True,
+    help="Browser tabs served at once (each runs an app of ~130 MB); a tab past it is "
+    "told the server is full.",
+)
 @study_db_option
 @org_path_option
 @salesforce_options
@@ -63,6 +72,7 @@ def web_serve(
     port: int,
     public_url: str | None,
     study_name: str | None,
+    max_tabs: int,
     db_path: Path | str | None,
     org_path: Path | None,
     salesforce: bool,
@@ -130,6 +140,7 @@ def web_serve(
         # credentials there), plus where the study store is: never on a command line,
         # since a server's URL may hold a password.
         environment=environment,
+        max_tabs=max_tabs,
     ).run()
 
 

@@ -6,7 +6,8 @@ before it announces itself (a busy port is one line naming it), its log shows no
 variables in tracebacks, a websocket from another site's page is refused (a page elsewhere
 cannot open sessions in an annotator's browser), and each tab's app learns who is on the
 other end (CRM_TUI_CODE_SOURCE), so wrong invitation codes lock out that browser's
-address, not everyone's.
+address, not everyone's. Tabs are capped (each runs an app of ~130 MB): a tab past the cap
+is told so in its terminal and closed, and no app is started for it.
 """
 
 from __future__ import annotations
@@ -126,9 +127,11 @@ class StudyWebServer(Server):
         title: str,
         announce: Callable[[], None],
         environment: dict[str, str],
+        max_tabs: int,
     ) -> None:
         super().__init__(command, host=host, port=port, title=title, public_url=public_url)
         self.announce = announce
+        self.max_tabs = max_tabs
         self.environment = environment  # for every tab's process, on top of the server's
         self.tabs: set[web.WebSocketResponse] = set()
         self.allowed_origins = {origin_of(public_url)}
@@ -158,6 +161,9 @@ class StudyWebServer(Server):
         app_service: TabAppService | None = None
         try:
             await websocket.prepare(request)
+            if len(self.tabs) >= self.max_tabs:
+                await self._turn_away(websocket)
+                return websocket
             self.tabs.add(websocket)
             app_service = TabAppService(
                 self.command,
@@ -184,6 +190,16 @@ class StudyWebServer(Server):
             if app_service is not None:
                 await app_service.stop()
         return websocket
+
+    async def _turn_away(self, websocket: web.WebSocketResponse) -> None:
+        """A tab past the cap: one line in its terminal (xterm.js shows the bytes), closed."""
+        log.warning("turned a tab away: %d tabs open, the cap (--max-tabs)", len(self.tabs))
+        await websocket.send_bytes(
+            f"\r\nThis study server is full: it serves {len(self.tabs)} browser tab(s), its "
+            "cap. Close another tab of it or try again in a few minutes; the study "
+            "coordinator can raise the cap (crm-tui serve --max-tabs).\r\n".encode()
+        )
+        await websocket.close()
 
     def run(self) -> None:
         """Serve until SIGINT or SIGTERM; a port that cannot be bound is a `CrmTuiError`."""

@@ -105,12 +105,39 @@ def test_a_killed_server_takes_its_tabs_apps_with_it(tmp_path, small_org_path, s
         )
 
 
-def read_until(tab: socket.socket, text: bytes, timeout: float = 30) -> None:
-    """Read the tab's websocket frames (raw) until the app has drawn `text`."""
-    seen, end = b"", time.monotonic() + timeout
+def test_a_tab_past_the_cap_is_told_the_server_is_full_and_gets_no_app(
+    tmp_path, small_org_path, study_db
+):
+    env = os.environ | {"CRM_TUI_HOME": str(tmp_path / "home")}
+    options = ("--org", str(small_org_path), "--db", str(study_db), "--max-tabs", "1")
+    running = serve(*options, folder=tmp_path, env=env)
+    port = int(running.url.rsplit(":", 1)[1])
+    try:
+        with open_tab(port) as first:
+            read_until(first, b"invitation code")
+            apps = child_pids(running.process.pid)
+            second, sent = handshake(port)  # the refusal may come in the handshake's packet
+            with second:
+                sent = read_until(second, b"server is full: it serves 1 browser tab", sent)
+                read_until(second, b"\x88\x02\x03\xe8", sent)  # then a close frame, code 1000
+            assert child_pids(running.process.pid) == apps  # no app for the second tab
+        wait_until(lambda: not child_pids(running.process.pid), "the first tab's app to end")
+        with open_tab(port) as again:  # a freed place is given to the next tab
+            read_until(again, b"invitation code")
+    finally:
+        err = running.stop()
+    assert "turned a tab away: 1 tabs open, the cap (--max-tabs)" in err
+
+
+def read_until(tab: socket.socket, text: bytes, seen: bytes = b"", timeout: float = 30) -> bytes:
+    """Read the tab's websocket frames (raw) until the server has sent `text`; all read."""
+    end = time.monotonic() + timeout
     while text not in seen:
-        assert time.monotonic() < end, f"the app never drew {text!r}"
-        seen += tab.recv(65536)
+        assert time.monotonic() < end, f"the app never drew {text!r}; it sent {seen[-300:]!r}"
+        received = tab.recv(65536)
+        assert received, f"the server closed the tab before sending {text!r}: {seen[-300:]!r}"
+        seen += received
+    return seen
 
 
 def alive(pid: int) -> bool:
@@ -123,6 +150,11 @@ def alive(pid: int) -> bool:
 
 def open_tab(port: int) -> socket.socket:
     """A websocket as the page opens it (same origin), held open: the server starts an app."""
+    return handshake(port)[0]
+
+
+def handshake(port: int) -> tuple[socket.socket, bytes]:
+    """`open_tab`'s websocket, with what the server sent after its handshake response."""
     tab = socket.create_connection(("127.0.0.1", port), timeout=10)
     tab.sendall(
         (
@@ -132,8 +164,9 @@ def open_tab(port: int) -> socket.socket:
             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         ).encode()
     )
-    assert tab.recv(4096).startswith(b"HTTP/1.1 101"), "the handshake was refused"
-    return tab
+    response = tab.recv(4096)
+    assert response.startswith(b"HTTP/1.1 101"), "the handshake was refused"
+    return tab, response.split(b"\r\n\r\n", 1)[1]
 
 
 def websocket_status(port: int, origin: str) -> int:
