@@ -15,3 +15,27 @@ async def settle(pilot, rounds: int = 4) -> None:
         await app.workers.wait_for_complete()
         await app.wait_for_background_writes()
         await pilot.pause()
+
+
+async def palette_titles(pilot, timeout: float = 10.0) -> list[str]:
+    """Open the command palette and return the titles it lists once it has gathered them
+    all (Quit comes last); the palette stays open."""
+    import asyncio
+
+    from textual.command import CommandList
+
+    await pilot.press("ctrl+p")
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        await pilot.pause(0.05)
+        commands = pilot.app.screen.query(CommandList)
+        titles = (
+            [
+                str(commands.first().get_option_at_index(i).prompt).split("\n")[0]
+                for i in range(commands.first().option_count)
+            ]
+            if commands
+            else []
+        )
+        if "Quit" in titles or asyncio.get_running_loop().time() > deadline:
+            return titles

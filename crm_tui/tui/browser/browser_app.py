@@ -149,6 +149,17 @@ class CrmApp(App):
         `u`), which the plain browser does not offer."""
         return callable(getattr(self, f"action_{action}", None))
 
+    def palette_offers(self, action: str) -> bool:
+        """Whether the command palette lists the screen command running `action`: what
+        the app would do now (a host app also hides what the person at work may not use)."""
+        return self.check_action(action, ()) is not False
+
+    @property
+    def palette_offers_org(self) -> bool:
+        """Whether the palette lists the org's objects and record Ids (a host app's first
+        screen may keep the org out of sight)."""
+        return True
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Back and forward show dimmed in the footer when there is nowhere to go; a
         host app's key hides in an app without its action."""

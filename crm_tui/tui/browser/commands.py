@@ -37,8 +37,14 @@ class BrowserCommands(Provider):
 
     @property
     def _app_screens(self) -> tuple[tuple[str, str, str], ...]:
-        """(title, app action, help) of the app's screens outside the browser's history."""
-        return getattr(self.app, "SCREEN_COMMANDS", ())
+        """(title, app action, help) of the app's screens outside the browser's history
+        that the app offers now."""
+        offers = getattr(self.app, "palette_offers", lambda action: True)
+        return tuple(c for c in getattr(self.app, "SCREEN_COMMANDS", ()) if offers(c[1]))
+
+    @property
+    def _objects(self) -> list[SObject]:
+        return self.objects if getattr(self.app, "palette_offers_org", True) else []
 
     def _navigate(self, place) -> None:
         self.app.navigate(place)  # type: ignore[attr-defined]
@@ -54,7 +60,7 @@ class BrowserCommands(Provider):
             return
         for title, action, help_text in self._app_screens:
             yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
-        for obj in self.objects:
+        for obj in self._objects:
             yield DiscoveryHit(
                 f"Open {obj.label_plural}",
                 partial(self._navigate, ListLocation(obj.name)),
@@ -66,7 +72,7 @@ class BrowserCommands(Provider):
         if not self._offered:
             return
         text = query.strip()
-        owner = next((o for o in self.objects if o.key_prefix == text[:3]), None)
+        owner = next((o for o in self._objects if o.key_prefix == text[:3]), None)
         if is_valid_id(text) and owner is not None:
             yield Hit(
                 1.0,
@@ -84,7 +90,7 @@ class BrowserCommands(Provider):
                     partial(self.app.run_action, action),
                     help=help_text,
                 )
-        for obj in self.objects:
+        for obj in self._objects:
             command = f"Open {obj.label_plural}"
             score = matcher.match(f"{command} {obj.name}")
             if score > 0:

@@ -328,6 +328,20 @@ class StudyApp(CrmApp):
         elif not isinstance(self.screen, LiveProgressScreen):
             self.push_screen(LiveProgressScreen(self.service, profile))
 
+    @property
+    def palette_offers_org(self) -> bool:
+        return not self._before_the_code()
+
+    def palette_offers(self, action: str) -> bool:
+        """Before a code nothing but Quit; Results and Process only to whom they would
+        open (F9 still tells anyone else why not)."""
+        if self._before_the_code():
+            return False
+        if action in ("results", "process") and self.service is not None:
+            profile = self.working_profile()
+            return profile is not None and profile.sees_gold
+        return super().palette_offers(action)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in BEFORE_THE_CODE and self._before_the_code():
             return False

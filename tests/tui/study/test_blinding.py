@@ -28,7 +28,7 @@ from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.widgets.history_input import HistoryInput
 from tests.helpers.invitation_pilot import enter_code, invite_to
 from tests.helpers.paths import CRMARENA_TASKS
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import palette_titles, settle
 from tests.helpers.study_pilot import type_text
 
 SIZE = (120, 40)
@@ -58,18 +58,22 @@ async def test_f9_refuses_an_annotator(make_app, dana):
         assert RESULTS_ARE_FOR_COORDINATORS in notices(app)
 
 
-async def test_the_palettes_results_refuses_an_annotator(make_app, dana):
+async def test_the_palette_offers_an_annotator_no_results(make_app, dana):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await as_dana(pilot)
-        await pilot.press("ctrl+p")
+        titles = await palette_titles(pilot)
+        assert "SOQL console" in titles and titles[-1] == "Quit", titles
+        assert not {"Results", "Process and replay", "Live progress"} & set(titles), titles
+
+
+async def test_before_a_code_the_palette_offers_only_quit(make_app, study_path, clock):
+    invite_to(study_path, clock, "Ana", "coordinator")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await type_text(pilot, "Results")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert not isinstance(app.screen, ResultsScreen)
-        assert RESULTS_ARE_FOR_COORDINATORS in notices(app)
+        assert isinstance(app.screen, InvitationCodeScreen)
+        assert await palette_titles(pilot) == ["Quit"]  # no screens, none of the org
 
 
 async def test_the_audit_key_and_action_refuse_an_annotator(make_app, dana):
