@@ -15,6 +15,7 @@ import json
 import random
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from crm_tui.study.models import (
     StudyItem,
 )
 from crm_tui.study.protocol import load_preset
-from crm_tui.study.report import build_report
+from crm_tui.study.report import Report, build_report
 from crm_tui.study.report_render import to_csv, to_markdown
 from crm_tui.study.studies import create_study, with_overrides
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
@@ -146,18 +147,42 @@ def main(argv: list[str] | None = None) -> None:
 def measure(folder: Path, taskset: TaskSet, trials: int) -> str:
     rng = random.Random(0)
     files = write_trial_files(folder, taskset.instances, rng, trials)
-    rows = []
-    with StudyStore.open(folder / "study.sqlite") as store:
+    timed = import_and_report(folder / "study.sqlite", files, taskset, rng)
+    rows = [
+        f"| parse {trials} result files ({trials * len(taskset):,} records) "
+        f"| {timed.parse_s:.2f} s |",
+        f"| re-score and import them (one transaction) | {timed.import_s:.2f} s |",
+        f"| build the report ({3 * len(taskset):,} attempts, {trials} trials, alpha bootstrap) "
+        f"| {timed.build_s:.2f} s |",
+        f"| render it as Markdown and CSV | {timed.render_s * 1000:.0f} ms |",
+    ]
+    return "| step | time |\n|---|---:|\n" + "\n".join(rows)
+
+
+@dataclass
+class ImportAndReport:
+    """Seconds of each step of `import_and_report`, and the report built."""
+
+    parse_s: float
+    import_s: float
+    build_s: float
+    render_s: float
+    report: Report
+
+
+def import_and_report(
+    study_path: Path, files: list[Path], taskset: TaskSet, rng: random.Random
+) -> ImportAndReport:
+    """What a coordinator does with agent runs, timed step by step: parse the result files,
+    re-score and import them, make a study of the task set with three people per item
+    (filled by `fill_study`), build its report and render it."""
+    with StudyStore.open(study_path) as store:
         started = time.perf_counter()
         parsed = [read_agent_results(path) for path in files]
         parse_s = time.perf_counter() - started
         started = time.perf_counter()
         import_agent_results(store, parsed, taskset)
         import_s = time.perf_counter() - started
-        rows.append(
-            f"| parse {trials} result files ({trials * len(taskset):,} records) | {parse_s:.2f} s |"
-        )
-        rows.append(f"| re-score and import them (one transaction) | {import_s:.2f} s |")
         preset, preset_path = load_preset("paper-expert-study")
         preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
         study = create_study(
@@ -177,12 +202,7 @@ def measure(folder: Path, taskset: TaskSet, trials: int) -> str:
         started = time.perf_counter()
         to_markdown(report), to_csv(report)
         render_s = time.perf_counter() - started
-    rows.append(
-        f"| build the report ({3 * len(taskset):,} attempts, {trials} trials, alpha bootstrap) "
-        f"| {build_s:.2f} s |"
-    )
-    rows.append(f"| render it as Markdown and CSV | {render_s * 1000:.0f} ms |")
-    return "| step | time |\n|---|---:|\n" + "\n".join(rows)
+    return ImportAndReport(parse_s, import_s, build_s, render_s, report)
 
 
 if __name__ == "__main__":

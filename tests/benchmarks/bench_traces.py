@@ -14,19 +14,12 @@ from __future__ import annotations
 import json
 import random
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from crm_tui.bench.taskset import CRMARENA, Instance, TaskSet
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.db import StudyStore
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.report import build_report
-from crm_tui.study.report_render import process_table, to_csv, to_markdown
-from crm_tui.study.studies import create_study, with_overrides
-from tests.benchmarks.agents_report import fill_study
+from crm_tui.bench.taskset import Instance, TaskSet
+from crm_tui.study.report_render import process_table
+from tests.benchmarks.agents_report import import_and_report
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 
 QUERIES = 3  # per trajectory
@@ -89,32 +82,9 @@ def measure(folder: Path, taskset: TaskSet) -> tuple[str, str]:
     path = folder / "results_gpt-4o_react_all.json"
     path.write_text(json.dumps([record(inst, rng) for inst in taskset.instances]))
     size_mb = path.stat().st_size / 1e6
-    with StudyStore.open(folder / "study.sqlite") as store:
-        started = time.perf_counter()
-        parsed = [read_agent_results(path)]
-        parse_s = time.perf_counter() - started
-        started = time.perf_counter()
-        import_agent_results(store, parsed, taskset)
-        import_s = time.perf_counter() - started
-        preset, preset_path = load_preset("paper-expert-study")
-        preset = with_overrides(preset, distinct_families=False, annotators_per_item=3)
-        study = create_study(
-            store,
-            "bench",
-            preset,
-            preset_path=preset_path,
-            instances=[i.to_row() for i in taskset.instances],
-            task_set_hash=taskset.content_hash,
-            org_fingerprint=CRMARENA,
-        )
-        fill_study(store, study.id, rng)
-        started = time.perf_counter()
-        with store.transaction() as session:
-            report = build_report(session, study)
-        build_s = time.perf_counter() - started
-        started = time.perf_counter()
-        to_markdown(report), to_csv(report)
-        render_s = time.perf_counter() - started
+    timed = import_and_report(folder / "study.sqlite", [path], taskset, rng)
+    report, parse_s, import_s = timed.report, timed.parse_s, timed.import_s
+    build_s, render_s = timed.build_s, timed.render_s
     assert report.process is not None
     records = len(taskset)
     rows = [
