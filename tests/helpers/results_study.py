@@ -65,4 +65,5 @@ def cells(table: DataTable) -> list[list[str]]:
 
 
 def column_labels(table: DataTable) -> list[str]:
-    return [str(column.label) for column in table.columns.values()]
+    """Each column's label as read (a label wrapped onto two header lines is one label)."""
+    return [str(column.label).replace("\n", " ") for column in table.columns.values()]

@@ -112,9 +112,32 @@ def chart_series(report: Report) -> tuple[list[str], dict[str, list[float]]]:
     return families, series
 
 
+WRAP_HEADERS_PAST = 12  # a longer column label (an agent's name) may take two header lines
+
+
+def two_lines(label: str, room: int) -> str:
+    """`label` broken at the space nearest its middle when it is longer than both
+    `WRAP_HEADERS_PAST` and `room` (the width its cells need anyway)."""
+    spaces = [i for i, char in enumerate(label) if char == " "]
+    if len(label) <= max(WRAP_HEADERS_PAST, room) or not spaces:
+        return label
+    middle = min(spaces, key=lambda i: abs(i - len(label) / 2))
+    return label[:middle] + "\n" + label[middle + 1 :]
+
+
 def data_table(view: TableView, **kwargs) -> DataTable:
+    """The view as a table; long column labels wrap onto a second header line, so that
+    several agents' columns fit side by side in 120 columns."""
     table: DataTable[Text] = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
-    table.add_columns(*view.columns)
+    columns = []
+    for index, label in enumerate(view.columns):
+        room = max((len(row[index]) for row in view.rows if index < len(row)), default=0)
+        wrapped = two_lines(label, room)
+        columns.append((wrapped, max(room, *map(len, wrapped.split("\n")))))
+    if any("\n" in label for label, _ in columns):
+        table.header_height = 2
+    for label, width in columns:
+        table.add_column(Text(label), width=width)
     # Text, never markup: "[paper]" in a label is text, not a style tag to drop
     table.add_rows([[Text(cell) for cell in row] for row in view.rows])
     return table
