@@ -45,23 +45,6 @@ def is_valid_id(value: str) -> bool:
     return len(value) == 15 or checksum_suffix(value[:15]) == value[15:]
 
 
-def sql_is_valid_id18(column: str) -> str:
-    """A SQL expression, true where `column` holds a well-formed 18-character Id with the
-    right suffix: `is_valid_id` for 18-character Ids, evaluated inside SQLite (a Python
-    function called per row from SQL costs several times more)."""
-    chars = f"{column} GLOB '{'[0-9A-Za-z]' * 18}'"
-    suffix = " || ".join(
-        f"substr('{SUFFIX_ALPHABET}', 1"
-        + "".join(
-            f" + {1 << bit} * (substr({column}, {chunk * 5 + bit + 1}, 1) BETWEEN 'A' AND 'Z')"
-            for bit in range(5)
-        )
-        + ", 1)"
-        for chunk in range(3)
-    )
-    return f"(typeof({column}) = 'text' AND {chars} AND substr({column}, 16, 3) = {suffix})"
-
-
 def same_id(a: str, b: str) -> bool:
     """Ids compare exactly, but a 15-character Id equals its 18-character form."""
     if len(a) == len(b):

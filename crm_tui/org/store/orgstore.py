@@ -109,6 +109,9 @@ class OrgStore:
         conn = connect(path)
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
+        # Mapped pages count as the writer's resident memory (up to 256 MiB on a big org,
+        # read once by the hash and the checks): read through the page cache instead.
+        conn.execute("PRAGMA mmap_size = 0")
         with conn:
             for stmt in META_DDL:
                 conn.execute(stmt)
