@@ -48,7 +48,7 @@ GENERALIST_SHARE = 0.4  # of the issues, taken by any agent rather than by speci
 ALL_RESOLUTIONS = list(RESOLUTIONS)
 
 
-@dataclass
+@dataclass(slots=True)  # every case's draft is kept until all are written
 class Draft:
     """A case before Ids are assigned (cases are numbered in CreatedDate order)."""
 

@@ -62,9 +62,64 @@ def base62(n: int, width: int) -> str:
     return out.rjust(width, "0")
 
 
+# make_id is called once per generated record, so it works on two base-62 digits at a
+# time: the 10-digit counter is five "pairs", and each pair's share of the case-safe
+# masks (the bits its upper-case letters set) comes from a table. The top three pairs
+# change once per 3,844**2 records: they and their share of the suffix are cached.
+_PAIRS = [a + b for a in BASE62 for b in BASE62]  # 62**2 two-digit strings
+_PAIR = 62**2
+_COUNTER_START = 62**5  # real Ids start their counter well above zero: "500Ws000007qifM"
+
+
+def _pair_masks(first_bit: int) -> list[int]:
+    """Per pair: the mask bits its two characters set at `first_bit` and `first_bit + 1`
+    (bit 5 falls outside the 5-character chunk and is dropped)."""
+    return [
+        sum(1 << (first_bit + k) for k, ch in enumerate(pair) if "A" <= ch <= "Z") & 31
+        for pair in _PAIRS
+    ]
+
+
+_MASK_D, _MASK_E = _pair_masks(1), _pair_masks(3)
+_HEAD_SUFFIX: dict[str, str] = {}
+_TOPS: dict[int, tuple[str, str, int]] = {}
+
+
+def _top(high: int) -> tuple[str, str, int]:
+    """Pairs a, b, c of a counter: their text, the suffix character of the chunk they fill
+    and the bit c's last digit sets in the next chunk."""
+    top = _TOPS.get(high)
+    if top is None:
+        n, c = divmod(high, _PAIR)
+        a, b = divmod(n, _PAIR)
+        text = _PAIRS[a] + _PAIRS[b] + _PAIRS[c]
+        top = (text, checksum_suffix(text[:5] * 3)[0], 1 if "A" <= text[5] <= "Z" else 0)
+        if len(_TOPS) > 4096:  # random numbers (not counters) must not grow it forever
+            _TOPS.clear()
+        _TOPS[high] = top
+    return top
+
+
 def make_id(prefix: str, number: int, instance: str = LOCAL_INSTANCE) -> str:
     """The 18-character Id of the `number`-th record of an object with key `prefix`."""
-    if len(prefix) != 3 or len(instance) != 2:
-        raise ValueError("key prefix must be 3 characters and instance 2")
-    # Real Ids start their counter well above zero: "500Ws000007qifM".
-    return to18(prefix + instance + base62(number + 62**5, 10))
+    head = prefix + instance
+    head_suffix = _HEAD_SUFFIX.get(head)
+    if head_suffix is None:
+        if len(prefix) != 3 or len(instance) != 2:
+            raise ValueError("key prefix must be 3 characters and instance 2")
+        head_suffix = _HEAD_SUFFIX[head] = checksum_suffix(head * 3)[0]
+    n = number + _COUNTER_START
+    if not 0 <= n < _PAIR**5:
+        raise ValueError(f"{number} does not fit in 10 base-62 digits")
+    high, low = divmod(n, _PAIR * _PAIR)
+    text, top_suffix, c_bit = _TOPS.get(high) or _top(high)
+    d, e = divmod(low, _PAIR)
+    return (
+        head
+        + text
+        + _PAIRS[d]
+        + _PAIRS[e]
+        + head_suffix
+        + top_suffix
+        + SUFFIX_ALPHABET[c_bit | _MASK_D[d] | _MASK_E[e]]
+    )
