@@ -110,6 +110,9 @@ class ParentLink:
     id_column: int
 
 
+CHILD_BATCH = 500  # parent Ids per statement of a child sub-query
+
+
 @dataclass
 class ChildPlan:
     """`(SELECT ... FROM Cases)`: a compiled child query, run per batch of parent Ids."""
@@ -639,8 +642,12 @@ class _Compiler:
             raise malformed(
                 self.text, sub.pos, "semi join sub-selects must select an Id or reference field"
             )
-        negate = "NOT " if operator == "NOT IN" else ""
-        return f"coalesce({sql}, '') {negate}IN ({inner.sql})"
+        # The sub-select has no nulls. A null field is unknown IN it, which every context
+        # reads as false (NOT wraps in coalesce), and NOT IN keeps it as Salesforce does.
+        # The field stays bare, so SQLite can search it through its index.
+        if operator == "NOT IN":
+            return f"({sql} IS NULL OR {sql} NOT IN ({inner.sql}))"
+        return f"{sql} IN ({inner.sql})"
 
     def check_literal(self, name: str, kind: str, lit: Literal) -> None:
         if lit.kind not in _LITERAL_FITS.get(kind, set()):
