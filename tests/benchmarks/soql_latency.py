@@ -1,17 +1,29 @@
 """p50/p95 latency of the spec 4.3 gold-answer queries as SOQL/SOSL through the loopback
-server (HTTPS, unmodified simple-salesforce), for one or more orgs.
+server (HTTPS, unmodified simple-salesforce), for one or more orgs; then the big answers
+and a semi-join side by side with their floor, the same query as plain SQL.
 
     python -m tests.benchmarks.soql_latency --scale 1 --scale 100      # generates the orgs
     python -m tests.benchmarks.soql_latency --org path/to/org.sqlite   # an existing org
+    python -m tests.benchmarks.soql_latency --org big.sqlite --part ratios --repeat 15
     python -m tests.benchmarks.soql_latency --smoke                    # scale 0.1, 2 repeats
+
+Side by side: each round runs the program, then its floor, alternating, so that both see
+the same load. The program is the SOQL query through the server with `query_all` (all
+pages, parsed by the client), or in process (`execute_soql`, the SOQL engine alone); the
+floor is a hand-written SQL statement of the same rows and columns on a read-only
+connection, fetched as tuples.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -20,12 +32,15 @@ from simple_salesforce import Salesforce
 
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
-from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.org.soql.executor import execute_soql
+from crm_tui.org.store.orgstore import OrgStore, connect
 from tests.benchmarks import smoke
 
 
-def gold_queries(org: Path) -> dict[str, str]:
-    """One query per gold-answer step of spec 4.3, with parameters taken from the org."""
+def _parameters(org: Path) -> dict[str, str]:
+    """Values the queries ask about, taken from the org: an issue, the best-selling
+    product, an account with orders, one of its order days, a word of the product's name,
+    and "the past year" up to the org's last case, as the tasks' periods are."""
     with OrgStore.open(org) as store:
 
         def first(sql: str) -> str:
@@ -40,9 +55,24 @@ def gold_queries(org: Path) -> dict[str, str]:
         day = first(f"SELECT EffectiveDate FROM \"Order\" WHERE AccountId = '{account}'")
         term = (first(f"SELECT Name FROM Product2 WHERE Id = '{product}'") or "x").split()[-1]
         latest = date.fromisoformat(first('SELECT max(CreatedDate) FROM "Case"')[:10])
-    # "The past year" up to the org's last case, as the tasks' periods are.
-    start = f"{latest.replace(year=latest.year - 1).isoformat()}T00:00:00Z"
-    end = f"{latest.isoformat()}T00:00:00Z"
+    return {
+        "issue": issue,
+        "product": product,
+        "account": account,
+        "day": day,
+        "term": term,
+        "start": f"{latest.replace(year=latest.year - 1).isoformat()}T00:00:00Z",
+        "end": f"{latest.isoformat()}T00:00:00Z",
+    }
+
+
+def gold_queries(org: Path) -> dict[str, str]:
+    """One query per gold-answer step of spec 4.3, with parameters taken from the org."""
+    values = _parameters(org)
+    issue, product, account, day, term = (
+        values[k] for k in ("issue", "product", "account", "day", "term")
+    )
+    start, end = values["start"], values["end"]
     items = f"(SELECT Id FROM OrderItem WHERE Product2Id = '{product}')"
     return {
         "NCR closed cases by owner": f"SELECT OwnerId, COUNT(Id) FROM Case WHERE IssueId__c = "
@@ -71,15 +101,118 @@ def gold_queries(org: Path) -> dict[str, str]:
     }
 
 
-def measure(org: Path, repeat: int, workdir: Path) -> list[tuple[str, float, float, int]]:
+@contextmanager
+def _client(org: Path, workdir: Path) -> Iterator[Salesforce]:
+    """simple-salesforce on a loopback server of `org` over HTTPS."""
     certs = make_loopback_certificates(workdir / "certs")
-    rows = []
     with OrgServer(org, tls=certs.server_context()) as server:
         session = requests.Session()
         session.verify, session.trust_env = str(certs.ca_pem), False
-        sf = Salesforce(
+        yield Salesforce(
             instance_url=server.url, session_id=server.session_id, session=session, version="59.0"
         )
+
+
+@dataclass
+class Pair:
+    """A SOQL query and its floor: the same rows and columns as hand-written SQL."""
+
+    name: str
+    soql: str
+    floor_sql: str
+    floor_params: tuple[str, ...]
+    in_process: bool = False  # the SOQL engine alone (`execute_soql`), not the server
+
+
+def _stored(literal: str) -> str:
+    """A SOQL DateTime literal (`...T00:00:00Z`) as the store keeps DateTimes."""
+    return literal[:-1] + ".000+0000"
+
+
+def side_by_side_pairs(org: Path) -> list[Pair]:
+    """The issue's big answers (thousands of records at 100x) and a semi-join."""
+    values = _parameters(org)
+    start, end, product = values["start"], values["end"], values["product"]
+    period = (_stored(start), _stored(end))
+    semi_join = Pair(
+        "MTA cases of a product (semi-join), SOQL engine in process",
+        f"SELECT CreatedDate FROM Case WHERE OrderItemId__c IN (SELECT Id FROM OrderItem "
+        f"WHERE Product2Id = '{product}') AND CreatedDate >= {start} AND CreatedDate < {end}",
+        'SELECT c.Id, c.CreatedDate FROM "Case" c JOIN OrderItem oi ON oi.Id = '
+        "c.OrderItemId__c WHERE oi.Product2Id = ? AND c.CreatedDate >= ? AND c.CreatedDate < ?",
+        (product, *period),
+        in_process=True,
+    )
+    return [
+        Pair(
+            "HTU/TCU owner assignments, past year",
+            "SELECT CaseId__c, NewValue__c, OldValue__c FROM CaseHistory__c WHERE Field__c = "
+            f"'Owner Assignment' AND CreatedDate >= {start} AND CreatedDate <= {end}",
+            "SELECT Id, CaseId__c, NewValue__c, OldValue__c FROM CaseHistory__c "
+            "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
+            ("Owner Assignment", *period),
+        ),
+        Pair(
+            "BRI closed cases with the account's state, past year",
+            "SELECT Account.ShippingState, CreatedDate, ClosedDate FROM Case WHERE "
+            f"CreatedDate >= {start} AND CreatedDate < {end} AND Status = 'Closed'",
+            'SELECT c.Id, a.Id, a.ShippingState, c.CreatedDate, c.ClosedDate FROM "Case" c '
+            "LEFT JOIN Account a ON a.Id = c.AccountId "
+            "WHERE c.CreatedDate >= ? AND c.CreatedDate < ? AND c.Status = 'Closed'",
+            period,
+        ),
+        Pair(
+            "accounts in CA with their cases (child sub-query)",
+            "SELECT Id, Name, (SELECT Id, Subject, Status, CreatedDate FROM Cases) "
+            "FROM Account WHERE ShippingState = 'CA'",
+            "SELECT a.Id, a.Name, c.Id, c.Subject, c.Status, c.CreatedDate FROM Account a "
+            'LEFT JOIN "Case" c ON c.AccountId = a.Id WHERE a.ShippingState = ?',
+            ("CA",),
+        ),
+        semi_join,
+        replace(
+            semi_join,
+            name=semi_join.name.replace("SOQL engine in process", "server"),
+            in_process=False,
+        ),
+    ]
+
+
+def measure_side_by_side(
+    org: Path, repeat: int, workdir: Path
+) -> list[tuple[str, int, float, float]]:
+    """Per pair: (name, records, program p50 ms, floor p50 ms), program and floor
+    alternating round by round."""
+    rows = []
+    floor = connect(org, readonly=True)
+    with _client(org, workdir) as sf, OrgStore.open(org) as store:
+        for pair in side_by_side_pairs(org):
+
+            def program(pair: Pair = pair) -> int:
+                if pair.in_process:
+                    return execute_soql(store, pair.soql).total_size
+                return int(sf.query_all(pair.soql)["totalSize"])
+
+            program()  # warm: the pages the query reads are in the cache for both
+            floor.execute(pair.floor_sql, pair.floor_params).fetchall()
+            program_ms, floor_ms, size = [], [], 0
+            for _ in range(repeat):
+                started = time.perf_counter()
+                size = program()
+                program_ms.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                floor.execute(pair.floor_sql, pair.floor_params).fetchall()
+                floor_ms.append((time.perf_counter() - started) * 1000)
+            rows.append(
+                (pair.name, size, statistics.median(program_ms), statistics.median(floor_ms))
+            )
+    floor.close()
+    return rows
+
+
+def measure(org: Path, repeat: int, workdir: Path) -> list[tuple[str, float, float, int]]:
+    rows = []
+    with _client(org, workdir) as sf:
         for name, text in gold_queries(org).items():
             # COUNT() through query(): query_all recomputes totalSize from the records.
             run = (
@@ -106,6 +239,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument(
+        "--part", choices=("latency", "ratios", "both"), default="both", help="which table"
+    )
     args = smoke.parse(parser, argv, org=[], scale=[smoke.SMOKE_SCALE], repeat=2)
     with tempfile.TemporaryDirectory() as tmp:
         orgs = [(str(p), p) for p in args.org]
@@ -115,10 +251,26 @@ def main(argv: list[str] | None = None) -> None:
             path = Path(tmp) / f"scale-{scale:g}.sqlite"
             generate(path, seed=args.seed, scale=scale)
             orgs.append((f"scale {scale:g}", path))
-        print("| org | query | p50 ms | p95 ms | rows |\n|---|---|---:|---:|---:|")
-        for label, path in orgs:
-            for name, p50, p95, size in measure(path, args.repeat, Path(tmp)):
-                print(f"| {label} | {name} | {p50:.1f} | {p95:.1f} | {size} |")
+        if args.part != "ratios":
+            print("| org | query | p50 ms | p95 ms | rows |\n|---|---|---:|---:|---:|")
+            for label, path in orgs:
+                for name, p50, p95, size in measure(path, args.repeat, Path(tmp)):
+                    print(f"| {label} | {name} | {p50:.1f} | {p95:.1f} | {size} |")
+        if args.part != "latency":
+            print(
+                "\n| org | query | records | SOQL p50 ms | plain SQL p50 ms | ratio |\n"
+                "|---|---|---:|---:|---:|---:|"
+            )
+            for label, path in orgs:
+                load = os.getloadavg()[0]
+                for name, size, program, floor in measure_side_by_side(
+                    path, args.repeat, Path(tmp)
+                ):
+                    print(
+                        f"| {label} | {name} | {size:,} | {program:.1f} | {floor:.1f} | "
+                        f"{program / floor:.2f}x |"
+                    )
+                print(f"\n{label}: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 
 if __name__ == "__main__":
