@@ -11,8 +11,9 @@ import pytest
 
 from crm_tui.org.schema.catalogue import OBJECTS, child_relationships
 from crm_tui.org.soql.compiler import compile_query
-from crm_tui.org.soql.executor import execute_soql, execute_soql_json
+from crm_tui.org.soql.executor import compiled, execute_soql, execute_soql_json
 from crm_tui.org.soql.parser import parse_query
+from crm_tui.org.soql.sf_errors import SalesforceError
 from crm_tui.org.soql.sqlite_json import json_records, sqlite_writes_json_dumps_text
 from crm_tui.org.store.orgstore import OrgStore
 from tests.helpers.soql_org import PRODUCTS, TODAY, USERS, build_tiny_org, rid
@@ -137,3 +138,14 @@ def test_a_value_sqlite_cannot_write_sends_the_answer_to_python(odd_store):
         json.dumps(r) for r in shaped.records
     ]
     assert shaped.records[0]["IsActive"] is True
+
+
+def test_a_repeated_query_reuses_its_plan_and_a_bad_one_fails_each_time(store):
+    soql = "SELECT Id, Account.Name FROM Case WHERE Status = 'Closed'"
+    first = execute_soql_json(store, soql, today=TODAY)
+    hits = compiled.cache_info().hits
+    assert execute_soql_json(store, soql, today=TODAY).records == first.records
+    assert compiled.cache_info().hits == hits + 1
+    for _ in range(2):
+        with pytest.raises(SalesforceError):
+            execute_soql_json(store, "SELECT Nope FROM Case", today=TODAY)

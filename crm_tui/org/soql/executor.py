@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -57,6 +58,14 @@ def store_today(store: OrgStore) -> date:
 MAX_QUERY_CHARS = 100_000  # Salesforce's limit on the length of a SOQL or SOSL statement
 
 
+@lru_cache(maxsize=256)
+def compiled(text: str, today: date) -> CompiledQuery:
+    """The plan of a SOQL query, kept for the next time it is asked (list views, reports
+    and agents repeat theirs; parsing and compiling cost more than a small answer's SQL).
+    Plans are only read after this. A bad query raises each time (errors are not kept)."""
+    return compile_query(text, parse_query(text), today)
+
+
 def execute_soql(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> QueryResult:
@@ -66,9 +75,7 @@ def execute_soql(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        query = parse_query(text)
-        plan = compile_query(text, query, today or store_today(store))
-        return run_plan(store, plan, api_version)
+        return run_plan(store, compiled(text, today or store_today(store)), api_version)
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_QUERY", error) from None
 
@@ -98,7 +105,7 @@ def execute_soql_json(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        plan = compile_query(text, parse_query(text), today or store_today(store))
+        plan = compiled(text, today or store_today(store))
         shaper = _Shaper(api_version)
         try:
             texts = json_records(store.conn, plan, shaper.base)
