@@ -394,7 +394,9 @@ class Drafter:
         if offset_before(today, n, unit) != day:
             return None
         nickname = rng.choice(self.facts.nicknames[product])
-        answer = gold.named_entity_disambiguation(self.store, contact, today, n, unit, nickname)
+        answer = gold.named_entity_disambiguation(
+            self.store, contact, today, n, unit, nickname, self.held
+        )
         if answer != (None if want_none else product):
             return None
         words = self.families["named_entity_disambiguation"].words["ago"][offset]

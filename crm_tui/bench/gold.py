@@ -232,14 +232,20 @@ def search_products(store: OrgStore, text: str) -> set[str]:
 
 
 def named_entity_disambiguation(
-    store: OrgStore, contact_id: str, today: date, ago: int, unit: str, nickname: str
+    store: OrgStore,
+    contact_id: str,
+    today: date,
+    ago: int,
+    unit: str,
+    nickname: str,
+    held: GoldRows | None = None,
 ) -> str | None:
     """NED: the product the contact bought `ago` `unit`s before today, named by `nickname`.
 
     Purchase day = today - offset (calendar arithmetic). Candidates = products found by a
     search for every word of the nickname. Gold = the candidate on an Activated order of
     the contact's account with EffectiveDate = purchase day; None if there is none;
-    Undecidable if several candidates match that day.
+    Undecidable if several candidates match that day. `held` keeps searches (`gold_rows`).
     """
     account = store.conn.execute(
         "SELECT AccountId FROM Contact WHERE Id = ?", (contact_id,)
@@ -255,7 +261,12 @@ def named_entity_disambiguation(
             (account[0], day),
         )
     }
-    matches = sorted(bought & search_products(store, nickname))
+    found = held.searches.get(nickname) if held is not None else None
+    if found is None:
+        found = search_products(store, nickname)
+        if held is not None:
+            held.searches[nickname] = found
+    matches = sorted(bought & found)
     if len(matches) > 1:
         raise Undecidable(f"{len(matches)} products bought on {day} match {nickname!r}")
     return matches[0] if matches else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from crm_tui.org.store.orgstore import OrgStore
@@ -60,6 +60,8 @@ class GoldRows:
     closed_by_product: dict[str, dict[str, int]]
     not_closed: dict[str, int]
     open: dict[str, int]
+    # NED: the products a search text finds (gold.search_products), kept as asked.
+    searches: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, store: OrgStore) -> GoldRows:

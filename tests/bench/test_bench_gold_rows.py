@@ -76,6 +76,23 @@ def test_routing_from_held_counts_matches_the_store(org):
     assert decided  # the comparison covered decided routings, not only skipped ones
 
 
+def test_product_searches_kept_give_the_stores_answers(org):
+    held = GoldRows.read(org)
+    purchases = org.conn.execute(
+        'SELECT c.Id, o.EffectiveDate, p.Name FROM Contact c JOIN "Order" o '
+        "ON o.AccountId = c.AccountId JOIN OrderItem oi ON oi.OrderId = o.Id "
+        "JOIN Product2 p ON p.Id = oi.Product2Id ORDER BY oi.Id LIMIT 60"
+    ).fetchall()
+    answered = 0
+    for contact, day, name in purchases * 2:  # the second time from the kept searches
+        today = date.fromisoformat(day) + timedelta(days=14)
+        args = (org, contact, today, 2, "weeks", " ".join(name.split()[1:]).lower())
+        expected = outcome(gold.named_entity_disambiguation, *args)
+        assert outcome(gold.named_entity_disambiguation, *args, held) == expected
+        answered += isinstance(expected, str) and not expected.startswith("Undecidable")
+    assert held.searches and answered
+
+
 def test_boundary_rows_are_held_and_found(tmp_path):
     """A row exactly on a period's edge is Undecidable from held rows too."""
     org = OrgBuilder(tmp_path / "org.sqlite")
