@@ -1,8 +1,8 @@
 """SOQL records written as JSON text by SQLite itself, in the statement that finds them.
 
 A big answer (tens of thousands of records) spent most of its time in Python building
-one dict per record and encoding it. Here each record's JSON is one concatenation in the
-SELECT list: fixed pieces (keys, the `attributes` prefix) as literals worked out once per
+one dict per record and encoding it. Here each record's JSON is one concatenation that
+the plan's own statement selects instead of the values: fixed pieces (keys, the `attributes` prefix) as literals worked out once per
 plan, values through `json_quote`. The text is the very bytes `json.dumps` writes for the
 record `executor._Shaper.record` shapes: same key order, `", "` and `": "` separators,
 nested parents (`null` for a missing one), child sub-queries, and `ensure_ascii` escapes
@@ -20,6 +20,8 @@ import json
 import re
 import sqlite3
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from json.encoder import encode_basestring_ascii
 from typing import Union
@@ -108,28 +110,26 @@ def _fetch(
 ) -> list[tuple[str, ...]] | None:
     """The plan's rows as (JSON text,) or (column `lead`, JSON text); None if a row's
     text is NULL (a value of an unexpected storage class)."""
-    width = _select_width(plan)
-    names = ", ".join(f"c{i}" for i in range(width))
-    # A sorted LIMIT/OFFSET would build the text of every row it sorts, not only of the
-    # rows kept: then the rows are materialised first and the text built over them.
-    materialised = " MATERIALIZED" if " ORDER BY " in plan.sql and " LIMIT " in plan.sql else ""
-    select = _record_sql(plan, base)
-    if lead is not None:
-        select = f"c{lead}, {select}"
-    sql = f"WITH soql_rows({names}) AS{materialised} ({plan.sql}) SELECT {select} FROM soql_rows"
+    if " ORDER BY " in plan.after_select and " LIMIT " in plan.after_select:
+        # SQLite builds the result columns of every row it sorts, not only of the rows a
+        # LIMIT keeps: the rows are materialised first and the text built over those.
+        names = ", ".join(f"c{i}" for i in range(len(plan.select_sql)))
+        select = _record_sql(plan, base, "c{}".format)
+        if lead is not None:
+            select = f"c{lead}, {select}"
+        cte = f"soql_rows({names}) AS MATERIALIZED ({plan.sql})"  # read back in order
+        sql = f"WITH {cte} SELECT {select} FROM soql_rows"
+    else:  # the plan's own statement, selecting the text instead of the values
+        select = _record_sql(plan, base, plan.select_sql.__getitem__)
+        if lead is not None:
+            select = f"{plan.select_sql[lead]}, {select}"
+        sql = f"SELECT {select} {plan.after_select}"
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: a Row per record costs more than the text
     rows: list[tuple[str, ...]] = cursor.execute(sql, plan.params).fetchall()
     if any(row[-1] is None for row in rows):
         return None
     return rows
-
-
-def _select_width(plan: CompiledQuery) -> int:
-    """Columns in the plan's SELECT list: its Id, the hidden parent key of a child plan,
-    the parents' Ids and the selected fields."""
-    indexes = [0, *(c.index for c in plan.columns), *(link.id_column for link in plan.parents)]
-    return max(indexes) + 1
 
 
 def _child_texts(
@@ -141,7 +141,7 @@ def _child_texts(
     for start in range(0, len(parent_ids), CHILD_BATCH):
         params = dict(plan.params)
         params[child.parent_ids_param] = json.dumps(parent_ids[start : start + CHILD_BATCH])
-        batch = CompiledQuery(plan.sobject, plan.sql, params, plan.columns, plan.parents)
+        batch = replace(plan, params=params)
         rows = _fetch(conn, batch, base, lead=1)
         if rows is None:
             return None
@@ -160,8 +160,9 @@ def _child_texts(
     return out
 
 
-def _record_sql(plan: CompiledQuery, base: str) -> str:
-    """The SQL expression of one record's JSON text over the columns `c0`, `c1`, ..."""
+def _record_sql(plan: CompiledQuery, base: str, ref: Callable[[int], str]) -> str:
+    """The SQL expression of one record's JSON text; `ref(i)` is the SQL of the plan's
+    i-th selected value."""
     links = {link.path: link for link in plan.parents}
     nodes: _Nodes = {}
     for column in plan.columns:
@@ -171,28 +172,31 @@ def _record_sql(plan: CompiledQuery, base: str) -> str:
             assert isinstance(parent, tuple)  # a relationship, never also a field's key
             level = parent[1]
         level[column.key_path[-1]] = column
-    return " || ".join(_merged(_object_terms(plan.sobject.name, 0, nodes, base)))
+    return " || ".join(_merged(_object_terms(plan.sobject.name, 0, nodes, base, ref)))
 
 
-def _object_terms(name: str, id_column: int, nodes: _Nodes, base: str) -> list[str]:
+def _object_terms(
+    name: str, id_column: int, nodes: _Nodes, base: str, ref: Callable[[int], str]
+) -> list[str]:
     """Terms of an object's JSON: literals as Python text (prefixed with "'" to tell them
     apart), SQL expressions as they are; `_merged` joins neighbouring literals."""
     url = _sql_literal(f"{base}/{name}/")
     terms = [
         "'" + '{"attributes": {"type": ' + _text(name) + ', "url": ',
-        f"json_quote({url} || c{id_column})",
+        f"json_quote({url} || {ref(id_column)})",
         "'}",
     ]
     for key, node in nodes.items():
         terms.append("'" + ", " + _text(key) + ": ")
         if isinstance(node, Column):
-            terms.append(_value_sql(f"c{node.index}", node))
+            terms.append(_value_sql(ref(node.index), node))
         else:
             link, inner = node
             body = " || ".join(
-                _merged(_object_terms(link.sobject.name, link.id_column, inner, base))
+                _merged(_object_terms(link.sobject.name, link.id_column, inner, base, ref))
             )
-            terms.append(f"CASE WHEN c{link.id_column} IS NULL THEN 'null' ELSE {body} END")
+            parent_id = ref(link.id_column)
+            terms.append(f"CASE WHEN {parent_id} IS NULL THEN 'null' ELSE {body} END")
     terms.append("'}")
     return terms
 
