@@ -19,10 +19,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from crm_tui.bench import gold
 from crm_tui.bench.families import Family, domain_details, families
+from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.bench.newcase import compose_case
 from crm_tui.bench.periods import (
     MONTHS,
@@ -83,6 +86,7 @@ class OrgFacts:
     assignments: list[tuple[str, str]]  # (CreatedDate, new owner) of Owner Assignments, sorted
     first_day: date = field(init=False)
     last_day: date = field(init=False)
+    _most_managed: dict[tuple[str, str], int] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.cases:
@@ -91,16 +95,22 @@ class OrgFacts:
         self.last_day = max(c.created for c in self.cases)
 
     def most_managed(self, period: Period) -> int:
-        """The most cases any agent managed in the period (gold.managed_counts, in memory)."""
-        low = bisect_left(self.assignments, (period.sf_start,))
-        high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
-        return max(Counter(owner for _, owner in self.assignments[low:high]).values(), default=0)
+        """The most cases any agent managed in the period (gold.managed_counts, in memory);
+        kept per period, which drafts often draw again."""
+        key = (period.sf_start, period.sf_end)
+        if key not in self._most_managed:
+            low = bisect_left(self.assignments, (period.sf_start,))
+            high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
+            owners = map(itemgetter(1), self.assignments[low:high])
+            self._most_managed[key] = max(Counter(owners).values(), default=0)
+        return self._most_managed[key]
 
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
         conn = store.conn
+        parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
         cases = [
-            CaseFact(r[0], parse_date(r[1]), r[2], r[3], r[4], r[5] or "", r[6] or "")
+            CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "", r[6] or "")
             for r in conn.execute(
                 "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
                 'c.Subject, c.Description FROM "Case" c '
@@ -120,14 +130,20 @@ class OrgFacts:
             contact_of.setdefault(account, contact)
         purchases: list[tuple[str, str, date, str]] = []
         order_days: dict[str, set[date]] = {}
-        for account, day, product in conn.execute(
+        items = conn.cursor()
+        items.row_factory = None  # tuples: tens of thousands of order items
+        for account, day, product in items.execute(
             'SELECT o.AccountId, o.EffectiveDate, oi.Product2Id FROM "Order" o '
             "JOIN OrderItem oi ON oi.OrderId = o.Id WHERE o.Status = 'Activated' "
             "ORDER BY oi.Id"
         ):
-            order_days.setdefault(account, set()).add(parse_date(day))
+            bought_on = parse_day(day)
+            days = order_days.get(account)
+            if days is None:
+                days = order_days[account] = set()
+            days.add(bought_on)
             if product in nicknames and account in contact_of:
-                purchases.append((contact_of[account], account, parse_date(day), product))
+                purchases.append((contact_of[account], account, bought_on, product))
         violations = {
             case: latent.loads(text).get("article")
             for case, text in sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())
@@ -216,6 +232,7 @@ class Drafter:
         self.store = store
         self.facts = facts
         self.families = family_defs
+        self.held = GoldRows.read(store)  # what the period golds read, read once
         # (case, its product) of the cases about a product
         self.product_cases = [(c, c.product) for c in facts.cases if c.product]
         self.closed_cases = [c for c in facts.cases if c.status == "Closed"]
@@ -238,7 +255,9 @@ class Drafter:
             return self._expertise[issue]
         if key not in self._routing:
             try:
-                self._routing[key] = gold.case_routing_decision(self.store, issue, product)
+                self._routing[key] = gold.case_routing_decision(
+                    self.store, issue, product, self.held
+                )
             except gold.Undecidable:
                 self._routing[key] = None
             decision = self._routing[key]
@@ -274,7 +293,7 @@ class Drafter:
             threshold = rng.randint(0, min(3, most - 1))
             reason = None
         extreme = rng.choice(("min", "max"))
-        answer = rule(self.store, period, threshold, extreme)
+        answer = rule(self.store, period, threshold, extreme, self.held)
         if (answer is None) != want_none:
             return None
         fill = _period_fill(rng, period, today) | {
@@ -358,7 +377,7 @@ class Drafter:
         if sampled is None:
             return None
         period, today = sampled
-        answer = gold.best_region_identification(self.store, period)
+        answer = gold.best_region_identification(self.store, period, self.held)
         return Draft(answer, _period_params(period, today), _period_fill(rng, period, today))
 
     def named_entity_disambiguation(self, rng: random.Random, want_none: bool) -> Draft | None:
@@ -375,7 +394,9 @@ class Drafter:
         if offset_before(today, n, unit) != day:
             return None
         nickname = rng.choice(self.facts.nicknames[product])
-        answer = gold.named_entity_disambiguation(self.store, contact, today, n, unit, nickname)
+        answer = gold.named_entity_disambiguation(
+            self.store, contact, today, n, unit, nickname, self.held
+        )
         if answer != (None if want_none else product):
             return None
         words = self.families["named_entity_disambiguation"].words["ago"][offset]

@@ -14,14 +14,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
 from fractions import Fraction
+from operator import itemgetter
 
+from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT as OWNER_ASSIGNMENT  # re-exported
+from crm_tui.bench.gold_rows import SECONDS_SQL as SECONDS_SQL
+from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.bench.periods import MONTHS, Period, offset_before
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.soql.sosl import fts_query
 from crm_tui.org.store.orgstore import OrgStore
-
-OWNER_ASSIGNMENT = "Owner Assignment"
 
 
 class Undecidable(Exception):
@@ -40,16 +42,8 @@ def unique_extreme(scores: Mapping[str, Fraction | int], extreme: str, what: str
 
 
 def _check_boundaries(timestamps: Iterable[str], period: Period, what: str) -> None:
-    edges = {period.sf_start, period.sf_end}
-    if any(ts in edges for ts in timestamps):
+    if not {period.sf_start, period.sf_end}.isdisjoint(timestamps):
         raise Undecidable(f"a {what} lies exactly on a boundary of {period.label}")
-
-
-# Whole seconds between two stored DateTimes ("...T15:15:00.000+0000", always UTC).
-SECONDS_SQL = (
-    "CAST(round((julianday(substr({closed}, 1, 19)) - "
-    "julianday(substr({created}, 1, 19))) * 86400) AS INTEGER)"
-)
 
 
 def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, Fraction]:
@@ -61,21 +55,30 @@ def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, Fraction]:
 
 
 # ----------------------------------------------------------------- case history
-def owner_assignments(store: OrgStore, period: Period) -> list[tuple[str, str, str | None, str]]:
-    """(case, new owner, old owner, time) of every Owner Assignment row in [start, end]."""
-    rows = store.conn.execute(
-        "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
-        "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
-        (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
-    ).fetchall()
-    _check_boundaries((r[3] for r in rows), period, "case-history row")
-    return [tuple(r) for r in rows]
+def owner_assignments(
+    store: OrgStore, period: Period, held: GoldRows | None = None
+) -> list[tuple[str, str, str | None, str]]:
+    """(case, new owner, old owner, time) of every Owner Assignment row in [start, end];
+    from `held` (the same rows, read once) when given."""
+    if held is not None:
+        rows = held.assignments.between(period.sf_start, period.sf_end)
+    else:
+        rows = [
+            (r[0], r[1], r[2], r[3])
+            for r in store.conn.execute(
+                "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
+                "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
+                (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
+            )
+        ]
+    _check_boundaries(map(itemgetter(3), rows), period, "case-history row")
+    return rows
 
 
 def managed_counts(assignments: Iterable[tuple[str, str, str | None, str]]) -> Counter[str]:
     """Cases each agent "managed": Owner Assignment rows by New Value, first assignments and
     transfers in alike (14.1)."""
-    return Counter(new for _, new, _, _ in assignments if new)
+    return Counter(filter(None, map(itemgetter(1), assignments)))
 
 
 def qualified_agents(
@@ -85,7 +88,9 @@ def qualified_agents(
     return {agent for agent, n in managed_counts(assignments).items() if n > threshold}
 
 
-def handle_time(store: OrgStore, period: Period, threshold: int, extreme: str) -> str | None:
+def handle_time(
+    store: OrgStore, period: Period, threshold: int, extreme: str, held: GoldRows | None = None
+) -> str | None:
     """HTU: the agent with the min/max average handle time among agents who managed > N cases.
 
     managed[a] = Owner Assignment rows with start <= CreatedDate <= end and NewValue = a
@@ -93,39 +98,46 @@ def handle_time(store: OrgStore, period: Period, threshold: int, extreme: str) -
     exactly one Owner Assignment row in that range. Handle time = ClosedDate - CreatedDate
     of Closed, non-transferred cases with start <= CreatedDate < end owned (OwnerId) by a
     qualified agent, averaged per agent. None if no agent qualifies or none owns such a case.
+    `held`: the same rows, read once (`gold_rows`).
     """
-    assignments = owner_assignments(store, period)
+    assignments = owner_assignments(store, period, held)
     qualified = qualified_agents(assignments, threshold)
     if not qualified:
         return None
-    per_case = Counter(case for case, _, _, _ in assignments)
+    per_case = Counter(map(itemgetter(0), assignments))
     single = {case for case, n in per_case.items() if n == 1}
-    duration = SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
-    rows = store.conn.execute(
-        f'SELECT Id, OwnerId, CreatedDate, {duration} FROM "Case" '
-        "WHERE CreatedDate >= ? AND CreatedDate <= ? AND Status = 'Closed' "
-        "AND ClosedDate IS NOT NULL",
-        (period.sf_start, period.sf_end),
-    ).fetchall()
-    _check_boundaries((r[2] for r in rows), period, "case")
+    start, end = period.sf_start, period.sf_end
+    if held is not None:
+        rows = held.closed_cases.between(start, end)
+    else:
+        duration = SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
+        rows = store.conn.execute(
+            f'SELECT Id, OwnerId, CreatedDate, {duration} FROM "Case" '
+            "WHERE CreatedDate >= ? AND CreatedDate <= ? AND Status = 'Closed' "
+            "AND ClosedDate IS NOT NULL",
+            (start, end),
+        ).fetchall()
+    _check_boundaries(map(itemgetter(2), rows), period, "case")
     means = _mean_by(
         (owner, seconds)
         for case, owner, created, seconds in rows
-        if case in single and owner in qualified and created < period.sf_end
+        if case in single and owner in qualified and created < end
     )
     if not means:
         return None
     return unique_extreme(means, extreme, "average handle time")
 
 
-def transfer_count(store: OrgStore, period: Period, threshold: int, extreme: str) -> str | None:
+def transfer_count(
+    store: OrgStore, period: Period, threshold: int, extreme: str, held: GoldRows | None = None
+) -> str | None:
     """TCU: the agent with the most/fewest transfers among agents who managed > N cases.
 
     managed and qualified as in HTU. transfers[a] = Owner Assignment rows with start <=
     CreatedDate <= end whose OldValue is a (the agent giving the case away), for qualified
     agents only; agents without a transfer are not ranked (14.6). None if nobody is ranked.
     """
-    assignments = owner_assignments(store, period)
+    assignments = owner_assignments(store, period, held)
     qualified = qualified_agents(assignments, threshold)
     transfers = Counter(old for _, _, old, _ in assignments if old and old in qualified)
     if not transfers:
@@ -142,21 +154,27 @@ def case_routing(store: OrgStore, issue_id: str, product_id: str) -> str:
     return case_routing_decision(store, issue_id, product_id)[0]
 
 
-def case_routing_decision(store: OrgStore, issue_id: str, product_id: str) -> tuple[str, str]:
+def case_routing_decision(
+    store: OrgStore, issue_id: str, product_id: str, held: GoldRows | None = None
+) -> tuple[str, str]:
     """NCR: (agent, the rule of ROUTING_RULES that decided) for a new case.
 
     1. Issue expertise: Closed cases of the issue (all time) by OwnerId; unique max wins.
     2. Among those tied: Closed cases whose order item is of the product; unique max wins.
     3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
+    `held`: the same counts, read once (`gold_rows`).
     """
-    issue_counts: dict[str, int] = dict(
-        store.conn.execute(
-            "SELECT OwnerId, count(*) FROM \"Case\" WHERE IssueId__c = ? AND Status = 'Closed' "
-            "AND OwnerId IS NOT NULL GROUP BY OwnerId",
-            (issue_id,),
-        ).fetchall()
-    )
+    if held is not None:
+        issue_counts = dict(held.closed_by_issue.get(issue_id, {}))
+    else:
+        issue_counts = dict(
+            store.conn.execute(
+                'SELECT OwnerId, count(*) FROM "Case" WHERE IssueId__c = ? '
+                "AND Status = 'Closed' AND OwnerId IS NOT NULL GROUP BY OwnerId",
+                (issue_id,),
+            ).fetchall()
+        )
     if not issue_counts:
         raise Undecidable(f"no closed case of issue {issue_id}")
     top = max(issue_counts.values())
@@ -164,14 +182,19 @@ def case_routing_decision(store: OrgStore, issue_id: str, product_id: str) -> tu
     if len(tied) == 1:
         return tied[0], "expertise"
     marks = ", ".join("?" * len(tied))
-    product_counts: dict[str, int] = dict.fromkeys(tied, 0) | dict(
-        store.conn.execute(
-            f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi ON c.OrderItemId__c = oi.Id '
-            f"WHERE oi.Product2Id = ? AND c.Status = 'Closed' AND c.OwnerId IN ({marks}) "
-            f"GROUP BY c.OwnerId",
-            (product_id, *tied),
-        ).fetchall()
-    )
+    if held is not None:
+        of_product = held.closed_by_product.get(product_id, {})
+        found = {a: of_product[a] for a in tied if a in of_product}
+    else:
+        found = dict(
+            store.conn.execute(
+                f'SELECT c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi '
+                f"ON c.OrderItemId__c = oi.Id WHERE oi.Product2Id = ? AND c.Status = 'Closed' "
+                f"AND c.OwnerId IN ({marks}) GROUP BY c.OwnerId",
+                (product_id, *tied),
+            ).fetchall()
+        )
+    product_counts: dict[str, int] = dict.fromkeys(tied, 0) | found
     top = max(product_counts.values())
     tied = sorted(a for a, n in product_counts.items() if n == top)
     if len(tied) == 1:
@@ -179,13 +202,18 @@ def case_routing_decision(store: OrgStore, issue_id: str, product_id: str) -> tu
     marks = ", ".join("?" * len(tied))
     workloads = []
     for condition in ("Status != 'Closed'", "Status = 'Open'"):
-        counts = dict.fromkeys(tied, 0) | dict(
-            store.conn.execute(
-                f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} AND OwnerId IN ({marks}) '
-                f"GROUP BY OwnerId",
-                tied,
-            ).fetchall()
-        )
+        if held is not None:
+            held_counts = held.not_closed if condition.startswith("Status !=") else held.open
+            found = {a: held_counts[a] for a in tied if a in held_counts}
+        else:
+            found = dict(
+                store.conn.execute(
+                    f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} '
+                    f"AND OwnerId IN ({marks}) GROUP BY OwnerId",
+                    tied,
+                ).fetchall()
+            )
+        counts = dict.fromkeys(tied, 0) | found
         workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
     if workloads[0] != workloads[1]:
         raise Undecidable("the two readings of the workload rule disagree")
@@ -204,14 +232,20 @@ def search_products(store: OrgStore, text: str) -> set[str]:
 
 
 def named_entity_disambiguation(
-    store: OrgStore, contact_id: str, today: date, ago: int, unit: str, nickname: str
+    store: OrgStore,
+    contact_id: str,
+    today: date,
+    ago: int,
+    unit: str,
+    nickname: str,
+    held: GoldRows | None = None,
 ) -> str | None:
     """NED: the product the contact bought `ago` `unit`s before today, named by `nickname`.
 
     Purchase day = today - offset (calendar arithmetic). Candidates = products found by a
     search for every word of the nickname. Gold = the candidate on an Activated order of
     the contact's account with EffectiveDate = purchase day; None if there is none;
-    Undecidable if several candidates match that day.
+    Undecidable if several candidates match that day. `held` keeps searches (`gold_rows`).
     """
     account = store.conn.execute(
         "SELECT AccountId FROM Contact WHERE Id = ?", (contact_id,)
@@ -227,7 +261,12 @@ def named_entity_disambiguation(
             (account[0], day),
         )
     }
-    matches = sorted(bought & search_products(store, nickname))
+    found = held.searches.get(nickname) if held is not None else None
+    if found is None:
+        found = search_products(store, nickname)
+        if held is not None:
+            held.searches[nickname] = found
+    matches = sorted(bought & found)
     if len(matches) > 1:
         raise Undecidable(f"{len(matches)} products bought on {day} match {nickname!r}")
     return matches[0] if matches else None
@@ -270,24 +309,29 @@ def monthly_trend_analysis(store: OrgStore, product_id: str, period: Period) -> 
     return unique_extreme(months, "max", "case count per month")
 
 
-def best_region_identification(store: OrgStore, period: Period) -> str:
+def best_region_identification(
+    store: OrgStore, period: Period, held: GoldRows | None = None
+) -> str:
     """BRI: the shipping state whose closed cases closed fastest on average.
 
     Closed cases with start <= CreatedDate < end, joined to Account.ShippingState (cases
     without a state dropped), mean ClosedDate - CreatedDate per state; the unique minimum.
+    `held`: the same rows, read once (`gold_rows`).
     """
-    duration = SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
-    rows = store.conn.execute(
-        f'SELECT a.ShippingState, c.CreatedDate, {duration} FROM "Case" c '
-        "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
-        "AND c.ClosedDate IS NOT NULL AND c.CreatedDate >= ? AND c.CreatedDate <= ? "
-        "AND coalesce(a.ShippingState, '') != ''",
-        (period.sf_start, period.sf_end),
-    ).fetchall()
-    _check_boundaries((r[1] for r in rows), period, "case")
-    means = _mean_by(
-        (state, seconds) for state, created, seconds in rows if created < period.sf_end
-    )
+    start, end = period.sf_start, period.sf_end
+    if held is not None:
+        rows = held.closed_by_state.between(start, end)
+    else:
+        duration = SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
+        rows = store.conn.execute(
+            f'SELECT a.ShippingState, c.CreatedDate, {duration} FROM "Case" c '
+            "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
+            "AND c.ClosedDate IS NOT NULL AND c.CreatedDate >= ? AND c.CreatedDate <= ? "
+            "AND coalesce(a.ShippingState, '') != ''",
+            (start, end),
+        ).fetchall()
+    _check_boundaries(map(itemgetter(1), rows), period, "case")
+    means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)
     return unique_extreme(means, "min", "average closure time per state")
 
 

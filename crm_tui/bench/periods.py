@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 
 from dateutil.relativedelta import relativedelta
 
@@ -49,11 +50,12 @@ class Period:
     label: str
     named: bool
 
-    @property
+    # Cached: the golds compare every row's time with these.
+    @cached_property
     def sf_start(self) -> str:
         return format_datetime(self.start)
 
-    @property
+    @cached_property
     def sf_end(self) -> str:
         return format_datetime(self.end)
 

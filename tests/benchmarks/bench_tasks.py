@@ -1,50 +1,75 @@
 """Time task-set generation (9 families x 130 by default) on generated orgs of scale 1 and 10.
 
 Usage: python -m tests.benchmarks.bench_tasks [--scales 1 10] [--repeat 3] [--smoke]
-Prints a Markdown table for the README's `tasks` section.
+       python -m tests.benchmarks.bench_tasks --org path/to/org.sqlite   # an existing org
+Prints a Markdown table for the README's `tasks` section: wall and CPU medians of the whole
+generation, and beside it, alternating round by round, its floor: reading what the draft
+functions sample from (`OrgFacts`, `GoldRows`), which every generation must do once.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
-from crm_tui.bench.generate import generate_taskset
+from crm_tui.bench.generate import OrgFacts, generate_taskset
+from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.org.generate.build_file import generate
 from crm_tui.org.store.orgstore import OrgStore
 from tests.benchmarks import smoke
 
 
+def timed(work: Callable[[], object]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scales", type=float, nargs="+", default=[1.0, 10.0])
+    parser.add_argument("--org", type=Path, action="append", default=[])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--per-task", type=int, default=130)
-    args = smoke.parse(parser, argv, scales=[smoke.SMOKE_SCALE], repeat=1, per_task=5)
+    args = smoke.parse(parser, argv, scales=[smoke.SMOKE_SCALE], repeat=1, per_task=5, org=[])
     print(
-        "| org scale | cases | instances | None | generation (median of "
-        f"{args.repeat}) |\n|---|---|---|---|---|"
+        f"| org | cases | instances | None | generation wall / CPU s (median of {args.repeat}) "
+        "| floor: reading the facts, wall / CPU s |\n|---|---|---|---|---|---|"
     )
+    loads = []
     with tempfile.TemporaryDirectory() as folder:
-        for scale in args.scales:
+        orgs = [(str(path), path) for path in args.org]
+        for scale in args.scales if not args.org else []:
             path = Path(folder) / f"scale{scale:g}.sqlite"
             generate(path, seed=1, scale=scale)
-            times = []
+            orgs.append((f"scale {scale:g}", path))
+        for label, path in orgs:
+            load = os.getloadavg()[0]
+            program, floor = [], []
             with OrgStore.open(path) as store:
                 for _ in range(args.repeat):
-                    started = time.perf_counter()
-                    taskset = generate_taskset(store, per_task=args.per_task, seed=1)
-                    times.append(time.perf_counter() - started)
+                    program.append(
+                        timed(lambda: generate_taskset(store, per_task=args.per_task, seed=1))
+                    )
+                    floor.append(timed(lambda: (OrgFacts.read(store), GoldRows.read(store))))
+                taskset = generate_taskset(store, per_task=args.per_task, seed=1)
                 cases = store.count("Case")
             nones = Counter(i.answer is None for i in taskset.instances)[True]
+            wall, cpu = (statistics.median(t[k] for t in program) for k in (0, 1))
+            floor_wall, floor_cpu = (statistics.median(t[k] for t in floor) for k in (0, 1))
             print(
-                f"| {scale:g} | {cases:,} | {len(taskset):,} | {nones} | "
-                f"{statistics.median(times):.2f} s |"
+                f"| {label} | {cases:,} | {len(taskset):,} | {nones} | {wall:.2f} / {cpu:.2f} "
+                f"| {floor_wall:.2f} / {floor_cpu:.2f} |"
             )
+            loads.append(f"{label}: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print("\n" + "\n".join(loads))
 
 
 if __name__ == "__main__":

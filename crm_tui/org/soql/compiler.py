@@ -110,6 +110,9 @@ class ParentLink:
     id_column: int
 
 
+CHILD_BATCH = 500  # parent Ids per statement of a child sub-query
+
+
 @dataclass
 class ChildPlan:
     """`(SELECT ... FROM Cases)`: a compiled child query, run per batch of parent Ids."""
@@ -131,6 +134,10 @@ class CompiledQuery:
     children: list[ChildPlan] = field(default_factory=list)
     aggregate: bool = False
     count_only: bool = False
+    # `sql` in two parts, for a statement that selects other expressions of the same rows
+    # (soql.sqlite_json): the SELECT list, and what follows it (FROM ... LIMIT).
+    select_sql: list[str] = field(default_factory=list)
+    after_select: str = ""
 
 
 @dataclass(frozen=True)
@@ -292,7 +299,7 @@ class _Compiler:
         group_keys = [self.group_sql(item, scope) for item in query.group_by]
         having = self.condition(query.having, scope, query, having=True) if query.having else None
         order = [self.order_item(item, scope, query) for item in query.order_by]
-        sql = f"SELECT {', '.join(select_sql)} {scope.from_sql()}"
+        sql = scope.from_sql()
         if where:
             sql += " WHERE " + " AND ".join(f"({w})" for w in where)
         if group_keys:
@@ -304,6 +311,8 @@ class _Compiler:
         if query.limit is not None or query.offset is not None:
             sql += f" LIMIT {query.limit if query.limit is not None else -1}"
             sql += f" OFFSET {query.offset or 0}"
+        plan.select_sql, plan.after_select = select_sql, sql
+        sql = f"SELECT {', '.join(select_sql)} {sql}"
         if query.count_only:
             sql = f"SELECT count(*) FROM ({sql})"
         plan.sql = sql
@@ -639,8 +648,12 @@ class _Compiler:
             raise malformed(
                 self.text, sub.pos, "semi join sub-selects must select an Id or reference field"
             )
-        negate = "NOT " if operator == "NOT IN" else ""
-        return f"coalesce({sql}, '') {negate}IN ({inner.sql})"
+        # The sub-select has no nulls. A null field is unknown IN it, which every context
+        # reads as false (NOT wraps in coalesce), and NOT IN keeps it as Salesforce does.
+        # The field stays bare, so SQLite can search it through its index.
+        if operator == "NOT IN":
+            return f"({sql} IS NULL OR {sql} NOT IN ({inner.sql}))"
+        return f"{sql} IN ({inner.sql})"
 
     def check_literal(self, name: str, kind: str, lit: Literal) -> None:
         if lit.kind not in _LITERAL_FITS.get(kind, set()):

@@ -9,12 +9,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from crm_tui.org.schema.catalogue import FieldType, SObject
 from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.soql.compiler import (
+    CHILD_BATCH,
     DATE_FUNCTION_SQL,
     ChildPlan,
     Column,
@@ -24,12 +26,13 @@ from crm_tui.org.soql.compiler import (
 )
 from crm_tui.org.soql.parser import parse_query
 from crm_tui.org.soql.sf_errors import SalesforceError, out_of_range
+from crm_tui.org.soql.sqlite_json import json_records
 from crm_tui.org.store.orgstore import OrgStore
 
 API_VERSION = "59.0"
-CHILD_BATCH = 500  # parent Ids per child sub-query statement
 
 Record = dict[str, Any]
+Converter = Callable[[Any], Any] | None  # a stored value to its JSON value (None: as stored)
 
 
 @dataclass
@@ -55,6 +58,14 @@ def store_today(store: OrgStore) -> date:
 MAX_QUERY_CHARS = 100_000  # Salesforce's limit on the length of a SOQL or SOSL statement
 
 
+@lru_cache(maxsize=256)
+def compiled(text: str, today: date) -> CompiledQuery:
+    """The plan of a SOQL query, kept for the next time it is asked (list views, reports
+    and agents repeat theirs; parsing and compiling cost more than a small answer's SQL).
+    Plans are only read after this. A bad query raises each time (errors are not kept)."""
+    return compile_query(text, parse_query(text), today)
+
+
 def execute_soql(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> QueryResult:
@@ -64,9 +75,7 @@ def execute_soql(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        query = parse_query(text)
-        plan = compile_query(text, query, today or store_today(store))
-        return run_plan(store, plan, api_version)
+        return run_plan(store, compiled(text, today or store_today(store)), api_version)
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_QUERY", error) from None
 
@@ -88,20 +97,23 @@ class JsonQueryResult:
 def execute_soql_json(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> JsonQueryResult:
-    """`execute_soql`, each record as JSON text. Records of plain fields (what reports
-    and list views fetch by the thousand) are written straight from the rows; others
-    (parents, children, aggregates) are shaped as dicts and dumped."""
+    """`execute_soql`, each record as JSON text. Records are written by SQLite in the
+    statement that finds them (`soql.sqlite_json`); what it cannot write (aggregates,
+    REAL columns) is shaped as dicts and dumped."""
     if len(text) > MAX_QUERY_CHARS:
         raise SalesforceError(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        plan = compile_query(text, parse_query(text), today or store_today(store))
+        plan = compiled(text, today or store_today(store))
         shaper = _Shaper(api_version)
-        if plan.count_only or plan.aggregate or plan.children or shaper.flat_columns(plan) is None:
-            result = run_plan(store, plan, api_version)
-            return JsonQueryResult(result.total_size, [json.dumps(r) for r in result.records])
         try:
+            texts = json_records(store.conn, plan, shaper.base)
+            if texts is not None:
+                return JsonQueryResult(len(texts), texts)
+            if plan.count_only or plan.aggregate or plan.children or not shaper.is_flat(plan):
+                result = run_plan(store, plan, api_version)
+                return JsonQueryResult(result.total_size, [json.dumps(r) for r in result.records])
             rows = store.conn.execute(plan.sql, plan.params).fetchall()
         except sqlite3.Error as error:  # a compiler bug, still answered the Salesforce way
             raise SalesforceError(
@@ -162,40 +174,42 @@ class _Shaper:
     def __init__(self, api_version: str):
         self.base = f"/services/data/v{api_version}/sobjects"
         # Per plan, worked out once rather than per row (a report fetches thousands):
-        # the flat columns as (key, index, converter), or None when a column nests.
-        self.flat: dict[int, list[tuple[str, int, Callable[[Any], Any] | None]] | None] = {}
+        # the columns as (key path, index, converter), and the parent links by path.
+        self.columns: dict[int, list[tuple[tuple[str, ...], int, Converter]]] = {}
+        self.flat: dict[int, bool] = {}
         self.links: dict[int, dict[tuple[str, ...], ParentLink]] = {}
 
     def attributes(self, sobject: SObject, record_id: str) -> dict[str, str]:
         return {"type": sobject.name, "url": f"{self.base}/{sobject.name}/{record_id}"}
 
-    def flat_columns(
-        self, plan: CompiledQuery
-    ) -> list[tuple[str, int, Callable[[Any], Any] | None]] | None:
+    def prepare(self, plan: CompiledQuery) -> list[tuple[tuple[str, ...], int, Converter]]:
         key = id(plan)
-        if key not in self.flat:
-            nests = any(len(c.key_path) > 1 for c in plan.columns)
-            self.flat[key] = (
-                None if nests else [(c.key_path[0], c.index, _converter(c)) for c in plan.columns]
-            )
+        if key not in self.columns:
+            self.columns[key] = [(c.key_path, c.index, _converter(c)) for c in plan.columns]
+            self.flat[key] = all(len(c.key_path) == 1 for c in plan.columns)
             self.links[key] = {link.path: link for link in plan.parents}
-        return self.flat[key]
+        return self.columns[key]
+
+    def is_flat(self, plan: CompiledQuery) -> bool:
+        """Whether every column is the record's own field (no parent nests)."""
+        self.prepare(plan)
+        return self.flat[id(plan)]
 
     def record(self, plan: CompiledQuery, row: sqlite3.Row) -> Record:
         name = plan.sobject.name
         record: Record = {"attributes": {"type": name, "url": f"{self.base}/{name}/{row[0]}"}}
-        flat = self.flat_columns(plan)
-        if flat is not None:
-            for key, index, convert in flat:
+        columns = self.prepare(plan)
+        if self.flat[id(plan)]:
+            for key_path, index, convert in columns:
                 raw = row[index]
-                record[key] = raw if raw is None or convert is None else convert(raw)
+                record[key_path[0]] = raw if raw is None or convert is None else convert(raw)
             return record
         links = self.links[id(plan)]
-        for column in plan.columns:
+        for key_path, index, convert in columns:
             target = record
-            for depth, relationship in enumerate(column.key_path[:-1], 1):
+            for depth, relationship in enumerate(key_path[:-1], 1):
                 if relationship not in target:
-                    link = links[column.key_path[:depth]]
+                    link = links[key_path[:depth]]
                     parent_id = row[link.id_column]
                     target[relationship] = (
                         None
@@ -206,17 +220,20 @@ class _Shaper:
                 if target is None:
                     break
             else:
-                target[column.key_path[-1]] = _value(column, row[column.index])
+                raw = row[index]
+                target[key_path[-1]] = raw if raw is None or convert is None else convert(raw)
         return record
 
     def flat_json(self, plan: CompiledQuery, rows: list[sqlite3.Row]) -> list[str]:
         """Each row as the JSON text of `record(plan, row)` (a plan of plain fields only)."""
-        flat = self.flat_columns(plan)
-        assert flat is not None  # the caller checked
+        assert self.is_flat(plan)  # the caller checked
         name = plan.sobject.name
         head = '{"attributes": {"type": ' + _text(name) + ', "url": '
         url = f"{self.base}/{name}/"
-        keys = [(", " + _text(key) + ": ", index, convert) for key, index, convert in flat]
+        keys = [
+            (", " + _text(path[0]) + ": ", index, convert)
+            for path, index, convert in self.prepare(plan)
+        ]
         out = []
         for row in rows:
             parts = [head, _text(url + row[0]), "}"]
@@ -255,7 +272,7 @@ def _json(value: Any) -> str:
     return json.dumps(value)  # NaN and Infinity as json spells them; anything else
 
 
-def _converter(column: Column) -> Callable[[Any], Any] | None:
+def _converter(column: Column) -> Converter:
     """How a column's stored value becomes its JSON value (None: as stored)."""
     if column.function in ("COUNT", "COUNT_DISTINCT"):
         return int

@@ -1,0 +1,128 @@
+"""What the HTU, TCU, BRI and NCR golds read, held in memory for the task generator,
+which asks them thousands of times: rows sorted by CreatedDate, and NCR's counts.
+
+Each table holds exactly the rows the gold's own SQL statement selects before its period
+filter, read by that statement's conditions; `between` then keeps start <= CreatedDate
+<= end, as `CreatedDate >= ? AND CreatedDate <= ?` does (stored DateTimes are ASCII, so
+Python's string order is SQLite's BINARY order). NCR's counts are its statements'
+GROUP BY counts for every issue, product and owner at once. A gold given these tables
+sees the same rows and counts as one reading the store, in an order no gold depends on.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from crm_tui.org.store.orgstore import OrgStore
+
+OWNER_ASSIGNMENT = "Owner Assignment"
+# Whole seconds between two stored DateTimes ("...T15:15:00.000+0000", always UTC).
+SECONDS_SQL = (
+    "CAST(round((julianday(substr({closed}, 1, 19)) - "
+    "julianday(substr({created}, 1, 19))) * 86400) AS INTEGER)"
+)
+
+_Row = TypeVar("_Row", bound=tuple[object, ...])
+
+
+@dataclass(frozen=True)
+class SortedRows(Generic[_Row]):
+    """Rows with their CreatedDate, both sorted by it."""
+
+    created: list[str]
+    rows: list[_Row]
+
+    def between(self, start: str, end: str) -> list[_Row]:
+        """The rows with start <= CreatedDate <= end."""
+        return self.rows[bisect_left(self.created, start) : bisect_right(self.created, end)]
+
+
+def _sorted(pairs: list[tuple[str, _Row]]) -> SortedRows[_Row]:
+    pairs.sort(key=lambda pair: pair[0])
+    return SortedRows([created for created, _ in pairs], [row for _, row in pairs])
+
+
+@dataclass(frozen=True)
+class GoldRows:
+    """Owner Assignments as (case, new owner, old owner, time); closed cases as (Id,
+    OwnerId, CreatedDate, seconds to close); closed cases of accounts with a state as
+    (state, CreatedDate, seconds to close)."""
+
+    assignments: SortedRows[tuple[str, str, str | None, str]]
+    closed_cases: SortedRows[tuple[str, str, str, int]]
+    closed_by_state: SortedRows[tuple[str, str, int]]
+    # NCR: closed cases per issue and owner, per product and owner; cases per owner that
+    # are not closed, and that are open.
+    closed_by_issue: dict[str, dict[str, int]]
+    closed_by_product: dict[str, dict[str, int]]
+    not_closed: dict[str, int]
+    open: dict[str, int]
+    # NED: the products a search text finds (gold.search_products), kept as asked.
+    searches: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, store: OrgStore) -> GoldRows:
+        conn = store.conn
+        assignments = [
+            (r[3], (r[0], r[1], r[2], r[3]))
+            for r in conn.execute(
+                "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
+                "WHERE Field__c = ? AND CreatedDate IS NOT NULL",
+                (OWNER_ASSIGNMENT,),
+            )
+        ]
+        seconds = SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
+        closed = [
+            (r[2], (r[0], r[1], r[2], r[3]))
+            for r in conn.execute(
+                f'SELECT Id, OwnerId, CreatedDate, {seconds} FROM "Case" '
+                "WHERE CreatedDate IS NOT NULL AND Status = 'Closed' AND ClosedDate IS NOT NULL"
+            )
+        ]
+        seconds = SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
+        by_state = [
+            (r[1], (r[0], r[1], r[2]))
+            for r in conn.execute(
+                f'SELECT a.ShippingState, c.CreatedDate, {seconds} FROM "Case" c '
+                "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
+                "AND c.ClosedDate IS NOT NULL AND c.CreatedDate IS NOT NULL "
+                "AND coalesce(a.ShippingState, '') != ''"
+            )
+        ]
+        return cls(
+            _sorted(assignments),
+            _sorted(closed),
+            _sorted(by_state),
+            _nested_counts(
+                store,
+                "SELECT IssueId__c, OwnerId, count(*) FROM \"Case\" WHERE Status = 'Closed' "
+                "AND OwnerId IS NOT NULL AND IssueId__c IS NOT NULL GROUP BY 1, 2",
+            ),
+            _nested_counts(
+                store,
+                'SELECT oi.Product2Id, c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi '
+                "ON c.OrderItemId__c = oi.Id WHERE c.Status = 'Closed' AND c.OwnerId IS NOT NULL "
+                "AND oi.Product2Id IS NOT NULL GROUP BY 1, 2",
+            ),
+            _counts(store, "Status != 'Closed'"),
+            _counts(store, "Status = 'Open'"),
+        )
+
+
+def _nested_counts(store: OrgStore, sql: str) -> dict[str, dict[str, int]]:
+    counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    for key, owner, count in store.conn.execute(sql):
+        counts[key][owner] = count
+    return dict(counts)
+
+
+def _counts(store: OrgStore, condition: str) -> dict[str, int]:
+    return dict(
+        store.conn.execute(
+            f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} '
+            "AND OwnerId IS NOT NULL GROUP BY OwnerId"
+        ).fetchall()
+    )
