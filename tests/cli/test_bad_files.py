@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import sqlite3
-import stat
 import subprocess
 import sys
 import threading
@@ -214,20 +213,6 @@ def test_another_apps_database_is_refused_unchanged(tmp_path, capsys, kind):
         line = fails(capsys, *argv)
         assert "not a crm-tui study file" in line
     assert snapshot(tmp_path) == before
-
-
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes read-only files")
-def test_a_read_only_study_is_read_and_left_as_it_was(study_file, capsys):
-    study_file.chmod(stat.S_IRUSR)
-    study_file.parent.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        before = snapshot(study_file.parent)
-        main(["study", "status", "--db", str(study_file)])
-        assert "s" in capsys.readouterr().out
-        assert snapshot(study_file.parent) == before
-    finally:
-        study_file.parent.chmod(stat.S_IRWXU)
-        study_file.chmod(stat.S_IRUSR | stat.S_IWUSR)
 
 
 def test_study_status_opens_read_only_and_leaves_no_journal(study_file, capsys):
