@@ -15,7 +15,6 @@ import json
 import re
 import secrets
 import socket
-import sqlite3
 import ssl
 import threading
 import time
@@ -32,6 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.schema.catalogue import get_object, has_object
 from crm_tui.org.schema.ids import is_valid_id, make_id, to18
+from crm_tui.org.server.query_pool import Pages, QueryPool, answer_of, runs_here, within_budget
 from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
 from crm_tui.org.soql.describe import describe_global, describe_object, describe_summary
 from crm_tui.org.soql.executor import execute_soql_json
@@ -47,7 +47,6 @@ IDLE_READERS = 8  # read-only connections kept open between queries
 MAX_QUERIES = 16  # queries at once, each on a read-only connection; more wait their turn
 QUERY_WAIT_SECONDS = 5.0  # a query waits this long for a turn, then REQUEST_LIMIT_EXCEEDED
 MAX_CONNECTIONS = 100  # client connections served at once, a thread each; past it, a 503
-_PROGRESS_STEPS = 10_000  # SQLite instructions between two looks at the clock
 DEFAULT_USERNAME = "admin@crm-tui.local"
 ORG_ID = "00DLc0000000001"
 USER_ID = make_id("005", 0, instance="Lc")[:15]
@@ -107,6 +106,7 @@ class SalesforceApi:
         locator_seconds: float = LOCATOR_SECONDS,
         max_queries: int = MAX_QUERIES,
         query_wait_seconds: float = QUERY_WAIT_SECONDS,
+        query_workers: int = 0,
     ):
         self.store = store
         self.session_id = session_id or secrets.token_urlsafe(24)
@@ -125,6 +125,9 @@ class SalesforceApi:
         # connection or a thread's worth of SQLite memory per request.
         self.max_queries, self.query_wait_seconds = max_queries, query_wait_seconds
         self.query_turns = threading.BoundedSemaphore(max_queries)
+        # Queries that return many records run in `query_workers` processes (0: here), so
+        # their JSON shaping never holds this process's GIL (see `query_pool`).
+        self.pool = QueryPool(store.path, query_workers) if query_workers else None
         self.lock = threading.Lock()
         self.readers: list[OrgStore] = []
         self.cursors: OrderedDict[str, _Cursor] = OrderedDict()
@@ -132,15 +135,22 @@ class SalesforceApi:
         self.locator_bytes_kept = 0
 
     def close(self) -> None:
-        """Close the pooled read-only connections (the caller closes `store`)."""
+        """Close the pooled read-only connections and the query workers (the caller
+        closes `store`)."""
         with self.lock:
             readers, self.readers = self.readers, []
         for reader in readers:
             reader.close()
+        if self.pool is not None:
+            self.pool.close()
 
     def run(self, work: Callable[[OrgStore], _T]) -> _T:
         """`work` on a read-only connection of its own, within the time budget, once one
         of the `max_queries` turns is free (REQUEST_LIMIT_EXCEEDED if none frees in time)."""
+        return self.in_turn(lambda: self._run(work))
+
+    def in_turn(self, work: Callable[[], _T]) -> _T:
+        """`work` once one of the `max_queries` turns is free."""
         if not self.query_turns.acquire(timeout=self.query_wait_seconds):
             raise SalesforceError(
                 "REQUEST_LIMIT_EXCEEDED",
@@ -149,7 +159,7 @@ class SalesforceApi:
                 status=503,
             )
         try:
-            return self._run(work)
+            return work()
         finally:
             self.query_turns.release()
 
@@ -158,27 +168,9 @@ class SalesforceApi:
             reader = self.readers.pop() if self.readers else None
         if reader is None:
             reader = OrgStore.open(self.store.path, readonly=True)
-        deadline = time.monotonic() + self.query_seconds
-        expired = False
-
-        def past_budget() -> bool:
-            nonlocal expired
-            expired = time.monotonic() > deadline
-            return expired  # true interrupts the statement
-
-        reader.conn.set_progress_handler(past_budget, _PROGRESS_STEPS)
         try:
-            return work(reader)
-        except (SalesforceError, sqlite3.Error):
-            if expired:
-                raise SalesforceError(
-                    "QUERY_TIMEOUT",
-                    f"Your query request was running for too long (over "
-                    f"{self.query_seconds:g} s): narrow it with filters or a LIMIT.",
-                ) from None
-            raise
+            return within_budget(reader, self.query_seconds, work)
         finally:
-            reader.conn.set_progress_handler(None, 0)
             with self.lock:
                 if len(self.readers) < IDLE_READERS:
                     self.readers.append(reader)
@@ -315,19 +307,24 @@ class SalesforceApi:
                     "records": [{"attributes": {"type": "Organization", "url": url}, "Id": org_id}],
                 },
             )
-        result = self.run(
-            lambda reader: execute_soql_json(reader, text, today=self.today, api_version=version)
-        )
         batch = _batch_size(headers.get("sforce-query-options", ""))
-        if result.total_size == 0 or len(result.records) <= batch:
-            return Response(200, result.body())
-        records = result.records  # JSON text, as json.dumps writes each record
-        pages = [
-            f"[{', '.join(records[start : start + batch])}]".encode()
-            for start in range(0, len(records), batch)
-        ]
+        pool = self.pool
+        if pool is not None and not runs_here(text):
+            answer = self.in_turn(
+                lambda: pool.run("query", text, self.today, version, batch, self.query_seconds)
+            )
+        else:
+            result = self.run(
+                lambda reader: execute_soql_json(
+                    reader, text, today=self.today, api_version=version
+                )
+            )
+            answer = answer_of(result, batch)
+        if not isinstance(answer, Pages):
+            return Response(200, answer)
+        pages = answer.pages
         cursor = _Cursor(
-            pages, len(records), batch, resource, sum(map(len, pages)), time.monotonic()
+            pages, answer.count, batch, resource, sum(map(len, pages)), time.monotonic()
         )
         with self.lock:
             self.cursor_count += 1
@@ -373,6 +370,14 @@ class SalesforceApi:
         return Response(200, body + _page_records(cursor, offset) + b"}")
 
     def search(self, version: str, text: str) -> Response:
+        pool = self.pool
+        if pool is not None:
+            return Response(
+                200,
+                self.in_turn(
+                    lambda: pool.run("search", text, self.today, version, 0, self.query_seconds)
+                ),
+            )
         return Response(
             200,
             self.run(
