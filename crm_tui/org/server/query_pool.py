@@ -104,10 +104,10 @@ def runs_here(text: str) -> bool:
 _readers: dict[str, OrgStore] = {}  # the worker's read-only connection per org file
 
 
-def _follow_the_server() -> None:
-    """A worker ends with the server: a server killed outright (SIGKILL) runs no
-    shutdown, and its workers would wait on their queue for ever."""
-    server = os.getppid()
+def _follow_the_server(server: int) -> None:
+    """A worker ends with the server (pid `server`, its parent): a server killed outright
+    (SIGKILL) runs no shutdown, and its workers would wait on their queue for ever. The
+    pid comes from the server, as a worker started as it died has another parent already."""
 
     def watch() -> None:
         while os.getppid() == server:
@@ -121,6 +121,10 @@ def _reader(path: str) -> OrgStore:
     if path not in _readers:
         _readers[path] = OrgStore.open(path, readonly=True)
     return _readers[path]
+
+
+def _open_reader(path: str) -> None:
+    _reader(path)
 
 
 # What a worker sends back: an answer, or Salesforce's error as plain values (the
@@ -160,11 +164,17 @@ class QueryPool:
 
     def _start(self) -> ProcessPoolExecutor:
         # spawn: the server runs threads, which a forked child would copy mid-step.
-        return ProcessPoolExecutor(
+        executor = ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_follow_the_server,
+            initargs=(os.getpid(),),
         )
+        # Workers start when work comes: one task each now, in the background, so the
+        # first clients do not wait for Python to start and the org to open.
+        for _ in range(self.workers):
+            executor.submit(_open_reader, self.path)
+        return executor
 
     def run(
         self, kind: str, text: str, today: date, version: str, batch: int, seconds: float
