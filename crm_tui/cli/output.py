@@ -6,6 +6,7 @@ mid-word ("Human s", "100. 0"); a table piped to a file or a pager keeps its sha
 
 from __future__ import annotations
 
+import click
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -19,3 +20,10 @@ def print_table(table: Table, console: Console) -> None:
         return
     natural = Measurement.get(console, console.options.update_width(UNBOUNDED), table).maximum
     Console(file=console.file, width=max(console.width, natural)).print(table)
+
+
+def say_how_read(note: str | None) -> None:
+    """A read-only command's note on how it read a read-only study file, on stderr (its
+    output stays the table or the export)."""
+    if note:
+        click.echo(f"note: {note}", err=True)

@@ -12,6 +12,7 @@ from crm_tui import paths
 from crm_tui.atomic import check_output_path, write_text_atomically
 from crm_tui.cli.defaults import default_taskset
 from crm_tui.cli.options import study_db_option
+from crm_tui.cli.output import say_how_read
 
 FORMATS = ("table", "csv", "json", "md")
 
@@ -95,7 +96,9 @@ def report(
     if out is not None:
         check_output_path(out, force=force, what="the report")
     # The app's rule for which study, without an org: any study in the file counts.
-    with StudyService.open(db_path or paths.default_study_path(), name=study_name) as service:
+    study_path = db_path or paths.default_study_path()
+    with StudyService.open(study_path, name=study_name, read_only=True) as service:
+        say_how_read(service.note)
         result = service.report()
     if output_format == "table" and out is None:
         print_report(result, Console())

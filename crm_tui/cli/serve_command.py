@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote_plus
@@ -53,6 +55,13 @@ from crm_tui.cli.options import org_path_option
     default=None,
     help="Its password (env CRM_TUI_SERVE_PASSWORD; default: a new random one each run).",
 )
+@click.option(
+    "--query-workers",
+    type=click.IntRange(0, 64),
+    default=None,
+    help="Processes that answer queries returning many records, so other clients are "
+    "answered meanwhile (default: one per CPU, at most 4; 0 = in the server's process).",
+)
 @click.option("--verbose", is_flag=True, help="Log every request.")
 def serve(
     org_path: Path | None,
@@ -62,6 +71,7 @@ def serve(
     today: datetime | None,
     username: str | None,
     password: str | None,
+    query_workers: int | None,
     verbose: bool,
 ) -> None:
     """Answer simple-salesforce (and so CRMArena's harness) from a local org, read-only.
@@ -87,6 +97,7 @@ def serve(
         verbose=verbose,
         username=username or DEFAULT_USERNAME,
         password=password or None,
+        query_workers=min(os.cpu_count() or 1, 4) if query_workers is None else query_workers,
     )
     click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
     click.echo(f"session id : {server.session_id}")
@@ -102,12 +113,19 @@ def serve(
         f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
         "security_token='', session=session) with login.salesforce.com sent here"
     )
+    # SIGTERM (a service manager, a benchmark) stops the server as Ctrl-C does, so its
+    # query workers end with it.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.stop()
+
+
+def _interrupt(_signal: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 # Lines a person pastes into a shell as printed (tests/cli/test_serve_lines.py runs them).

@@ -13,7 +13,7 @@ from crm_tui import paths
 from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
 from crm_tui.cli.defaults import default_org, default_taskset
 from crm_tui.cli.options import study_db_option
-from crm_tui.cli.output import print_table
+from crm_tui.cli.output import print_table, say_how_read
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.exchange import export_work, merge_work
@@ -145,10 +145,12 @@ def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
     path = db_path or paths.default_study_path()
     if study_name is not None:  # one study, picked as the app and `crm-tui report` pick it
-        with StudyService.open(path, name=study_name) as service:
+        with StudyService.open(path, name=study_name, read_only=True) as service:
+            say_how_read(service.note)
             _print_summary(service.summary())
         return
-    with StudyStore.open_existing(path) as store:
+    with StudyStore.open_read_only(path) as store:
+        say_how_read(store.note)
         studies = list_studies(store)
         if not studies:
             click.echo(f"no studies in {store.path}")  # a URL: without its password
@@ -287,7 +289,8 @@ def invitations(db_path: Path | None) -> None:
     """Every invitation: name, role, state (pending, used, expired, revoked); never a code."""
     from crm_tui.study.invitations import list_invitations
 
-    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+    with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
+        say_how_read(store.note)
         rows = list_invitations(store)
     if not rows:
         click.echo(f"no invitations in {store.path}")
@@ -332,7 +335,8 @@ def export_command(
 ) -> None:
     """Write one person's work in a study (done on this computer) to a file, for the
     coordinator to merge with `crm-tui study merge`. It holds their answers, never gold."""
-    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
+    with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
+        say_how_read(store.note)
         done = export_work(store, profile_name, out_path, study_name=study_name, force=force)
     click.echo(
         f"exported {done.profile}'s work in study {done.study!r} to {done.path}: "

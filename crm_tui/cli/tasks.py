@@ -53,7 +53,8 @@ def generate(
     """Generate the nine task families with gold answers from an org (deterministic)."""
     from crm_tui.bench.generate import generate_taskset
     from crm_tui.bench.taskset import write_taskset
-    from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.org.store.check import find_damage
+    from crm_tui.org.store.orgstore import OrgError, OrgStore
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
@@ -61,6 +62,9 @@ def generate(
         OrgStore.open(org_path or default_org()) as store,
         store.reading("generating tasks"),
     ):
+        damage = find_damage(store)  # a damaged file: one line, not tasks from bad rows
+        if damage is not None:
+            raise OrgError(f"{store.path} is damaged ({damage}); no task set was written")
         taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
     write_taskset(taskset, out)
     click.echo(

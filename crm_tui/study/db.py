@@ -33,6 +33,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -45,6 +46,7 @@ from sqlalchemy.exc import (
     InterfaceError,
     OperationalError,
 )
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from crm_tui.atomic import check_output_path, create_private_file
@@ -79,6 +81,80 @@ def _engine(path: Path) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def _reading_engine(uri: str) -> Engine:
+    """An engine that can only read: every connection opens `uri` (`mode=ro` or
+    `immutable=1`), answers no write (query_only) and begins plain deferred transactions
+    (BEGIN IMMEDIATE would ask for the write lock)."""
+
+    def connect() -> sqlite3.Connection:
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+        conn.isolation_level = None  # SQLAlchemy's "begin" hook issues BEGIN
+        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_S * 1000}", "query_only = ON"):
+            conn.execute(f"PRAGMA {pragma}")
+        return conn
+
+    engine = create_engine("sqlite://", creator=connect, poolclass=NullPool)
+
+    @event.listens_for(engine, "begin")
+    def _begin_deferred(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+@dataclass(frozen=True)
+class _ReadingMode:
+    """How to read a study file writing nothing: the URI, whether the -wal and -shm SQLite
+    makes to read it are ours to tidy afterwards, and what the reader should be told."""
+
+    uri: str
+    tidy: bool = False
+    note: str | None = None
+
+
+def _reading_mode(path: Path) -> _ReadingMode:
+    """SQLite reads a WAL file through its -shm, which it makes when missing and, on a
+    read-only connection, leaves behind with an empty -wal. So:
+    - a -wal beside the file: a writer may be at work: `mode=ro` through its -shm, seeing
+      its commits (in a read-only folder without a -shm, the file alone, saying so);
+    - none, and the file and its folder writable: `mode=ro`, and the -wal and -shm it
+      made are removed after (`_tidy`: SQLite removes them unless a writer came meanwhile);
+    - none, and the file or its folder read-only: `immutable=1`, which makes nothing; no
+      writer is at work (it would have made a -wal), saying so."""
+    base = path.resolve().as_uri()
+    folder_writable = os.access(path.parent, os.W_OK)
+    if Path(f"{path}-wal").exists():
+        if folder_writable or Path(f"{path}-shm").exists():
+            return _ReadingMode(f"{base}?mode=ro")
+        return _ReadingMode(
+            f"{base}?mode=ro&immutable=1",
+            note=f"{path.parent} is read-only and {path.name}-shm is missing: reading "
+            f"{path.name} without the changes still in {path.name}-wal",
+        )
+    if folder_writable and os.access(path, os.W_OK):
+        return _ReadingMode(f"{base}?mode=ro", tidy=True)
+    where = path.parent if not folder_writable else path
+    return _ReadingMode(
+        f"{base}?mode=ro&immutable=1",
+        note=f"{where} is read-only: reading {path.name} as it is on disk, without making "
+        "a -wal or -shm beside it (changes made meanwhile are not seen)",
+    )
+
+
+def _tidy(path: Path) -> None:
+    """Remove the empty -wal and -shm a read-only connection left: the last connection
+    to close a WAL file removes them, after a checkpoint that has nothing to write.
+    If a writer opened the file meanwhile, they are its and stay."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        pass  # a read-only file after all: nothing to tidy with
+    finally:
+        conn.close()
 
 
 # The whole store's advisory lock: taken shared by every `lock`, exclusively by
@@ -246,11 +322,16 @@ class StudyStore:
     `path` names it in messages: the file's path, or the server's URL with its password
     replaced by `***` (the full URL lives only inside the engine)."""
 
-    def __init__(self, path: Path | str, engine: Engine, clock: Clock):
+    def __init__(
+        self, path: Path | str, engine: Engine, clock: Clock, reading: _ReadingMode | None = None
+    ):
         self.path = path
         self.on_server = isinstance(path, str)
         self.engine = engine
         self.clock = clock
+        self._reading = reading  # opened read-only (`open_read_only`): how
+        # For the one reading: how the file was read when that is worth saying.
+        self.note = reading.note if reading else None
         self.app_session = uuid.uuid4().hex  # tags this process's events
         self._pid = os.getpid()
 
@@ -344,6 +425,46 @@ class StudyStore:
             )
         return cls.open(path, clock)
 
+    @classmethod
+    def open_read_only(cls, path: StudyLocation, clock: Clock | None = None) -> StudyStore:
+        """Open an existing study store for commands that only read it: nothing is
+        written to the file or made beside it, so a read-only file or folder is read as
+        well (see `_reading_mode`). A study file of an older schema is brought up to date
+        first, as any opening does, where it can be written."""
+        if is_database_url(path):
+            return cls.open_existing(path, clock)
+        path = Path(path)
+        if path.is_dir() or not path.is_file():
+            return cls.open_existing(path, clock)  # its one-line refusal
+        _refuse_foreign_database(path)
+        clock = clock or SystemClock()
+        reading = _reading_mode(path)
+        engine = _reading_engine(reading.uri)
+        try:
+            with engine.connect() as conn:
+                version = current_version(conn)
+        except DatabaseError as exc:
+            engine.dispose()
+            raise CrmTuiError(f"{path} is not a crm-tui study file ({exc.orig})") from None
+        if version == LATEST_VERSION:
+            return cls(path, engine, clock, reading)
+        engine.dispose()
+        if reading.tidy:
+            _tidy(path)
+        if version == 0:  # an empty file: a read stops here rather than make tables in it
+            raise CrmTuiError(f"No study in {path} yet: create a study with `crm-tui study create`")
+        if version > LATEST_VERSION:
+            raise CrmTuiError(
+                f"{path}: study file has schema version {version}, newer than this "
+                f"crm-tui understands ({LATEST_VERSION}); upgrade crm-tui"
+            )
+        if reading.tidy:  # ours and writable: brought up to date, as any opening does
+            return cls.open(path, clock)
+        raise CrmTuiError(
+            f"{path} has study schema version {version}, older than this crm-tui's "
+            f"({LATEST_VERSION}), and is read-only here: open it once where it can be written"
+        )
+
     @contextmanager
     def transaction(self, *, snapshot: bool = False) -> Iterator[Session]:
         """A short transaction, committed on exit and rolled back on error. On PostgreSQL
@@ -399,6 +520,8 @@ class StudyStore:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._reading is not None and self._reading.tidy and isinstance(self.path, Path):
+            _tidy(self.path)
 
     def __enter__(self) -> StudyStore:
         return self

@@ -128,10 +128,15 @@ class StudyService:
         org_fingerprint: str | None = None,
         clock: Clock | None = None,
         person_session: bool = False,
+        read_only: bool = False,
     ) -> StudyService:
         """The study `pick_study` chooses in the file at `path`, which must exist (looking
-        for a study never creates a file). `person_session`: for the app (see __init__)."""
-        store = StudyStore.open_existing(path, clock)
+        for a study never creates a file). `person_session`: for the app (see __init__).
+        `read_only`: for commands that only read (`StudyStore.open_read_only`)."""
+        if read_only:
+            store = StudyStore.open_read_only(path, clock)
+        else:
+            store = StudyStore.open_existing(path, clock)
         try:
             study = pick_study(store, name, org_fingerprint)
         except BaseException:
@@ -143,6 +148,11 @@ class StudyService:
     def path(self) -> Path | str:
         """The study file, or the server's URL without its password."""
         return self._store.path
+
+    @property
+    def note(self) -> str | None:
+        """How a read-only file was read, when the reader should know (`StudyStore.note`)."""
+        return self._store.note
 
     def monotonic_ms(self) -> int:
         """The study clock's monotonic time, which paces the app's timer between events

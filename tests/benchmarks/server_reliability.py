@@ -4,9 +4,12 @@
 
 Serves a generated org with `crm-tui org serve` in its own process (so its memory is its
 own) over plain http on 127.0.0.1 and measures: the worst queries' times against the
-time budget, a COUNT() from another client while they run, 20 clients opening a
-connection per request, and the server's resident memory (VmRSS, peak VmHWM) after
-`--queries` `SELECT <all fields> FROM PricebookEntry` that each leave a query locator.
+time budget, a COUNT() from another client while they run (with the query workers
+`org serve` starts by default, and, alternating with it as the floor, with every query
+in the server's process: `--query-workers 0`), 20 clients opening a connection per
+request, and the resident memory (VmRSS, peak VmHWM) of the server and of its query
+workers after `--queries` `SELECT <all fields> FROM PricebookEntry` that each leave a
+query locator.
 """
 
 from __future__ import annotations
@@ -70,10 +73,14 @@ class Client:
             conn.close()
 
 
-def serve(org: Path, home: Path) -> tuple[subprocess.Popen[str], Client]:
+def serve(
+    org: Path, home: Path, workers: int | None = None
+) -> tuple[subprocess.Popen[str], Client]:
+    """`crm-tui org serve` with its default query workers, or `workers` of them."""
     process = subprocess.Popen(
         [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "serve"]
-        + ["--org", str(org), "--port", "0", "--password", PASSWORD],
+        + ["--org", str(org), "--port", "0", "--password", PASSWORD]
+        + ([] if workers is None else ["--query-workers", str(workers)]),
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "CRM_TUI_HOME": str(home)},
@@ -93,6 +100,21 @@ def memory_kb(pid: int) -> dict[str, int]:
     return fields
 
 
+def workers_kb(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM summed over the server's query workers (its spawned children)."""
+    total = {"VmRSS": 0, "VmHWM": 0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_text()
+            if parent == pid and "spawn_main" in command:
+                for key, value in memory_kb(int(stat.parent.name)).items():
+                    total[key] += value
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    return total
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
@@ -102,10 +124,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--queries", type=int, default=1000)
-    # runs of each worst query, COUNT() requests, clients and requests per client
-    parser.set_defaults(runs=3, counts=100, clients=20, per_client=50)
+    # runs of each worst query, COUNT() rounds (workers, then floor) and requests per
+    # round, clients and requests per client
+    parser.set_defaults(runs=3, rounds=3, counts=100, clients=20, per_client=50)
     args = smoke.parse(
-        parser, argv, scale=smoke.SMOKE_SCALE, queries=10, runs=1, counts=5, clients=2, per_client=5
+        parser,
+        argv,
+        scale=smoke.SMOKE_SCALE,
+        queries=10,
+        runs=1,
+        rounds=1,
+        counts=5,
+        clients=2,
+        per_client=5,
     )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -113,12 +144,60 @@ def main(argv: list[str] | None = None) -> None:
         from crm_tui.org.generate.build_file import generate
 
         generate(org, seed=1, scale=args.scale)
+        counts_while_busy(org, folder, args)
         process, client = serve(org, folder)
         try:
             run(process, client, args)
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+def count_times(client: Client, counts: int) -> list[float]:
+    """Seconds of `counts` COUNT() requests while the worst queries run in a loop."""
+    stop = threading.Event()
+
+    def hammer(resource: str, text: str) -> None:
+        while not stop.is_set():
+            client.get(resource, text)
+
+    threads = [threading.Thread(target=hammer, args=w) for w in WORST.values()]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    times = []
+    for _ in range(counts):
+        start = time.perf_counter()
+        client.get("query", "SELECT COUNT() FROM Case WHERE Status = 'Closed'")
+        times.append(time.perf_counter() - start)
+    stop.set()
+    for t in threads:
+        t.join()
+    return times
+
+
+def counts_while_busy(org: Path, folder: Path, args: argparse.Namespace) -> None:
+    """COUNT() behind the worst queries: `org serve` as it starts by default, alternating
+    with every query in the server's process (the floor), on the same machine load."""
+    times: dict[str, list[float]] = {"query workers (default)": [], "in-process (floor)": []}
+    for _ in range(args.rounds):
+        for label, workers in zip(times, (None, 0)):
+            process, client = serve(org, folder, workers)
+            try:
+                times[label] += count_times(client, args.counts)
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+    print(
+        "COUNT() while the three worst queries run in a loop (load "
+        f"{os.getloadavg()[0]:.1f}, {os.cpu_count()} cores):"
+    )
+    for label, values in times.items():
+        print(
+            f"  {label}: p50 {pct(values, 0.5):.1f} ms, p99 {pct(values, 0.99):.1f} ms "
+            f"({len(values)} requests in {args.rounds} rounds)"
+        )
+    print()
 
 
 def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace) -> None:
@@ -134,29 +213,7 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
             status, body = client.get(resource, text)
             times.append(time.perf_counter() - start)
         print(f"| {name} | {statistics.median(times) * 1000:,.0f} | HTTP {status} |")
-
-    stop = threading.Event()
-
-    def hammer(resource: str, text: str) -> None:
-        while not stop.is_set():
-            client.get(resource, text)
-
-    threads = [threading.Thread(target=hammer, args=w) for w in WORST.values()]
-    for t in threads:
-        t.start()
-    time.sleep(0.5)
-    counts = []
-    for _ in range(args.counts):
-        start = time.perf_counter()
-        client.get("query", "SELECT COUNT() FROM Case WHERE Status = 'Closed'")
-        counts.append(time.perf_counter() - start)
-    stop.set()
-    for t in threads:
-        t.join()
-    print(
-        f"\nCOUNT() while the three worst queries run in a loop: p50 {pct(counts, 0.5):.1f} ms, "
-        f"p99 {pct(counts, 0.99):.1f} ms ({len(counts)} requests)"
-    )
+    print()
 
     timings: list[float] = []
     lock = threading.Lock()
@@ -189,11 +246,13 @@ def run(process: subprocess.Popen[str], client: Client, args: argparse.Namespace
         assert status == 200 and not json.loads(body)["done"], body[:200]
         if (i + 1) % 100 == 0:
             print(f"  {i + 1} queries: {memory_kb(process.pid)}", file=sys.stderr)
-    after = memory_kb(process.pid)
+    after, workers = memory_kb(process.pid), workers_kb(process.pid)
     print(
         f"server memory: {before['VmRSS'] // 1024} MB before; after {args.queries:,} "
         f"locator-keeping queries ({time.perf_counter() - start:.0f} s): "
-        f"{after['VmRSS'] // 1024} MB resident, peak {after['VmHWM'] // 1024} MB"
+        f"{after['VmRSS'] // 1024} MB resident, peak {after['VmHWM'] // 1024} MB; "
+        f"its query workers together {workers['VmRSS'] // 1024} MB resident, peak "
+        f"{workers['VmHWM'] // 1024} MB"
     )
 
 

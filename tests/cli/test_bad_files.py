@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import sqlite3
-import stat
 import subprocess
 import sys
 import threading
@@ -216,20 +215,6 @@ def test_another_apps_database_is_refused_unchanged(tmp_path, capsys, kind):
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes read-only files")
-def test_a_read_only_study_is_read_and_left_as_it_was(study_file, capsys):
-    study_file.chmod(stat.S_IRUSR)
-    study_file.parent.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        before = snapshot(study_file.parent)
-        main(["study", "status", "--db", str(study_file)])
-        assert "s" in capsys.readouterr().out
-        assert snapshot(study_file.parent) == before
-    finally:
-        study_file.parent.chmod(stat.S_IRWXU)
-        study_file.chmod(stat.S_IRUSR | stat.S_IWUSR)
-
-
 def test_study_status_opens_read_only_and_leaves_no_journal(study_file, capsys):
     with StudyStore.open(study_file):
         pass
@@ -271,7 +256,7 @@ def test_a_damaged_org_file_gives_one_line_in_tasks_generate(
     if damage == "corrupt-pages":
         data = bytearray(org.read_bytes())
         middle = len(data) // 2
-        data[middle : middle + 65536] = os.urandom(65536)
+        data[middle : middle + 65536] = b"\xff" * 65536
         org.write_bytes(bytes(data))
     else:
         conn = sqlite3.connect(org)
@@ -282,7 +267,13 @@ def test_a_damaged_org_file_gives_one_line_in_tasks_generate(
         conn.commit()
         conn.close()
     line = fails(capsys, "tasks", "generate", "--org", org, "--out", tmp_path / "t.json")
-    assert str(org) in line
+    # The file, and what is wrong with it: never "cannot fill the task set" from bad rows.
+    assert line.startswith(f"crm-tui: {org} is damaged")
+    assert {
+        "dropped-table": "its table 'Case' is missing",
+        "garbage-date": "Case.CreatedDate of 500",
+        "corrupt-pages": "(SQLite integrity check: ",
+    }[damage] in line
     assert not (tmp_path / "t.json").exists()
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -42,9 +44,33 @@ from crm_tui.org.reports.resolve import resolve
 from crm_tui.org.reports.sql import run_local
 from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
-from crm_tui.org.soql import QueryResult, execute_soql
+from crm_tui.org.soql import QueryResult, SalesforceError, execute_soql
 from crm_tui.org.soql.executor import store_today
-from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.org.store.orgstore import OrgError, OrgStore
+
+# What SQLite says of a file whose bytes are wrong, as opposed to a query it cannot run.
+_DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "disk image")
+
+
+@contextmanager
+def _damage_named(store: OrgStore) -> Iterator[None]:
+    """A damaged page met while browsing: one message naming the file, which the app
+    shows as a notification (the SOQL engine reports SQLite's errors as UNKNOWN_EXCEPTION,
+    naming no file)."""
+    try:
+        yield
+    except (SalesforceError, sqlite3.DatabaseError) as error:
+        cause = error.__cause__ if isinstance(error, SalesforceError) else error
+        if not isinstance(cause, sqlite3.DatabaseError):
+            raise
+        reason = " ".join(str(cause).split())
+        if not any(word in reason for word in _DAMAGE_WORDS):
+            raise
+        raise OrgError(
+            f"{store.path} is damaged ({reason}): restore it from a copy, or make it "
+            "again with `crm-tui org generate`"
+        ) from None
+
 
 RANKED_MATCH_CAP = 2_000  # searches with more matches than this skip bm25 ranking
 
@@ -86,12 +112,12 @@ class LocalBackend(Backend):
 
     def soql(self, text: str) -> QueryResult:
         """Run one SOQL query (the app's console); raises SalesforceError for bad ones."""
-        with self._lock:
+        with self._lock, _damage_named(self._store):
             return execute_soql(self._store, text)
 
     def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
         """Run a report as one SQL statement over the report's SOQL (`reports.sql`)."""
-        with self._lock:
+        with self._lock, _damage_named(self._store):
             plan = resolve(
                 definition, self.describe, today or definition.today or store_today(self._store)
             )
@@ -103,7 +129,7 @@ class LocalBackend(Backend):
         return self.soql(soql).records
 
     def _rows(self, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        with self._lock:
+        with self._lock, _damage_named(self._store):
             return self._store.conn.execute(sql, params).fetchall()
 
     # ----------------------------------------------------------------- objects

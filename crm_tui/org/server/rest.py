@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import sqlite3
+import socket
 import ssl
 import threading
 import time
@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.schema.catalogue import get_object, has_object
 from crm_tui.org.schema.ids import is_valid_id, make_id, to18
+from crm_tui.org.server.query_pool import Pages, QueryPool, answer_of, runs_here, within_budget
 from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
 from crm_tui.org.soql.describe import describe_global, describe_object, describe_summary
 from crm_tui.org.soql.executor import execute_soql_json
@@ -43,7 +44,9 @@ LOCATOR_BYTES = 64 << 20  # their records' JSON, all together; the oldest go fir
 LOCATOR_SECONDS = 15 * 60.0  # a cursor unread this long is forgotten (Salesforce: 15 min)
 QUERY_SECONDS = 30.0  # a query's time budget in SQLite; past it, QUERY_TIMEOUT
 IDLE_READERS = 8  # read-only connections kept open between queries
-_PROGRESS_STEPS = 10_000  # SQLite instructions between two looks at the clock
+MAX_QUERIES = 16  # queries at once, each on a read-only connection; more wait their turn
+QUERY_WAIT_SECONDS = 5.0  # a query waits this long for a turn, then REQUEST_LIMIT_EXCEEDED
+MAX_CONNECTIONS = 100  # client connections served at once, a thread each; past it, a 503
 DEFAULT_USERNAME = "admin@crm-tui.local"
 ORG_ID = "00DLc0000000001"
 USER_ID = make_id("005", 0, instance="Lc")[:15]
@@ -101,6 +104,9 @@ class SalesforceApi:
         query_seconds: float = QUERY_SECONDS,
         locator_bytes: int = LOCATOR_BYTES,
         locator_seconds: float = LOCATOR_SECONDS,
+        max_queries: int = MAX_QUERIES,
+        query_wait_seconds: float = QUERY_WAIT_SECONDS,
+        query_workers: int = 0,
     ):
         self.store = store
         self.session_id = session_id or secrets.token_urlsafe(24)
@@ -114,6 +120,14 @@ class SalesforceApi:
         # the next one), under a time budget; `lock` guards only the pool and the cursors.
         self.query_seconds = query_seconds
         self.locator_bytes, self.locator_seconds = locator_bytes, locator_seconds
+        # At most `max_queries` run (and so as many read-only connections are open) at
+        # once: a flood of queries waits for a turn, then gets a 503, and never opens a
+        # connection or a thread's worth of SQLite memory per request.
+        self.max_queries, self.query_wait_seconds = max_queries, query_wait_seconds
+        self.query_turns = threading.BoundedSemaphore(max_queries)
+        # Queries that return many records run in `query_workers` processes (0: here), so
+        # their JSON shaping never holds this process's GIL (see `query_pool`).
+        self.pool = QueryPool(store.path, query_workers) if query_workers else None
         self.lock = threading.Lock()
         self.readers: list[OrgStore] = []
         self.cursors: OrderedDict[str, _Cursor] = OrderedDict()
@@ -121,39 +135,42 @@ class SalesforceApi:
         self.locator_bytes_kept = 0
 
     def close(self) -> None:
-        """Close the pooled read-only connections (the caller closes `store`)."""
+        """Close the pooled read-only connections and the query workers (the caller
+        closes `store`)."""
         with self.lock:
             readers, self.readers = self.readers, []
         for reader in readers:
             reader.close()
+        if self.pool is not None:
+            self.pool.close()
 
     def run(self, work: Callable[[OrgStore], _T]) -> _T:
-        """`work` on a read-only connection of its own, within the time budget."""
+        """`work` on a read-only connection of its own, within the time budget, once one
+        of the `max_queries` turns is free (REQUEST_LIMIT_EXCEEDED if none frees in time)."""
+        return self.in_turn(lambda: self._run(work))
+
+    def in_turn(self, work: Callable[[], _T]) -> _T:
+        """`work` once one of the `max_queries` turns is free."""
+        if not self.query_turns.acquire(timeout=self.query_wait_seconds):
+            raise SalesforceError(
+                "REQUEST_LIMIT_EXCEEDED",
+                f"ConcurrentRequests limit exceeded: {self.max_queries} queries already "
+                f"running for over {self.query_wait_seconds:g} s; try again shortly.",
+                status=503,
+            )
+        try:
+            return work()
+        finally:
+            self.query_turns.release()
+
+    def _run(self, work: Callable[[OrgStore], _T]) -> _T:
         with self.lock:
             reader = self.readers.pop() if self.readers else None
         if reader is None:
             reader = OrgStore.open(self.store.path, readonly=True)
-        deadline = time.monotonic() + self.query_seconds
-        expired = False
-
-        def past_budget() -> bool:
-            nonlocal expired
-            expired = time.monotonic() > deadline
-            return expired  # true interrupts the statement
-
-        reader.conn.set_progress_handler(past_budget, _PROGRESS_STEPS)
         try:
-            return work(reader)
-        except (SalesforceError, sqlite3.Error):
-            if expired:
-                raise SalesforceError(
-                    "QUERY_TIMEOUT",
-                    f"Your query request was running for too long (over "
-                    f"{self.query_seconds:g} s): narrow it with filters or a LIMIT.",
-                ) from None
-            raise
+            return within_budget(reader, self.query_seconds, work)
         finally:
-            reader.conn.set_progress_handler(None, 0)
             with self.lock:
                 if len(self.readers) < IDLE_READERS:
                     self.readers.append(reader)
@@ -290,19 +307,24 @@ class SalesforceApi:
                     "records": [{"attributes": {"type": "Organization", "url": url}, "Id": org_id}],
                 },
             )
-        result = self.run(
-            lambda reader: execute_soql_json(reader, text, today=self.today, api_version=version)
-        )
         batch = _batch_size(headers.get("sforce-query-options", ""))
-        if result.total_size == 0 or len(result.records) <= batch:
-            return Response(200, result.body())
-        records = result.records  # JSON text, as json.dumps writes each record
-        pages = [
-            f"[{', '.join(records[start : start + batch])}]".encode()
-            for start in range(0, len(records), batch)
-        ]
+        pool = self.pool
+        if pool is not None and not runs_here(text):
+            answer = self.in_turn(
+                lambda: pool.run("query", text, self.today, version, batch, self.query_seconds)
+            )
+        else:
+            result = self.run(
+                lambda reader: execute_soql_json(
+                    reader, text, today=self.today, api_version=version
+                )
+            )
+            answer = answer_of(result, batch)
+        if not isinstance(answer, Pages):
+            return Response(200, answer)
+        pages = answer.pages
         cursor = _Cursor(
-            pages, len(records), batch, resource, sum(map(len, pages)), time.monotonic()
+            pages, answer.count, batch, resource, sum(map(len, pages)), time.monotonic()
         )
         with self.lock:
             self.cursor_count += 1
@@ -348,6 +370,14 @@ class SalesforceApi:
         return Response(200, body + _page_records(cursor, offset) + b"}")
 
     def search(self, version: str, text: str) -> Response:
+        pool = self.pool
+        if pool is not None:
+            return Response(
+                200,
+                self.in_turn(
+                    lambda: pool.run("search", text, self.today, version, 0, self.query_seconds)
+                ),
+            )
         return Response(
             200,
             self.run(
@@ -507,14 +537,75 @@ class _Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+REFUSAL_SECONDS = 0.5  # the accept loop waits at most this on a refused TLS handshake
+
+
+def _refusal(max_connections: int) -> bytes:
+    """The whole HTTP answer to a connection past the cap: Salesforce's JSON error shape."""
+    body = _error(
+        503,
+        "REQUEST_LIMIT_EXCEEDED",
+        f"ConcurrentRequests limit exceeded: {max_connections} connections are open; "
+        "close idle ones or try again shortly.",
+    ).payload()
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json;charset=UTF-8\r\n"
+        f"Content-Length: {len(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
 class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # listen backlog: clients opening a connection per request
 
-    def __init__(self, address: tuple[str, int], api: SalesforceApi, verbose: bool):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        api: SalesforceApi,
+        verbose: bool,
+        max_connections: int = MAX_CONNECTIONS,
+    ):
         super().__init__(address, _Handler)
         self.api = api
         self.verbose = verbose
+        # One thread per open connection (keep-alive ones idle up to SOCKET_TIMEOUT), so
+        # the connections bound the threads: past `max_connections`, a 503 and a close.
+        self.max_connections = max_connections
+        self.connection_slots = threading.BoundedSemaphore(max_connections)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connection_slots.acquire(blocking=False):
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)  # its thread releases the slot
+        except BaseException:
+            self.connection_slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connection_slots.release()
+
+    def _refuse(self, request: socket.socket) -> None:
+        """Answer 503 in the accept loop without waiting on the client: the answer, then
+        what the client already sent read and dropped (closing on unread bytes would reset
+        the connection before it reads the answer). Only a TLS handshake takes round trips:
+        a client that stalls in it costs the loop REFUSAL_SECONDS at most."""
+        try:
+            request.settimeout(REFUSAL_SECONDS)
+            request.sendall(_refusal(self.max_connections))
+            request.shutdown(socket.SHUT_WR)
+            request.setblocking(False)
+            while request.recv(65536):
+                pass
+        except (OSError, ValueError):  # nothing more to read, gone, a failed handshake
+            pass
+        finally:
+            self.shutdown_request(request)
 
     @property
     def host(self) -> str:
@@ -538,14 +629,15 @@ class OrgServer:
         username: str = DEFAULT_USERNAME,
         password: str | None = None,
         security_token: str = "",
-        **limits: Any,  # query_seconds, locator_bytes, locator_seconds: see SalesforceApi
+        max_connections: int = MAX_CONNECTIONS,
+        **limits: Any,  # query_seconds, max_queries...: see SalesforceApi
     ):
         self.store = OrgStore.open(org_path)
         self.api = SalesforceApi(
             self.store, session_id, today, username, password, security_token, **limits
         )
         try:
-            self.httpd = _HttpServer((host, port), self.api, verbose)
+            self.httpd = _HttpServer((host, port), self.api, verbose, max_connections)
         except OSError as exc:  # busy port, unknown host: name the address, not just errno
             self.api.close()
             self.store.close()

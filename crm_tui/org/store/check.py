@@ -337,3 +337,40 @@ class _Checker:
 def check_org(store: OrgStore) -> CheckReport:
     """Run every integrity check on `store`; `report.ok` is True when none fails."""
     return _Checker(store).run()
+
+
+# Salesforce's own formats, as the store keeps them: 2020-01-04, 2020-01-04T14:38:00.000+0000.
+_DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]"
+_DATETIME_GLOB = _DATE_GLOB + "T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]*"
+
+
+def find_damage(store: OrgStore) -> str | None:
+    """What a damaged org file has wrong, in a few words naming where, or None: a page
+    SQLite's quick_check finds corrupt, or a date field holding what is not a date (a
+    missing table is refused when the file opens). For commands that read the whole org
+    (`tasks generate`), before they start: one pass over the file and one indexed-free
+    scan per date field (a fraction of a second at CRMArena's size)."""
+    conn = store.conn
+    try:
+        problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            problem = str(problem).replace("*** in database main ***", "")
+            return f"SQLite integrity check: {' '.join(problem.split())[:200]}"
+        for obj in OBJECTS:
+            for one in obj.fields:
+                if one.type not in (FieldType.DATE, FieldType.DATETIME):
+                    continue
+                column = q(one.name)
+                pattern = _DATE_GLOB if one.type is FieldType.DATE else _DATETIME_GLOB
+                bad = conn.execute(
+                    f"SELECT Id, {column} FROM {q(obj.name)} WHERE {column} IS NOT NULL AND "
+                    f"NOT ({column} GLOB ? AND date(substr({column}, 1, 10)) = "
+                    f"substr({column}, 1, 10)) LIMIT 1",
+                    (pattern,),
+                ).fetchone()
+                if bad is not None:
+                    kind = "date" if one.type is FieldType.DATE else "date and time"
+                    return f"{obj.name}.{one.name} of {bad[0]} holds {str(bad[1])[:40]!r}, not a {kind}"
+    except sqlite3.DatabaseError as exc:  # a page too damaged to read at all
+        return f"SQLite: {exc}"
+    return None

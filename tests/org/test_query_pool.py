@@ -1,0 +1,161 @@
+"""Queries answered by worker processes (`query_pool`, issue 16 item 2): the same bytes as
+the server's own process gives, pages behind locators, errors and the time budget in
+Salesforce's shape. Real servers on 127.0.0.1, real worker processes."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from crm_tui.org.server.query_pool import runs_here
+from crm_tui.org.server.rest import OrgServer
+from tests.helpers.soql_org import TODAY, build_tiny_org
+
+RECORDS = "SELECT Id, Name, Account.Name FROM Contact ORDER BY Name"
+SEARCH = "FIND {a* OR e*} RETURNING Account(Name), Contact(Name)"
+
+
+@pytest.fixture(scope="module")
+def tiny_org(tmp_path_factory):
+    return build_tiny_org(tmp_path_factory.mktemp("pool") / "org.sqlite")
+
+
+@pytest.fixture(scope="module")
+def servers(tiny_org):
+    with (
+        OrgServer(tiny_org, today=TODAY) as here,
+        OrgServer(tiny_org, today=TODAY, query_workers=1) as pooled,
+    ):
+        yield here, pooled
+
+
+def get(server: OrgServer, path: str, batch: int | None = None) -> tuple[int, bytes]:
+    headers = {"Authorization": f"Bearer {server.session_id}"}
+    if batch:
+        headers["Sforce-Query-Options"] = f"batchSize={batch}"
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=60)
+    try:
+        conn.request("GET", path, headers=headers)
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+def query(text: str, resource: str = "query") -> str:
+    return f"/services/data/v59.0/{resource}/?q={urllib.parse.quote(text)}"
+
+
+def test_small_queries_stay_in_the_servers_process_and_record_lists_go_to_workers():
+    assert runs_here("SELECT COUNT() FROM Case")
+    assert runs_here("SELECT Status, COUNT(Id) FROM Case GROUP BY Status")
+    assert runs_here("SELECT MAX(CreatedDate) FROM Case")
+    assert runs_here("SELECT Id FROM Case LIMIT 10")
+    assert runs_here("SELEKT nonsense")  # refused at once, here
+    assert not runs_here("SELECT Id, Subject FROM Case")
+    assert not runs_here("SELECT Id FROM Case LIMIT 5000")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [query(RECORDS), query(SEARCH, "search"), query("SELECT COUNT() FROM Contact")],
+    ids=["records", "search", "count"],
+)
+def test_workers_answer_the_same_bytes_as_the_servers_process(servers, path):
+    here, pooled = servers
+    assert get(pooled, path) == get(here, path)
+    assert get(pooled, path)[0] == 200
+
+
+def test_worker_answers_page_behind_query_locators(servers, tiny_org):
+    here, pooled = servers
+    text = "SELECT Id, Name FROM Contact"
+    pages = []
+    status, body = get(pooled, query(text), batch=200)
+    assert status == 200
+    answer = json.loads(body)
+    pages.append(answer["records"])
+    while not answer["done"]:
+        status, body = get(pooled, answer["nextRecordsUrl"])
+        answer = json.loads(body)
+        pages.append(answer["records"])
+    everything = json.loads(get(here, query(text))[1])["records"]
+    assert [r for page in pages for r in page] == everything
+
+
+def test_worker_errors_and_the_time_budget_keep_salesforces_shape(tiny_org, default_org_path):
+    # A budget spent at the first progress check (see test_server_hardening's timeout test).
+    with OrgServer(default_org_path, query_workers=1, query_seconds=0.0) as srv:
+        slow = "SELECT Id, Subject FROM Case WHERE Subject LIKE '%a%' ORDER BY Subject"
+        status, body = get(srv, query(slow))
+        assert status == 400 and json.loads(body)[0]["errorCode"] == "QUERY_TIMEOUT"
+        worst = "FIND {" + " OR ".join(["a*", "e*", "o*", "i*"] * 5) + "}"
+        status, body = get(srv, query(worst, "search"))
+        assert status == 400 and json.loads(body)[0]["errorCode"] == "QUERY_TIMEOUT"
+        srv.api.query_seconds = 30.0  # the next query is answered as usual
+        assert get(srv, query(slow))[0] == 200
+    with OrgServer(tiny_org, today=TODAY, query_workers=1) as srv:
+        status, body = get(srv, query("SELECT Id, Nope FROM Contact ORDER BY Name"))
+        assert status == 400 and json.loads(body)[0]["errorCode"] == "INVALID_FIELD"
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["term", "kill"])
+def test_query_workers_end_with_the_server(tiny_org, tmp_path, stop):
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "serve"]
+        + ["--org", str(tiny_org), "--port", "0", "--query-workers", "2", "--today", "2024-06-01"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CRM_TUI_HOME": str(tmp_path)},
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split(" at ")[1].split()[0]
+        session = server.stdout.readline().split(": ")[1].strip()
+        conn = http.client.HTTPConnection("127.0.0.1", int(url.rsplit(":", 1)[1]), timeout=60)
+        conn.request("GET", query(RECORDS), headers={"Authorization": f"Bearer {session}"})
+        assert conn.getresponse().status == 200  # answered by a worker: the pool is up
+        conn.close()
+        workers = {pid for pid in _children(server.pid) if "spawn_main" in _cmdline(pid)}
+        assert workers  # started on demand: one for one query
+        server.send_signal(stop)
+        server.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(workers)
+    finally:
+        server.kill()
+        server.wait()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
