@@ -200,3 +200,38 @@ def test_case_history_values_show_the_users_name_in_report_rows(backend, org_pat
     for row, record_id in zip(result.rows, result.row_ids, strict=True):
         _id, _case, _old_id, old_name, _new_id, new_name = truth[record_id]
         assert row[1:] == (old_name or "", new_name)
+
+
+@pytest.fixture(scope="module")
+def history_org(org_path, tmp_path_factory):
+    """The org with a few history values that are not User Ids: text sorted among names."""
+    path = tmp_path_factory.mktemp("history") / "history.sqlite"
+    shutil.copy(org_path, path)
+    with sqlite3.connect(path) as conn:
+        for field, text in (("OldValue__c", "queue: Tier 2"), ("NewValue__c", "Zed's queue")):
+            conn.execute(
+                f"UPDATE CaseHistory__c SET {field} = ? WHERE Id IN (SELECT Id FROM "
+                f"CaseHistory__c WHERE {field} IS NOT NULL ORDER BY substr(Id, 9) LIMIT 3)",
+                (text,),
+            )
+    return path
+
+
+@pytest.mark.parametrize("field", ["OldValue__c", "NewValue__c"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_case_history_values_sort_by_the_users_name_shown(history_org, field, descending):
+    """Old/New Value hold User Ids and show the user's name; a list sorted by them is in
+    the order of what it shows (a value that is no user's Id, by itself), empty values
+    first ascending, ties by Id, paged by keyset on the name shown."""
+    truth = rows(
+        history_org,
+        f"SELECT h.Id, coalesce(u.Name, h.{field}) FROM CaseHistory__c h "
+        f"LEFT JOIN User u ON u.Id = h.{field}",
+    )
+    ordered = sorted(truth, key=lambda r: (r[1] is not None, nocase(r[1] or ""), r[0]))
+    expected = [r[0] for r in ordered][:: -1 if descending else 1]
+    backend = LocalBackend(history_org)
+    try:
+        assert all_pages(backend, "CaseHistory__c", Sort(field, descending), 97) == expected
+    finally:
+        backend.close()

@@ -28,6 +28,8 @@ from crm_tui.org.backends.interface import (
     RelatedList,
     SearchHit,
     Sort,
+    id_text_target,
+    object_of,
     record_view,
 )
 from crm_tui.org.backends.query import (
@@ -35,10 +37,12 @@ from crm_tui.org.backends.query import (
     RecordQuery,
     SortKey,
     children_of,
+    page_of,
     related_list,
     run_page,
     sort_key,
     to_soql,
+    with_id_text_names,
 )
 from crm_tui.org.reports.definition import ReportDefinition, ReportResult
 from crm_tui.org.reports.resolve import resolve
@@ -133,10 +137,62 @@ class LocalBackend(Backend):
     ) -> Page:
         obj = self.describe(object_name)
         query = RecordQuery(obj.name, tuple(filters), sort, after, limit)
-        key, _ = sort_key(query, obj)
+        key, descending = sort_key(query, obj)
+        target = id_text_target(obj.name, key.field.name) if key.lookup is None else None
+        if target is not None:
+            return self._by_name_shown(query, obj, key.field.name, target, descending)
         if key.lookup is None or query.filters:
             return run_page(query, obj, self._records)
         return run_page(query, obj, lambda soql: self._parents_first(soql, key))
+
+    def _by_name_shown(
+        self, query: RecordQuery, obj: SObject, field: str, target: str, descending: bool
+    ) -> Page:
+        """A page sorted by a text field that holds Ids (Case History's Old/New Value: User
+        Ids), in the order of what it shows: the record's name, else the text itself
+        (SQL, as SOQL cannot follow such a field). Empty values are a stretch of their own
+        (the field's index, by Id), first ascending, last descending; the cursor holds
+        the name shown. The named stretch sorts all its rows: no index holds the names."""
+        compiled = replace(query, sort=Sort(field, descending), after=None, nulls=None)
+        soql = to_soql(compiled, obj)
+        cursor = query.after
+        if cursor is None:
+            stretches = [True, False] if not descending else [False, True]
+        elif cursor.sort_value is None:
+            stretches = [True] if descending else [True, False]
+        else:
+            stretches = [False, True] if descending else [False]
+        rows: list[dict[str, Any]] = []
+        with self._lock:
+            plan = compile_query(soql, parse_query(soql), store_today(self._store))
+            for nulls in stretches:
+                after = (
+                    cursor
+                    if (cursor is not None and (cursor.sort_value is None) == nulls)
+                    else None
+                )
+                sql, params = shown_name_stretch(
+                    plan.sql,
+                    bool(query.filters),
+                    field,
+                    target,
+                    descending,
+                    nulls,
+                    after,
+                    query.limit + 1 - len(rows),
+                )
+                rows += run_plan(
+                    self._store, replace(plan, sql=sql, params={**plan.params, **params})
+                ).records
+                if len(rows) > query.limit:
+                    break
+        page = with_id_text_names(page_of(query, obj, rows), obj, self._records, query.limit + 1)
+        if page.next_cursor is None or page.next_cursor.sort_value is None:
+            return page
+        raw = str(page.next_cursor.sort_value)
+        return replace(
+            page, next_cursor=Cursor(page.names.get(raw, raw), page.next_cursor.record_id)
+        )
 
     def _parents_first(self, soql: str, key: SortKey) -> list[dict[str, Any]]:
         """The records of a page sorted by a lookup's name, found by walking the parents
@@ -267,6 +323,51 @@ def parents_first(sql: str, key: SortKey) -> str | None:
         f'ON {alias}."Id" = t0."{key.lookup.name}"{sql[where:]}'
     )
     return f'{sql[:order]} AND t0."Id" IN ({inner}){sql[order:]}'
+
+
+def shown_name_stretch(
+    sql: str,
+    has_where: bool,
+    field: str,
+    target: str,
+    descending: bool,
+    nulls: bool,
+    after: Cursor | None,
+    limit: int,
+) -> tuple[str, dict[str, Any]]:
+    """A compiled page (its ORDER BY replaced) of one stretch of a sort by the name an
+    Id-holding text field shows: its empty values (by Id) or the rest, ordered by
+    `coalesce(<the target's title of the Id>, <the text>)` without case, then Id, just
+    after `after` (in this stretch); with the parameters it adds."""
+    column = f't0."{field}"'
+    title = object_of(target).title_field
+    shown = (
+        f'coalesce((SELECT n."{title}" FROM "{target}" AS n WHERE n."Id" = {column}), '
+        f"{column}) COLLATE NOCASE"
+    )
+    direction, beyond = ("DESC", "<") if descending else ("ASC", ">")
+    conditions = [f"{column} IS NULL" if nulls else f"{column} IS NOT NULL"]
+    params: dict[str, Any] = {}
+    if after is not None:
+        params["shown_id"] = after.record_id
+        later = f't0."Id" {beyond} :shown_id'
+        if not nulls:
+            params["shown_value"] = str(after.sort_value)
+            later = f"({shown} {beyond} :shown_value OR ({shown} = :shown_value AND {later}))"
+        conditions.append(later)
+    order = f't0."Id" {direction}' if nulls else f'{shown} {direction}, t0."Id" {direction}'
+    head = sql[: sql.rindex(" ORDER BY ")]
+    glue = " AND " if has_where else " WHERE "
+    page = f"{' AND '.join(conditions)} ORDER BY {order} LIMIT {limit}"
+    if nulls:
+        return f"{head}{glue}{page}", params
+    # The sort holds Ids and names only, not whole rows with their parents' names: the
+    # page's Ids first, from the object alone (list filters are on its own fields).
+    where = head.find(" WHERE ", head.index(" AS t0 "))
+    own = head[where:] + " AND " if where >= 0 else " WHERE "
+    table = head[head.index(" FROM ") + 6 : head.index(" AS t0 ")]
+    ids = f'SELECT t0."Id" FROM {table} AS t0{own}{page}'
+    return f'{head}{glue}t0."Id" IN ({ids}) ORDER BY {order}', params
 
 
 def _one_line(text: str | None) -> str:
