@@ -9,7 +9,8 @@ each interaction the browser makes, the way the screens make it: open a list vie
 into a big list, sort by an indexed field, filter (first page + count), search, and open
 a record with its related lists. Prints a Markdown table for the README. With
 `--lookup-sorts`, only the first page of each big list sorted by each of its lookups
-(by the name shown), per list: the local backend walks the parents in name order.
+(by the name shown), and of Case History by its Old/New Value (User Ids, by the user's
+name), per list, both directions.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crm_tui.org.backends.interface import Filter, Sort
+from crm_tui.org.backends.interface import ID_TEXT_FIELDS, Filter, Sort
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.schema.catalogue import OBJECTS, get_object
 from crm_tui.org.store.orgstore import OrgStore, q
@@ -151,17 +152,21 @@ def lookup_sorts(path: Path, repeat: int) -> str:
         "| list sorted by a lookup's name (first page) | p50 ms | max ms |",
         "|---|---:|---:|",
     ]
-    for name in BIG_OBJECTS:
-        obj = get_object(name)
-        for fld in obj.lookups:
-            if not (fld.indexed and fld.relationship_name):
-                continue
-            samples: dict[str, list[float]] = {}
-            for i in range(max(2, repeat)):
-                sort = Sort(fld.name, descending=i % 2 == 1)
-                timed(samples, "sort", lambda: backend.page(name, sort=sort, limit=100))
-            p50, worst = np.percentile(samples["sort"], 50), max(samples["sort"])
-            lines.append(f"| {obj.label_plural} by {fld.label} | {p50:.1f} | {worst:.1f} |")
+    # each big list by each lookup, and the text fields that hold User Ids (by their names)
+    sorts = [
+        (name, fld)
+        for name in BIG_OBJECTS
+        for fld in get_object(name).lookups
+        if fld.indexed and fld.relationship_name
+    ] + [(name, get_object(name).field(field)) for name, field in ID_TEXT_FIELDS]
+    for name, fld in sorts:
+        samples: dict[str, list[float]] = {}
+        for i in range(max(2, repeat)):
+            sort = Sort(fld.name, descending=i % 2 == 1)
+            timed(samples, "sort", lambda: backend.page(name, sort=sort, limit=100))
+        p50, worst = np.percentile(samples["sort"], 50), max(samples["sort"])
+        label = get_object(name).label_plural
+        lines.append(f"| {label} by {fld.label} | {p50:.1f} | {worst:.1f} |")
     backend.close()
     return "\n".join(lines)
 

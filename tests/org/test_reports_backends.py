@@ -275,3 +275,16 @@ def test_grand_average_is_over_rows_not_a_mean_of_group_means(backends):
     weighted = sum(c * m for c, m in zip(counts, means, strict=True)) / sum(counts)
     assert got.value_total("AVG(UnitPrice)") == pytest.approx(weighted)
     assert_same_result(local.run_report(definition, today=TODAY), got)
+
+
+def test_the_fetch_path_is_bounded_by_its_first_page_not_a_count_call(backends):
+    """The rows' first page says how many match (totalSize): no COUNT() call goes first.
+    Average Age by owner on the small org: one page of rows, one of the owners' names."""
+    _, remote = backends
+    definition = REPORTS["average Age by owner"][0]
+    resolve(definition, remote.describe, TODAY)  # describes cached: only the report counts
+    before = remote.usage.calls
+    got = remote.run_report(definition, today=TODAY)
+    assert remote.last_report_path == "fetched"
+    assert got.record_count < 2_000  # one page
+    assert remote.usage.calls - before == 2
