@@ -353,6 +353,18 @@ def _clean(aggregate: Aggregate, value: Any) -> Number | str:
     return float(value)
 
 
+def _as_count(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _as_value(value: Any) -> float | str | None:
+    return value if value is None or isinstance(value, str) else float(value)
+
+
+def _apply(function: Callable[[Any], Any], value: Any) -> Any:
+    return function(value)
+
+
 def finish(
     plan: Plan,
     groups: Sequence[tuple[tuple[Any, ...], tuple[Any, ...]]],
@@ -367,17 +379,18 @@ def finish(
     aggs = [s.summary.aggregate for s in plan.summaries]
     counts = [a in (Aggregate.COUNT, Aggregate.COUNT_DISTINCT) for a in aggs]
     labels = [_labeller(g, names) for g in plan.groupings]
-    rows = [
-        GroupRow(
-            tuple(label(raw) for label, raw in zip(labels, key, strict=True)),
-            tuple(
-                # _clean, inlined: thousands of groups times each summary
-                None if v is None else int(v) if count else v if isinstance(v, str) else float(v)
-                for count, v in zip(counts, values, strict=True)
-            ),
-        )
-        for key, values in groups
-    ]
+    # per summary, _clean without its checks: thousands of groups times each summary
+    cleans = [_as_count if count else _as_value for count in counts]
+    if len(labels) == 1:  # the common case, without a generator per group for its key
+        label = labels[0]
+        rows = [
+            GroupRow((label(key[0]),), tuple(map(_apply, cleans, values))) for key, values in groups
+        ]
+    else:
+        rows = [
+            GroupRow(tuple(map(_apply, labels, key)), tuple(map(_apply, cleans, values)))
+            for key, values in groups
+        ]
     if len(plan.groupings) == 1:
         rows.sort(key=lambda r: _key_order(r.keys[0]))
     else:
