@@ -63,10 +63,10 @@ def nocase(text: str) -> str:
     return "".join(c.lower() if c.isascii() else c for c in text)
 
 
-def all_pages(backend, obj: str, sort: Sort, limit: int) -> list[str]:
+def all_pages(backend, obj: str, sort: Sort, limit: int, filters=()) -> list[str]:
     seen, cursor = [], None
     for _ in range(1000):
-        page = backend.page(obj, [], sort, after=cursor, limit=limit)
+        page = backend.page(obj, list(filters), sort, after=cursor, limit=limit)
         seen += [r["Id"] for r in page.records]
         cursor = page.next_cursor
         if cursor is None:
@@ -219,19 +219,25 @@ def history_org(org_path, tmp_path_factory):
 
 @pytest.mark.parametrize("field", ["OldValue__c", "NewValue__c"])
 @pytest.mark.parametrize("descending", [False, True])
-def test_case_history_values_sort_by_the_users_name_shown(history_org, field, descending):
+@pytest.mark.parametrize("filtered", [False, True])
+def test_case_history_values_sort_by_the_users_name_shown(history_org, field, descending, filtered):
     """Old/New Value hold User Ids and show the user's name; a list sorted by them is in
     the order of what it shows (a value that is no user's Id, by itself), empty values
-    first ascending, ties by Id, paged by keyset on the name shown."""
+    first ascending, ties by Id, paged by keyset on the name shown: unfiltered, from a
+    walk of the names merged with the other values; filtered, sorting what it keeps."""
+    where = " WHERE h.Field__c = 'Owner Assignment'" if filtered else ""
     truth = rows(
         history_org,
         f"SELECT h.Id, coalesce(u.Name, h.{field}) FROM CaseHistory__c h "
-        f"LEFT JOIN User u ON u.Id = h.{field}",
+        f"LEFT JOIN User u ON u.Id = h.{field}{where}",
     )
     ordered = sorted(truth, key=lambda r: (r[1] is not None, nocase(r[1] or ""), r[0]))
     expected = [r[0] for r in ordered][:: -1 if descending else 1]
+    filters = [Filter("Field__c", Operator.EQ, "Owner Assignment")] if filtered else []
     backend = LocalBackend(history_org)
     try:
-        assert all_pages(backend, "CaseHistory__c", Sort(field, descending), 97) == expected
+        assert (
+            all_pages(backend, "CaseHistory__c", Sort(field, descending), 97, filters) == expected
+        )
     finally:
         backend.close()

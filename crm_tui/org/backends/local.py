@@ -152,7 +152,9 @@ class LocalBackend(Backend):
         Ids), in the order of what it shows: the record's name, else the text itself
         (SQL, as SOQL cannot follow such a field). Empty values are a stretch of their own
         (the field's index, by Id), first ascending, last descending; the cursor holds
-        the name shown. The named stretch sorts all its rows: no index holds the names."""
+        the name shown. No index holds the names: unfiltered, the named stretch merges a
+        walk of the names with one of the other values (`_merged_ids`); filtered, it
+        sorts the rows the filters keep."""
         compiled = replace(query, sort=Sort(field, descending), after=None, nulls=None)
         soql = to_soql(compiled, obj)
         cursor = query.after
@@ -367,7 +369,53 @@ def shown_name_stretch(
     own = head[where:] + " AND " if where >= 0 else " WHERE "
     table = head[head.index(" FROM ") + 6 : head.index(" AS t0 ")]
     ids = f'SELECT t0."Id" FROM {table} AS t0{own}{page}'
+    if not has_where:
+        ids = _merged_ids(table, column, target, title, descending, after is not None, limit)
     return f'{head}{glue}t0."Id" IN ({ids}) ORDER BY {order}', params
+
+
+def _merged_ids(
+    table: str, column: str, target: str, title: str, descending: bool, after: bool, limit: int
+) -> str:
+    """The Ids of an unfiltered page of the named stretch without sorting it whole: the
+    values that are Ids of named records, walking the target's (name, Id) index and each
+    one's rows through the field's (value, Id) index (CROSS JOIN keeps that order), and
+    the other values, walking the field's (value without case, Id) index, each the first
+    `limit` after the cursor (`:shown_value`, `:shown_id`), merged by name, then Id."""
+    direction, beyond = ("DESC", "<") if descending else ("ASC", ">")
+    name, text = f'n."{title}" COLLATE NOCASE', f"{column} COLLATE NOCASE"
+
+    def later(shown: str) -> str:
+        if not after:
+            return ""
+        return (
+            f" AND ({shown} {beyond} :shown_value OR "
+            f'({shown} = :shown_value AND t0."Id" {beyond} :shown_id))'
+        )
+
+    named = (
+        f'SELECT t0."Id" AS id, n."{title}" AS shown FROM "{target}" AS n CROSS JOIN {table} '
+        f'AS t0 ON {column} = n."Id" WHERE n."{title}" IS NOT NULL{later(name)} '
+        f'ORDER BY {name} {direction}, t0."Id" {direction} LIMIT {limit}'
+    )
+    # The other values only as far as the names reach (a full page of them): the walk
+    # reads no further than it must (User Ids, digits, sort before every name).
+    last = (
+        f"(SELECT shown FROM named ORDER BY shown COLLATE NOCASE {direction}, id {direction} "
+        f"LIMIT 1 OFFSET {limit - 1})"
+    )
+    reach = f"coalesce({last}, '')" if descending else f"coalesce({last}, x'ff')"
+    texts = (
+        f'SELECT t0."Id" AS id, {column} AS shown FROM {table} AS t0 WHERE {column} IS NOT '
+        f'NULL AND NOT EXISTS (SELECT 1 FROM "{target}" AS n WHERE n."Id" = {column} AND '
+        f'n."{title}" IS NOT NULL){later(text)} AND {text} {">=" if descending else "<="} {reach} '
+        f'ORDER BY {text} {direction}, t0."Id" {direction} LIMIT {limit}'
+    )
+    return (
+        f"WITH named AS MATERIALIZED ({named}) SELECT id FROM (SELECT id, shown FROM named "
+        f"UNION ALL SELECT * FROM ({texts})) "
+        f"ORDER BY shown COLLATE NOCASE {direction}, id {direction} LIMIT {limit}"
+    )
 
 
 def _one_line(text: str | None) -> str:
