@@ -1,12 +1,16 @@
 """Benchmark the record browser's backend calls on a 100x org (p50/p95 per interaction).
 
     python -m tests.benchmarks.bench_browser [--org PATH] [--scale 100] [--repeat 20] [--smoke]
+    python -m tests.benchmarks.bench_browser --lookup-sorts [--repeat 4]
 
 Builds the org with the seeded generator (or reuses the file if it exists), then times
 each interaction the browser makes, the way the screens make it: open a list view
 (first page + count, after the object list has counted every object), next page deep
 into a big list, sort by an indexed field, filter (first page + count), search, and open
-a record with its related lists. Prints a Markdown table for the README.
+a record with its related lists. Prints a Markdown table for the README. With
+`--lookup-sorts`, only the first page of each big list sorted by each of its lookups
+(by the name shown), and of Case History by its Old/New Value (User Ids, by the user's
+name), per list, both directions.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crm_tui.org.backends.interface import Filter, Sort
+from crm_tui.org.backends.interface import ID_TEXT_FIELDS, Filter, Sort
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.schema.catalogue import OBJECTS, get_object
 from crm_tui.org.store.orgstore import OrgStore, q
@@ -140,6 +144,33 @@ def run(path: Path, repeat: int, seed: int) -> dict[str, list[float]]:
     return samples
 
 
+def lookup_sorts(path: Path, repeat: int) -> str:
+    """The first page of every big list sorted by each of its lookups (by the name shown),
+    both directions, as a Markdown table: median and worst of `repeat` per list."""
+    backend = LocalBackend(path)
+    lines = [
+        "| list sorted by a lookup's name (first page) | p50 ms | max ms |",
+        "|---|---:|---:|",
+    ]
+    # each big list by each lookup, and the text fields that hold User Ids (by their names)
+    sorts = [
+        (name, fld)
+        for name in BIG_OBJECTS
+        for fld in get_object(name).lookups
+        if fld.indexed and fld.relationship_name
+    ] + [(name, get_object(name).field(field)) for name, field in ID_TEXT_FIELDS]
+    for name, fld in sorts:
+        samples: dict[str, list[float]] = {}
+        for i in range(max(2, repeat)):
+            sort = Sort(fld.name, descending=i % 2 == 1)
+            timed(samples, "sort", lambda: backend.page(name, sort=sort, limit=100))
+        p50, worst = np.percentile(samples["sort"], 50), max(samples["sort"])
+        label = get_object(name).label_plural
+        lines.append(f"| {label} by {fld.label} | {p50:.1f} | {worst:.1f} |")
+    backend.close()
+    return "\n".join(lines)
+
+
 def markdown(samples: dict[str, list[float]], counts: dict[str, int]) -> str:
     lines = [
         f"Org: {counts['Case']:,} cases, {counts['PricebookEntry']:,} price-book entries, "
@@ -166,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=100.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument(
+        "--lookup-sorts",
+        action="store_true",
+        help="only the first page of each big list sorted by each lookup, per list",
+    )
     args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE, repeat=1, org=None)
     with smoke.bench_folder(args.smoke) as folder:
         if args.org and not args.org.exists():
@@ -175,7 +211,12 @@ def main(argv: list[str] | None = None) -> int:
         path = args.org or smoke.bench_org(folder, args.scale, args.seed)
         with OrgStore.open(path) as store:
             counts = store.counts()
+        if args.lookup_sorts:
+            print(lookup_sorts(path, args.repeat))
+            return 0
         print(markdown(run(path, args.repeat, args.seed), counts))
+        if args.smoke:
+            print(f"\n{lookup_sorts(path, args.repeat)}")
     return 0
 
 

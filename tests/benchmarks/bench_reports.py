@@ -7,8 +7,9 @@ temp folder as crm-tui-bench-<scale>x-seed<seed>-<generator hash>.sqlite) and ru
 reports on the local backend (one SQL statement) and on the Salesforce backend against the loopback server:
 
 * closed cases of 2023 by owner, average Age: SOQL cannot average a duration, so the
-  Salesforce backend counts, fetches the rows through simple-salesforce and aggregates
-  them in Python (the fetch path);
+  Salesforce backend fetches the rows through simple-salesforce (the first page's
+  totalSize bounds the fetch: no COUNT() first) and aggregates them in Python (the
+  fetch path);
 * closed cases of 2023 by the account's state and the month closed, distinct owners:
   one SOQL aggregate query and one for the distinct grand total (the aggregate path).
 

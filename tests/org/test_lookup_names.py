@@ -16,6 +16,7 @@ import sqlite3
 import pytest
 
 from crm_tui.org.backends.interface import Filter, Operator, Sort
+from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.reports import ReportDefinition, ReportFilter
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import q
@@ -62,10 +63,10 @@ def nocase(text: str) -> str:
     return "".join(c.lower() if c.isascii() else c for c in text)
 
 
-def all_pages(backend, obj: str, sort: Sort, limit: int) -> list[str]:
+def all_pages(backend, obj: str, sort: Sort, limit: int, filters=()) -> list[str]:
     seen, cursor = [], None
     for _ in range(1000):
-        page = backend.page(obj, [], sort, after=cursor, limit=limit)
+        page = backend.page(obj, list(filters), sort, after=cursor, limit=limit)
         seen += [r["Id"] for r in page.records]
         cursor = page.next_cursor
         if cursor is None:
@@ -111,6 +112,29 @@ def test_the_first_page_by_owner_starts_with_the_names_shown(backend, org_path):
     page = backend.page("Case", [Filter("OwnerId", "is not empty")], Sort("OwnerId"), limit=200)
     shown = [page.names[r["OwnerId"]] for r in page.records]
     assert list(dict.fromkeys(shown)) == names
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_the_local_backend_walks_parents_in_name_order(org_path, descending):
+    """A page sorted by a lookup's name starts from the parents' (name, Id) index and
+    reads each parent's children through the lookup's index (CROSS JOIN keeps that
+    order), sorting only the children of one name: no index holds a child's parent name,
+    so the children-first plan sorted every child (6.4 s for Order Products by price-book
+    entry at 100x)."""
+    backend = LocalBackend(org_path)
+    statements: list[str] = []
+    backend._store.conn.set_trace_callback(statements.append)  # SQL with its values
+    try:
+        page = backend.page("OrderItem", [], Sort("PricebookEntryId", descending), limit=10)
+        named = [s for s in statements if "IS NOT NULL" in s and "ORDER BY" in s]
+        plan = [r[3] for r in backend._store.conn.execute(f"EXPLAIN QUERY PLAN {named[0]}")]
+    finally:
+        backend.close()
+    assert len(page.records) == 10
+    walk = plan.index("SCAN t3 USING COVERING INDEX ix_PricebookEntry_Name_nocase")
+    assert "ix_OrderItem_PricebookEntryId (PricebookEntryId=?)" in plan[walk + 1], plan
+    assert plan[walk + 2] == "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY", plan
+    assert not any(step.startswith("SCAN t0") for step in plan), plan  # no child scanned
 
 
 def owner_assignments(org_path) -> list[tuple]:
@@ -176,3 +200,44 @@ def test_case_history_values_show_the_users_name_in_report_rows(backend, org_pat
     for row, record_id in zip(result.rows, result.row_ids, strict=True):
         _id, _case, _old_id, old_name, _new_id, new_name = truth[record_id]
         assert row[1:] == (old_name or "", new_name)
+
+
+@pytest.fixture(scope="module")
+def history_org(org_path, tmp_path_factory):
+    """The org with a few history values that are not User Ids: text sorted among names."""
+    path = tmp_path_factory.mktemp("history") / "history.sqlite"
+    shutil.copy(org_path, path)
+    with sqlite3.connect(path) as conn:
+        for field, text in (("OldValue__c", "queue: Tier 2"), ("NewValue__c", "Zed's queue")):
+            conn.execute(
+                f"UPDATE CaseHistory__c SET {field} = ? WHERE Id IN (SELECT Id FROM "
+                f"CaseHistory__c WHERE {field} IS NOT NULL ORDER BY substr(Id, 9) LIMIT 3)",
+                (text,),
+            )
+    return path
+
+
+@pytest.mark.parametrize("field", ["OldValue__c", "NewValue__c"])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("filtered", [False, True])
+def test_case_history_values_sort_by_the_users_name_shown(history_org, field, descending, filtered):
+    """Old/New Value hold User Ids and show the user's name; a list sorted by them is in
+    the order of what it shows (a value that is no user's Id, by itself), empty values
+    first ascending, ties by Id, paged by keyset on the name shown: unfiltered, from a
+    walk of the names merged with the other values; filtered, sorting what it keeps."""
+    where = " WHERE h.Field__c = 'Owner Assignment'" if filtered else ""
+    truth = rows(
+        history_org,
+        f"SELECT h.Id, coalesce(u.Name, h.{field}) FROM CaseHistory__c h "
+        f"LEFT JOIN User u ON u.Id = h.{field}{where}",
+    )
+    ordered = sorted(truth, key=lambda r: (r[1] is not None, nocase(r[1] or ""), r[0]))
+    expected = [r[0] for r in ordered][:: -1 if descending else 1]
+    filters = [Filter("Field__c", Operator.EQ, "Owner Assignment")] if filtered else []
+    backend = LocalBackend(history_org)
+    try:
+        assert (
+            all_pages(backend, "CaseHistory__c", Sort(field, descending), 97, filters) == expected
+        )
+    finally:
+        backend.close()

@@ -14,7 +14,8 @@ sorts by the name it shows, as Salesforce does (ORDER BY Owner.Name, Id): the cu
 that name, and its NULLs (no lookup: the lookup's own index) are always a stretch of their
 own, so the named stretch can run from the parent's name index. No index holds a child's
 parent name, though: where the planner starts from the children (many parents, such as
-Order Products by price-book entry), the first page sorts every row.
+Order Products by price-book entry), the first page sorts every row; the local backend
+finds an unfiltered named stretch's rows parent first instead (`local.parents_first`).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@ cannot say it (`reports.soql_aggregate` takes the rest).
 
 SOQL cannot subtract two dates, so a report that groups, filters or summarises a
 duration (Case Age) cannot be one aggregate query; nor can "more than N related rows".
-The backend counts the rows first and refuses, with the count and the bound, before
-fetching more than `bound`; then fetches the rows and aggregates here, with the same
-rules as the local SQL (`reports.rows`).
+The first page of the rows says how many match (`totalSize`): past `bound` the backend
+stops there and refuses, with the count and the bound (no separate COUNT() call); else it
+fetches the rest and aggregates here, with the same rules as the local SQL
+(`reports.rows`).
 
 The fetch selects only what the aggregation reads (`fetch_soql`): not the fields of the
 filters SOQL already applied, not the detail columns of a grouped report. A grouping by
@@ -24,13 +25,14 @@ from crm_tui.org.backends.interface import object_of
 from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.reports.definition import ReportResult
 from crm_tui.org.reports.resolve import FieldRef, Plan
-from crm_tui.org.reports.row_query import count_soql, cross_subquery, read_paths, where_soql
+from crm_tui.org.reports.row_query import cross_subquery, read_paths, where_soql
 from crm_tui.org.reports.rows import aggregate_records, detail_row, finish, keep, wanted_names
 
 FETCH_BOUND = 50_000  # rows a report may fetch to aggregate itself
 
 Rows = Callable[[str, int], list[dict[str, Any]]]  # SOQL, how many -> records
-Count = Callable[[str], int]  # SELECT COUNT() ... -> total
+# SOQL, bound -> (how many match, their records: none when more than the bound match)
+Bounded = Callable[[str, int], tuple[int, list[dict[str, Any]]]]
 Names = Callable[[str, set[str]], dict[str, str]]  # object, Ids -> Id: name
 
 
@@ -77,20 +79,21 @@ def names_soql(plan: Plan, ref: FieldRef) -> str:
 
 
 def run_fetched(
-    plan: Plan, rows: Rows, count: Count, names_of: Names, bound: int = FETCH_BOUND
+    plan: Plan, bounded: Bounded, rows: Rows, names_of: Names, bound: int = FETCH_BOUND
 ) -> ReportResult:
     with collection_paused():  # thousands of records, no cycles: see `org.bulk_gc`
-        return _run_fetched(plan, rows, count, names_of, bound)
+        return _run_fetched(plan, bounded, rows, names_of, bound)
 
 
-def _run_fetched(plan: Plan, rows: Rows, count: Count, names_of: Names, bound: int) -> ReportResult:
-    total_rows = count(count_soql(plan))
+def _run_fetched(
+    plan: Plan, bounded: Bounded, rows: Rows, names_of: Names, bound: int
+) -> ReportResult:
+    total_rows, records = bounded(fetch_soql(plan), bound)
     if total_rows > bound:
         raise CrmTuiError(
             f"This report would fetch {total_rows:,} {plan.obj.label_plural.lower()} to "
             f"aggregate them (the bound is {bound:,}): narrow its filters or date range"
         )
-    records = rows(fetch_soql(plan), total_rows) if total_rows else []
     groups, total, names = aggregate_records(plan, records)
     if not plan.groupings:
         groups = []

@@ -43,8 +43,15 @@ class _Sql:
         self.plan = plan
         # the row query's select items in order (Id first), each a CTE column: grouped,
         # only what the statement reads (`read_paths`); ungrouped, the detail rows' too
+        # Merged totals read the rows once and name lookups after grouping (one name per
+        # group, not a join per row); a distinct count reads them twice (`_grouped_twice`).
+        self.merges = bool(plan.groupings) and not any(
+            s.value is not None and s.summary.aggregate is Aggregate.COUNT_DISTINCT
+            for s in plan.summaries
+        )
+        named = _named_per_row if self.merges else (lambda ref: True)
         self.paths = (
-            ["Id", *(p for p in read_paths(plan) if p.lower() != "id")]
+            ["Id", *(p for p in read_paths(plan, named) if p.lower() != "id")]
             if plan.groupings
             else select_paths(plan)
         )
@@ -59,7 +66,11 @@ class _Sql:
         }
         self.id_col = "c0"
         columns = ", ".join(f"c{i}" for i in range(_width(self.row_plan)))
-        self.ctes = [f"r({columns}) AS ({self.row_plan.sql})"]
+        # Read once (merged totals), the rows stay a subquery SQLite flattens into the
+        # grouping: no copy of them, and only the columns used are read (from a covering
+        # index where there is one), not every column the compiled query selects.
+        once = "NOT MATERIALIZED " if self.merges else ""
+        self.ctes = [f"r({columns}) AS {once}({self.row_plan.sql})"]
         # Each duration once per row, as a column: grouped and total both read it, and
         # SQLite materialises a CTE read twice instead of computing it twice.
         self.durations = {d.name.lower(): f"d{i}" for i, d in enumerate(plan.durations)}
@@ -68,8 +79,8 @@ class _Sql:
                 f"{self._duration_sql(d)} AS d{i}" for i, d in enumerate(plan.durations)
             )
             self.ctes = [
-                f"r0({columns}) AS ({self.row_plan.sql})",
-                f"r AS (SELECT *, {seconds} FROM r0)",
+                f"r0({columns}) AS {once}({self.row_plan.sql})",
+                f"r AS {once}(SELECT *, {seconds} FROM r0)",
             ]
         self.joins: list[str] = []
         self.where: list[str] = []
@@ -183,6 +194,66 @@ class _Sql:
         return out
 
     def grouped(self) -> str:
+        """The groups and the grand total. The total merges the groups' partial answers
+        (counts and sums add, an average is its sum over its count, extremes of extremes),
+        so the rows are read once, never materialised; a distinct count does not merge,
+        so with one the total reads the rows again."""
+        groupings = self.plan.groupings
+        if not self.merges:
+            return self._grouped_twice()
+        keys = [self.bucket(g) for g in groupings]
+        partial: list[str] = []  # the columns of g after its keys
+        shown: list[str] = []  # each summary, per group
+        merged: list[str] = []  # each summary, grand total
+        for s in self.plan.summaries:
+            at = f"s{len(partial)}"
+            if s.value is None:
+                partial.append("count(*)")
+                shown.append(f"g.{at}")
+                merged.append(f"coalesce(sum({at}), 0)")
+                continue
+            v = self.value(s.value)
+            agg = s.summary.aggregate
+            if agg is Aggregate.AVG:
+                partial += [f"sum({v})", f"count({v})"]
+                n = f"s{len(partial) - 1}"
+                shown.append(f"1.0 * g.{at} / g.{n}")
+                merged.append(f"1.0 * sum({at}) / sum({n})")
+            else:
+                partial.append(f"{agg.value.lower()}({v})")  # count, sum, min, max
+                shown.append(f"g.{at}")
+                merged.append(
+                    f"coalesce(sum({at}), 0)"
+                    if agg is Aggregate.COUNT
+                    else f"{'sum' if agg is Aggregate.SUM else agg.value.lower()}({at})"
+                )
+        key_cols = [f"k{i}" for i in range(len(keys))]
+        cols = key_cols + [f"s{i}" for i in range(len(partial))]
+        ctes = [
+            *self.ctes,
+            f"g({', '.join(cols)}) AS MATERIALIZED (SELECT {', '.join(keys + partial)} "
+            f"{self.source()} "
+            f"GROUP BY {', '.join(keys)})",
+        ]
+        names: list[str] = []
+        joins: list[str] = []
+        for i, g in enumerate(groupings):
+            title = _title_of(g)
+            if title is None:
+                names.append("NULL")
+                continue
+            table, field = title
+            names.append(f"n{i}.{q(field)}")
+            joins.append(f"LEFT JOIN {q(table)} AS n{i} ON n{i}.{q('Id')} = g.k{i}")
+        grouped = (
+            f"SELECT 0, {', '.join([f'g.{k}' for k in key_cols] + names + shown)} "
+            f"FROM g {' '.join(joins)}"
+        )
+        nulls = ["NULL"] * (2 * len(keys))
+        total = f"SELECT 1, {', '.join(nulls + merged)} FROM g"
+        return f"WITH {', '.join(ctes)} {grouped} UNION ALL {total}"
+
+    def _grouped_twice(self) -> str:
         keys = [self.bucket(g) for g in self.plan.groupings]
         names = [
             f"max({self.column[g.value.name_path.lower()]})"
@@ -206,6 +277,25 @@ class _Sql:
             f"WITH {', '.join(self.ctes)} SELECT {', '.join(cols)} {self.source()} "
             f"ORDER BY r.{self.id_col} LIMIT {limit}"
         )
+
+
+def _named_after_grouping(value: Value) -> bool:
+    """A grouping by a lookup's record: its name joins the group, after grouping."""
+    return isinstance(value, FieldRef) and bool(value.name_path) and value.named_by is not None
+
+
+def _named_per_row(ref: FieldRef) -> bool:
+    """Whether the row query reads a grouping's name (Owner.Name): only when the statement
+    cannot name the group after grouping (it reads the rows twice, `_grouped_twice`)."""
+    return not _named_after_grouping(ref)
+
+
+def _title_of(g: ResolvedGrouping) -> tuple[str, str] | None:
+    """(table, title column) naming a grouping's lookup records, if it names them."""
+    if g.granularity is not None or not _named_after_grouping(g.value):
+        return None
+    assert isinstance(g.value, FieldRef) and g.value.named_by is not None
+    return g.value.named_by, object_of(g.value.named_by).title_field
 
 
 def _width(plan: CompiledQuery) -> int:
