@@ -31,6 +31,22 @@ def default_org_path(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def quick_idle_checks():
+    """Pilot waits, after every key and in `pause()`, until the app is idle: Textual
+    compares the process's CPU time with the wall clock over 20 ms sleeps (textual/_wait.py),
+    so every key costs at least 40 ms and every `settle` 160 ms, most of a Pilot test's time.
+    5 ms sleeps with the same bar (under 5% of a core busy) ask the same question four times
+    as often, so a quiet app is seen quiet sooner and a busy one is waited for as before."""
+    import textual._wait
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
+    patch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def small_org(small_org_path):
     with OrgStore.open(small_org_path) as store:

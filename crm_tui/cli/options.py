@@ -32,6 +32,26 @@ study_db_option = click.option(
     "file; env CRM_TUI_STUDY_URL, CRM_TUI_STUDY).",
 )
 
+
+class ProfileModeChoice(click.Choice[str]):
+    """The profile modes (`crm_tui.study.models.Mode`), read when click first needs them
+    (parsing, a command's help): the models load SQLAlchemy, which `crm-tui --version`,
+    `--help` and the commands of other groups never need."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from crm_tui.study.models import Mode
+
+        return tuple(mode.value for mode in Mode)
+
+    @choices.setter
+    def choices(self, _: tuple[str, ...]) -> None:
+        """click.Choice sets its choices in __init__; these come from Mode instead."""
+
+
 org_path_option = click.option(
     "--org",
     "org_path",

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from crm_tui import paths
 from crm_tui.cli.defaults import default_org
@@ -16,11 +14,25 @@ from crm_tui.cli.options import org_path_option
 from crm_tui.cli.org_report import report
 from crm_tui.cli.output import print_table
 from crm_tui.cli.serve_command import serve
-from crm_tui.org.schema.catalogue import get_object
-from crm_tui.org.store.orgstore import OrgStore
 
-console = Console()
-setup_console = Console(stderr=True)  # first-run messages: stdout is the command's output
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# The org's modules and rich are imported inside the commands: `crm-tui --version`,
+# `--help` and the other command groups never need them.
+
+
+def _stdout_console() -> Console:
+    from rich.console import Console
+
+    return Console()
+
+
+def _setup_console() -> Console:
+    """First-run messages: stdout is the command's output."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 @click.group()
@@ -61,6 +73,7 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
 def check(org_path: Path | None) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
+    from crm_tui.org.store.orgstore import OrgStore
 
     path = org_path or default_org()
     with OrgStore.open(path) as store:
@@ -79,6 +92,11 @@ def stats(org_path: Path | None) -> None:
 
 
 def print_stats(path: Path) -> None:
+    from rich.table import Table
+
+    from crm_tui.org.schema.catalogue import get_object
+    from crm_tui.org.store.orgstore import OrgStore
+
     with OrgStore.open(path) as store:
         counts = store.counts()
         fingerprint = store.fingerprint
@@ -89,7 +107,7 @@ def print_stats(path: Path) -> None:
     for name, n in counts.items():
         table.add_row(name, get_object(name).label_plural, f"{n:,}")
     table.add_row("", "[b]total[/b]", f"[b]{sum(counts.values()):,}[/b]")
-    print_table(table, console)
+    print_table(table, _stdout_console())
 
 
 def ensure_first_run() -> None:
@@ -105,6 +123,7 @@ def ensure_first_run() -> None:
         return
     from crm_tui.study.first_run import ensure_defaults
 
+    setup_console = _setup_console()
     setup_console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")
     made = _with_progress(
         lambda progress: ensure_defaults(
@@ -122,11 +141,13 @@ def ensure_first_run() -> None:
 _T = TypeVar("_T")
 
 
-def _with_progress(job: Callable[[Callable[[float, str], None]], _T], on: Console = console) -> _T:
-    """Run `job(progress)` under a transient progress bar."""
+def _with_progress(
+    job: Callable[[Callable[[float, str], None]], _T], on: Console | None = None
+) -> _T:
+    """Run `job(progress)` under a transient progress bar (on stdout unless `on` says)."""
     from rich.progress import Progress
 
-    with Progress(transient=True, console=on) as bar:
+    with Progress(transient=True, console=on or _stdout_console()) as bar:
         task = bar.add_task("generating", total=1.0)
 
         def progress(fraction: float, label: str) -> None:

@@ -12,16 +12,16 @@ import io
 import json
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from crm_tui.cli.connect import open_salesforce, salesforce_options
 from crm_tui.cli.defaults import default_org
-from crm_tui.org.backends.interface import Backend
-from crm_tui.org.reports import ReportResult, load_definition
+
+if TYPE_CHECKING:  # imported in the command: `crm-tui --version` and `--help` never need them
+    from crm_tui.org.backends.interface import Backend
+    from crm_tui.org.reports import ReportResult
 
 
 @click.command("report")
@@ -58,6 +58,8 @@ def report(
     domain: str | None,
 ) -> None:
     """Run the report DEFINITION (a .toml or .json file) on an org."""
+    from crm_tui.org.reports import load_definition
+
     d = load_definition(definition)
     if salesforce and org_path is not None:
         raise click.UsageError("Use either --org or --salesforce, not both")
@@ -95,6 +97,9 @@ def _number(value: Any) -> str:
 
 
 def render(result: ReportResult, fmt: str) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
     header, rows = _cells(result)
     if fmt == "json":
         doc: dict[str, Any] = {

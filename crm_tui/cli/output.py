@@ -6,15 +6,21 @@ mid-word ("Human s", "100. 0"); a table piped to a file or a pager keeps its sha
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
-from rich.console import Console
-from rich.measure import Measurement
-from rich.table import Table
+
+if TYPE_CHECKING:  # rich is imported where a table is printed, not by every command
+    from rich.console import Console
+    from rich.table import Table
 
 UNBOUNDED = 10_000  # columns: measure a table's natural width without a terminal's limit
 
 
 def print_table(table: Table, console: Console) -> None:
+    from rich.console import Console
+    from rich.measure import Measurement
+
     if console.is_terminal:
         console.print(table)
         return

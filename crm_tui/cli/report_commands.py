@@ -6,7 +6,6 @@ import io
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from crm_tui import paths
 from crm_tui.atomic import check_output_path, write_text_atomically
@@ -90,6 +89,8 @@ def report(
     study_name: str | None, output_format: str, out: Path | None, force: bool, db_path: Path | None
 ) -> None:
     """Humans next to agents per task family, realism ratings and audit flags."""
+    from rich.console import Console
+
     from crm_tui.study.report_render import print_report, to_csv, to_json, to_markdown
     from crm_tui.study.service import StudyService
 

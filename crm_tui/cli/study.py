@@ -3,34 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from crm_tui import paths
-from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
 from crm_tui.cli.defaults import default_org, default_taskset
-from crm_tui.cli.options import study_db_option
+from crm_tui.cli.options import ProfileModeChoice, study_db_option
 from crm_tui.cli.output import print_table, say_how_read
-from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.exchange import export_work, merge_work
-from crm_tui.study.models import Mode, row_id
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.progress import StudySummary, study_summary
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.service import StudyService
-from crm_tui.study.studies import (
-    check_study,
-    create_study,
-    list_studies,
-    solve_only_preset,
-    with_overrides,
-)
 
-console = Console()
+if TYPE_CHECKING:
+    from crm_tui.study.progress import StudySummary
+
+# The study's modules are imported inside each command: they load SQLAlchemy and SQLModel,
+# which `crm-tui --version`, `--help` and the other command groups never need.
 
 
 @click.group()
@@ -94,6 +80,12 @@ def create(
     **settings: Any,
 ) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
+    from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
+    from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.protocol import load_preset
+    from crm_tui.study.studies import check_study, create_study, solve_only_preset, with_overrides
+
     if preset:
         chosen, preset_path = load_preset(preset)
     else:
@@ -143,6 +135,12 @@ def create(
 @study_db_option
 def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.models import row_id
+    from crm_tui.study.progress import study_summary
+    from crm_tui.study.service import StudyService
+    from crm_tui.study.studies import list_studies
+
     path = db_path or paths.default_study_path()
     if study_name is not None:  # one study, picked as the app and `crm-tui report` pick it
         with StudyService.open(path, name=study_name, read_only=True) as service:
@@ -159,6 +157,9 @@ def status(study_name: str | None, db_path: Path | None) -> None:
 
 
 def _print_summary(summary: StudySummary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     s = summary.study
     attempts = ", ".join(f"{n} {status}" for status, n in summary.attempts.items())
     click.echo(
@@ -180,7 +181,7 @@ def _print_summary(summary: StudySummary) -> None:
         table.add_column(kind, justify="right")
     for person in summary.annotators:
         table.add_row(person.annotator, *(f"{p.done}/{p.total}" for p in person.parts))
-    print_table(table, console)
+    print_table(table, Console())
 
 
 @study.command()
@@ -191,8 +192,8 @@ def _print_summary(summary: StudySummary) -> None:
 )
 @click.option(
     "--mode",
-    type=click.Choice([m.value for m in Mode]),
-    default=Mode.ANNOTATOR.value,
+    type=ProfileModeChoice(),
+    default="annotator",
     show_default=True,
     help="What the profile may see: annotators never see gold answers; auditors "
     "and coordinators do (audit mode, results).",
@@ -201,6 +202,9 @@ def _print_summary(summary: StudySummary) -> None:
 def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | None) -> None:
     """Add profile NAME. The app creates annotators; auditors and coordinators, who see gold
     answers, are made here by whoever runs the study."""
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.profiles import create_profile
+
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         made = create_profile(store, name, role, crm_years, mode)
     click.echo(
@@ -214,7 +218,7 @@ def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | N
 @click.option(
     "--role",
     "mode",
-    type=click.Choice([m.value for m in Mode]),
+    type=ProfileModeChoice(),
     required=True,
     help="What the person may see: annotators never see gold answers; auditors and "
     "coordinators do (audit, results).",
@@ -247,6 +251,7 @@ def invite(
 ) -> None:
     """Invite NAME: make the profile and print its code, once. The person types the code
     when the app starts; the role comes from it."""
+    from crm_tui.study.db import StudyStore
     from crm_tui.study.invitations import invite as make_invitation
     from crm_tui.study.invitations import parse_expiry
 
@@ -276,6 +281,7 @@ def invite(
 @study_db_option
 def revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's invitation code: it opens nothing from now on."""
+    from crm_tui.study.db import StudyStore
     from crm_tui.study.invitations import revoke as revoke_codes
 
     with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
@@ -287,6 +293,7 @@ def revoke(name: str, db_path: Path | None) -> None:
 @study_db_option
 def invitations(db_path: Path | None) -> None:
     """Every invitation: name, role, state (pending, used, expired, revoked); never a code."""
+    from crm_tui.study.db import StudyStore
     from crm_tui.study.invitations import list_invitations
 
     with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
@@ -335,6 +342,9 @@ def export_command(
 ) -> None:
     """Write one person's work in a study (done on this computer) to a file, for the
     coordinator to merge with `crm-tui study merge`. It holds their answers, never gold."""
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.exchange import export_work
+
     with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
         say_how_read(store.note)
         done = export_work(store, profile_name, out_path, study_name=study_name, force=force)
@@ -354,6 +364,9 @@ def export_command(
 def merge_command(files: tuple[Path, ...], study_name: str | None, db_path: Path | None) -> None:
     """Merge work files exported from copies of a study into it: all of them or none.
     Merging a file again adds nothing."""
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.exchange import merge_work
+
     with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
         name, counts = merge_work(store, files, study_name=study_name)
     click.echo(f"merged {len(files)} file(s) into study {name!r}: {counts.describe()}")

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from crm_tui.atomic import check_output_path
 from crm_tui.cli.defaults import default_org
@@ -18,8 +16,6 @@ from crm_tui.cli.output import print_table
 
 if TYPE_CHECKING:
     from crm_tui.bench.taskset import Instance
-
-console = Console()
 
 
 @click.group()
@@ -152,6 +148,9 @@ def fetch_crmarena(
 def stats(file: Path) -> None:
     """Counts per family, share of None answers, distinct answers and, for a family with
     several rules (case routing), the share of instances each rule decided."""
+    from rich.console import Console
+    from rich.table import Table
+
     from crm_tui.bench.taskset import load_taskset
 
     taskset = load_taskset(file)
@@ -186,7 +185,7 @@ def stats(file: Path) -> None:
         "",
         "",
     )
-    print_table(table, console)
+    print_table(table, Console())
 
 
 def decided_by_shares(instances: list[Instance]) -> str:

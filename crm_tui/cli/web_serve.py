@@ -21,9 +21,6 @@ from crm_tui import paths
 from crm_tui.cli.connect import salesforce_options
 from crm_tui.cli.options import org_path_option, study_db_option
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.studies import list_studies, pick_study
 
 DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
@@ -83,6 +80,7 @@ def web_serve(
     # Imported here: aiohttp is slow to load, and every other command (each tab's app
     # among them) would pay for it.
     from crm_tui.cli.web_sessions import StudyWebServer, is_loopback, url_host
+    from crm_tui.org.store.orgstore import OrgStore
 
     if salesforce and org_path is not None:
         raise click.UsageError("--org and --salesforce choose the org two ways: give one")
@@ -175,6 +173,9 @@ def _check_study(
     location: Path | str, shown: str, name: str | None, org_fingerprint: str | None
 ) -> str:
     """The name of the study to serve; one line naming what is missing and how to make it."""
+    from crm_tui.study.db import StudyStore
+    from crm_tui.study.studies import list_studies, pick_study
+
     create = f"crm-tui study create {shlex.quote(name or 'NAME')} --db {shown}"
     if isinstance(location, Path) and not location.is_file():
         raise CrmTuiError(f"no study file at {shown}: create a study with `{create}`")

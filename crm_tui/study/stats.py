@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal, TypeVar
 
-import krippendorff
-import numpy as np
-
 from crm_tui.bench.scoring import pass_hat_k
 
 T = TypeVar("T")
 # Krippendorff's levels of measurement (the realism scale is ordinal).
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
+# numpy and krippendorff are imported inside the functions that use them: the app imports
+# this module at start (through the results screen) and needs them only to build a report.
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,8 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Inter
 
 
 def median_iqr(values: Sequence[float]) -> Spread | None:
+    import numpy as np
+
     if not values:
         return None
     q1, median, q3 = np.percentile(np.asarray(values, dtype=float), [25, 50, 75])
@@ -75,6 +76,8 @@ def mean_pairwise_agreement(
 ) -> float | None:
     """Mean over groups (items) of the mean `agree` over all pairs within the group; groups
     with fewer than two members carry no agreement information and are left out."""
+    import numpy as np
+
     per_group = [
         float(np.mean([agree(a, b) for a, b in itertools.combinations(group, 2)]))
         for group in groups
@@ -95,6 +98,8 @@ def krippendorff_alpha(
     """Krippendorff's alpha over units each rated by any raters, with a seeded bootstrap
     interval that resamples units. Units with fewer than two ratings are left out; None when
     alpha is undefined (no unit with two ratings, or only one value ever used)."""
+    import numpy as np
+
     units = [list(ratings) for ratings in ratings_by_unit if len(ratings) >= 2]
     alpha = _alpha(units, level, value_domain)
     if alpha is None:
@@ -117,6 +122,9 @@ def krippendorff_alpha(
 def _alpha(
     units: list[list[float]], level: Level, value_domain: Sequence[float] | None
 ) -> float | None:
+    import krippendorff
+    import numpy as np
+
     if not units:
         return None
     domain = sorted(value_domain) if value_domain else sorted({v for u in units for v in u})

@@ -57,7 +57,7 @@ async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):
     (_, _, study), _, _ = first_run
     app = create_app(org_path=small_org_path, study_path=study)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.3)
+        await settle(pilot)  # the worker that tries to open the study has ended
         assert not isinstance(app.screen, ProfileScreen)
         assert app.service is None
 

@@ -26,8 +26,6 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from simple_salesforce.format import format_soql, quote_soql_value
-
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import (
     TEXT_TYPES,
@@ -146,6 +144,8 @@ def with_id_text_names(
     """The page with the names of the records its Id-holding text fields point at
     (`ID_TEXT_FIELDS`: Case History's Old/New Value hold User Ids), which SOQL cannot
     follow: one query per target object (per `chunk` Ids, what `run` returns at most)."""
+    from simple_salesforce.format import format_soql  # see `literal`
+
     wanted: dict[str, set[str]] = {}
     id_texts = [f for f in obj.fields if id_text_target(obj.name, f.name)]
     if not id_texts:
@@ -214,6 +214,8 @@ def children_of(
 # --------------------------------------------------------------------- conditions
 def condition(fld: Field, op: Operator, value: FilterValue) -> str:
     """One filter (as `validate_filter` returns it) as a SOQL condition."""
+    from simple_salesforce.format import format_soql  # see `literal`
+
     name = fld.name
     is_text = fld.type in TEXT_TYPES
     if op is Operator.IS_EMPTY:
@@ -244,6 +246,8 @@ def after(key: SortKey | Field, descending: bool, cursor: Cursor, nulls: bool | 
     last descending (as the ORDER BY puts them); `nulls` as in RecordQuery. A non-null
     cursor becomes a range on the key, `F >= v AND (F > v OR Id > i)`, so the (field,
     Id) index seeks to it."""
+    from simple_salesforce.format import quote_soql_value  # see `literal`
+
     key = key if isinstance(key, SortKey) else SortKey(key.name, key)
     later_id = f"Id {'<' if descending else '>'} {quote_soql_value(cursor.record_id)}"
     if key.path == "Id":
@@ -269,6 +273,10 @@ def after(key: SortKey | Field, descending: bool, cursor: Cursor, nulls: bool | 
 def literal(fld: Field, value: Any) -> str:
     """A value of `fld` as an escaped SOQL literal: a filter's (coerced by
     `validate_filter`) or a cursor's (as records hold it)."""
+    # Imported here: simple_salesforce loads requests, zeep and more, which the app's start
+    # (this module comes with the local backend) does not need (issue 17).
+    from simple_salesforce.format import quote_soql_value
+
     if fld.type is FieldType.BOOLEAN:
         return quote_soql_value(bool(value))
     if fld.type in (FieldType.NUMBER, FieldType.CURRENCY):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import calendar
 
-from faker.providers.address.en_US import Provider as UsAddresses
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -21,6 +20,10 @@ MONTHS = tuple(calendar.month_name[1:])
 
 def us_states() -> list[tuple[str, str]]:
     """(code, name) of the 50 states and DC, in code order as Faker lists them."""
+    # Imported here: Faker's providers take a while to load, and the app's start does
+    # without them (issue 17).
+    from faker.providers.address.en_US import Provider as UsAddresses
+
     codes = [c for c in UsAddresses.states_abbr if c != "DC"]
     names = dict(zip(codes, UsAddresses.states, strict=True)) | {"DC": "District of Columbia"}
     return [(code, names[code]) for code in UsAddresses.states_abbr]
