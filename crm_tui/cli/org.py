@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 from rich.console import Console
@@ -18,6 +18,9 @@ from crm_tui.cli.output import print_table
 from crm_tui.cli.serve_command import serve
 from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import OrgStore
+
+if TYPE_CHECKING:
+    from crm_tui.org.realism import Measure
 
 console = Console()
 setup_console = Console(stderr=True)  # first-run messages: stdout is the command's output
@@ -58,17 +61,44 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
 
 @org.command()
 @org_path_option
-def check(org_path: Path | None) -> None:
+@click.option(
+    "--realism",
+    is_flag=True,
+    help="Also print the realism measures (issue 19); they never fail the check.",
+)
+def check(org_path: Path | None, realism: bool) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
 
     path = org_path or default_org()
     with OrgStore.open(path) as store:
         report = check_org(store)
+        measures = _realism_measures(store) if realism else []
     for line in report.lines():
         click.echo(line)
+    if measures:
+        print_table(realism_table(measures, title=f"Realism measures of {path}"), console)
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _realism_measures(store: OrgStore) -> list[Measure]:
+    from crm_tui.org.realism import measure_realism
+
+    return measure_realism(store)
+
+
+def realism_table(measures: list[Measure], title: str) -> Table:
+    """The measures as a table: value, bar, and whether the value meets it."""
+    table = Table(title=title)
+    table.add_column("Measure")
+    table.add_column("Value", justify="right")
+    table.add_column("Bar", justify="right")
+    table.add_column("Meets")
+    for m in measures:
+        meets = {None: "", True: "yes", False: "no"}[m.meets]
+        table.add_row(m.label, m.shown(), m.bar, meets)
+    return table
 
 
 @org.command()
