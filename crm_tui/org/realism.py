@@ -18,9 +18,9 @@ Definitions (exact, so that figures compare across generator versions):
 - Contradictions (counts; bar 0):
   1a New cases with an agent e-mail or a chat; 1b open cases whose thread holds an agent
   message naming a resolution (any of the policy catalogue's names) followed by a customer
-  message (the customer accepted or answered an offer); 1c Escalated cases without a
-  CaseHistory row at or after creation other than creation and ownership (no history of
-  the escalation); 2 chats in which an agent line asking for the order number follows a
+  message (the customer accepted or answered an offer); 1c Escalated cases that were
+  never handed on (no Owner Assignment row with an old owner: CaseHistory__c's picklist,
+  as CRMArena's, has no status value, so an escalation shows as a hand-over); 2 chats in which an agent line asking for the order number follows a
   customer line that gave it; 4 cases whose offered resolution (latent) is named by an
   agent both in the chat and in an e-mail; 5 (case, agent) pairs whose agent e-mails end
   in more than one signature (the last paragraph); 8a doubled words in product names
@@ -201,9 +201,13 @@ def _measure(store: OrgStore) -> list[Measure]:
         case: str(latent.loads(text).get("offered") or "")
         for case, text in store.latent(*latent.CASE_POLICY_VIOLATION).items()
     }
-    history_kinds: dict[str, set[str]] = defaultdict(set)
-    for case_id, field_name in conn.execute("SELECT CaseId__c, Field__c FROM CaseHistory__c"):
-        history_kinds[case_id].add(field_name)
+    handed_on = {
+        case_id
+        for (case_id,) in conn.execute(
+            "SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+            "AND OldValue__c IS NOT NULL"
+        )
+    }
 
     all_chat = [ln for per in chats.values() for _, lines in per for ln in lines]
     line_counts = Counter(ln.text for ln in all_chat)
@@ -267,10 +271,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         if offer_at is not None and any(not a and t > offer_at for t, a, _ in thread):
             accepted += 1
     escalated_silent = sum(
-        1
-        for c in open_cases
-        if c["Status"] == "Escalated"
-        and not history_kinds[c["Id"]] - {"Case Creation", "Owner Assignment"}
+        1 for c in open_cases if c["Status"] == "Escalated" and c["Id"] not in handed_on
     )
     out += [
         Measure(
