@@ -27,7 +27,9 @@ Definitions (exact, so that figures compare across generator versions):
   ("Performance Performance Tee"); 8b "them" + verb for one item ("them still haven't
   arrived"); 8c Item Unavailable cases linked to an order line of the very product whose
   name the description gives; 8d descriptions or e-mails naming a seasonal promo code of
-  a season the order's month is not in.
+  a season the order's month is not in; 8e cases whose description reports a defect
+  (`crm_tui.org.generate.defects`) that the linked product's type cannot have (the
+  type is the catalogue noun the product's name ends with).
 - Contact data (6): account phones that are valid North American numbers (NXX-NXX-XXXX,
   area code not N11, `crm_tui.org.generate.areacodes`), whose area code belongs to the
   account's ShippingState, in the fictional range 555-0100..0199; customer e-mails on a
@@ -49,6 +51,8 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from crm_tui.org.generate.areacodes import AREA_CODES
+from crm_tui.org.generate.data import TYPES
+from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
@@ -81,8 +85,35 @@ PROMO_SEASONS: dict[str, tuple[int, ...]] = {
     "NEWYEAR": (12, 1),
     "BACKTOSCHOOL": (7, 8, 9),
     "BTS": (7, 8, 9),
+    "BACK2SCHOOL": (7, 8, 9),
 }
 PROMO = re.compile(r"\b(" + "|".join(sorted(PROMO_SEASONS, key=len, reverse=True)) + r")\d*\b")
+
+
+def _defect_pattern(template: str) -> str:
+    """A defect template ("{they} won't hold a charge") as a regex of its filled forms."""
+    forms = {"{they}": "(?:it|they)", "{it}": "(?:it|them)", "{s}": "s?", "{has}": "ha(?:s|ve)"}
+    out = re.escape(template)
+    for slot, regex in {**forms, "{is}": "(?:is|are)"}.items():
+        out = out.replace(re.escape(slot), regex)
+    return out
+
+
+def impossible_defects(descriptions: Iterable[tuple[str, str]]) -> int:
+    """How many (product name, description) pairs report a defect of the defect tables
+    that the product's type cannot have."""
+    nouns = sorted(TYPES, key=lambda t: -len(t.noun))
+    allowed = {t.noun: set(defects_for(t)) for t in TYPES}
+    templates = sorted({d for ds in allowed.values() for d in ds})
+    finder = re.compile("|".join(f"({_defect_pattern(d)})" for d in templates), re.IGNORECASE)
+    count = 0
+    for name, text in descriptions:
+        kind = next((t.noun for t in nouns if name.endswith(t.noun)), None)
+        if kind is None:
+            continue
+        found = {templates[m.lastindex - 1] for m in finder.finditer(text) if m.lastindex}
+        count += bool(found - allowed[kind])
+    return count
 
 
 @dataclass(frozen=True)
@@ -364,6 +395,14 @@ def _measure(store: OrgStore) -> list[Measure]:
         codes = {m[1] for b in bodies for m in PROMO.finditer(b)}
         promo_off += any(month not in PROMO_SEASONS[code] for code in codes)
     out += [
+        Measure(
+            "c8_impossible_defect",
+            "8: cases reporting a defect the product's type cannot have",
+            impossible_defects(
+                (c["Product"], c["Description"] or "") for c in cases.values() if c["Product"]
+            ),
+            "== 0",
+        ),
         Measure(
             "c8_doubled_product_words",
             "8: product names with a doubled word",
