@@ -1,0 +1,289 @@
+"""How each customer writes and how each agent signs, seeded per person.
+
+A customer's style (length, tone, casing, typos, greeting and sign-off) is drawn once from
+the seed and the customer's Id, so one customer writes alike across cases and channels.
+An agent's e-mail signature is drawn the same way from the agent's Id and never changes.
+Alternatives in a template are written `[a|b|c]`; `vary` picks one of each.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+
+ALTERNATIVES = re.compile(r"\[([^\[\]]*)\]")
+WORD = re.compile(r"\b[a-z]{4,}\b")  # lower-case words only: names keep their spelling
+TONES = ("polite", "plain", "curt", "annoyed")
+
+
+SPACE_BEFORE_MARK = re.compile(r" +([.,!?;:])|(?<= ) +")
+
+
+def vary(r: random.Random, template: str) -> str:
+    """`template` with each `[a|b|c]` replaced by one of its alternatives (innermost first)."""
+    if "[" not in template:
+        return template
+    while "[" in template:
+        template = ALTERNATIVES.sub(lambda m: _one(r, m.group(1).split("|")), template)
+    # an empty alternative leaves no stray space ("I'll take that ." -> "I'll take that.")
+    return SPACE_BEFORE_MARK.sub(lambda m: m.group(1) or "", template).strip()
+
+
+def _one(r: random.Random, options: list[str]) -> str:
+    return options[r.randrange(len(options))]
+
+
+def person_rng(seed: int, kind: str, person_id: str) -> random.Random:
+    """A stream of its own per person, so styles do not depend on generation order."""
+    return random.Random(f"crm-tui/{seed}/{kind}/{person_id}")
+
+
+@dataclass(frozen=True)
+class CustomerStyle:
+    """How one customer writes."""
+
+    length: int  # 0 terse, 1 usual, 2 chatty: how many optional sentences they add
+    tone: str  # one of TONES
+    lower: bool  # writes all in lower case
+    typo_rate: float  # share of longer words misspelt
+    greeting: str  # "" or an opening line ("Hi,")
+    signoff: str  # template with {first}
+    chat_hello: str  # how they open a chat line when greeted
+    words: Idiolect  # their choice of words
+
+    def polish(self, r: random.Random, text: str) -> str:
+        """`text` as this customer types it: their words, casing and the odd typo."""
+        text = self.words.apply(text)
+        if self.typo_rate:
+            text = WORD.sub(lambda m: _typo(r, m.group(0), self.typo_rate), text)
+        if self.lower:
+            text = text.lower()
+        return text
+
+
+def _typo(r: random.Random, word: str, rate: float) -> str:
+    if r.random() >= rate:
+        return word
+    i = r.randrange(1, len(word) - 1)
+    how = r.randrange(3)
+    if how == 0:  # swapped letters
+        return word[: i - 1] + word[i] + word[i - 1] + word[i + 1 :]
+    if how == 1:  # dropped letter
+        return word[:i] + word[i + 1 :]
+    return word[:i] + word[i] + word[i:]  # doubled letter
+
+
+GREETINGS = (
+    "Hi,",
+    "Hello,",
+    "Hi there,",
+    "Hey,",
+    "Good morning,",
+    "Hello support team,",
+    "Hi {company} team,",
+    "Dear Customer Care,",
+    "To whom it may concern,",
+    "Hi all,",
+    "",
+    "",
+)
+SIGNOFFS = (
+    "Thanks,\n{first}",
+    "Thank you,\n{first}",
+    "Best,\n{first}",
+    "Regards,\n{first}",
+    "Thanks in advance,\n{first}",
+    "Cheers,\n{first}",
+    "Many thanks,\n{first}",
+    "Best regards,\n{full}",
+    "Kind regards,\n{full}",
+    "Sincerely,\n{full}",
+    "- {first}",
+    "{first}",
+    "Thx\n{first}",
+    "Sent from my phone",
+)
+CHAT_HELLOS = ("Hi.", "Hello!", "Hi there.", "Hey,", "Hi, thanks.", "")
+
+
+@cache
+def customer_style(seed: int, customer_id: str) -> CustomerStyle:
+    """The style of one customer (the same on every call)."""
+    r = person_rng(seed, "customer-style", customer_id)
+    tone = r.choices(TONES, (35, 35, 15, 15))[0]
+    lower = r.random() < 0.1
+    typo_rate = r.choice((0.0, 0.0, 0.0, 0.0, 0.0, 0.015, 0.03, 0.06))
+    signoff = r.choice(SIGNOFFS)
+    if tone == "polite" and signoff in ("Thx\n{first}", "{first}"):
+        signoff = "Thank you,\n{first}"
+    formal = r.random() < {"polite": 0.4, "plain": 0.15}.get(tone, 0.0)
+    return CustomerStyle(
+        length=r.choices((0, 1, 2), (25, 50, 25))[0],
+        tone=tone,
+        lower=lower,
+        typo_rate=typo_rate,
+        greeting=r.choice(GREETINGS),
+        signoff=signoff,
+        chat_hello=r.choice(CHAT_HELLOS),
+        words=idiolect(r, CUSTOMER_WORDS, formal),
+    )
+
+
+CLOSINGS = (
+    "Best regards",
+    "Kind regards",
+    "Thanks",
+    "Warm regards",
+    "All the best",
+    "Best",
+    "Regards",
+    "Thank you",
+    "Sincerely",
+)
+TITLES = (
+    "Customer Care | {company}",
+    "{company} Support",
+    "Customer Care Team, {company}",
+    "{company} Customer Care",
+    "Customer Support Specialist\n{company}",
+    "Customer Experience Team | {company}",
+    "Senior Support Advisor, {company}",
+    "{company} Help Desk",
+)
+AGENT_GREETINGS = ("Hi {first},", "Hello {first},", "Dear {first},", "Hi {first}!", "{first},")
+
+
+@dataclass(frozen=True)
+class AgentVoice:
+    """How one agent opens and signs e-mails (the same in every thread)."""
+
+    greeting: str  # template with {first} (the customer's first name)
+    signature: str  # the whole sign-off, name included
+    words: Idiolect  # their choice of words
+
+
+@cache
+def agent_voice(seed: int, agent_id: str, agent_name: str, company: str) -> AgentVoice:
+    """The greeting and e-mail signature of one agent."""
+    r = person_rng(seed, "agent-voice", agent_id)
+    name = agent_name if r.random() < 0.7 else agent_name.split()[0]
+    signature = f"{r.choice(CLOSINGS)},\n{name}"
+    if r.random() < 0.6:
+        signature += "\n" + r.choice(TITLES).format(company=company)
+    words = idiolect(r, AGENT_WORDS, formal=r.random() < 0.25)
+    return AgentVoice(greeting=r.choice(AGENT_GREETINGS), signature=signature, words=words)
+
+
+# Words and phrases each person says their own way: (as written in the templates,
+# alternatives). A person picks one alternative per entry, once (their idiolect).
+CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ordered", ("ordered", "bought", "purchased", "got")),
+    ("received", ("received", "got")),
+    ("package", ("package", "parcel", "delivery")),
+    ("parcel", ("parcel", "package", "box")),
+    ("problem", ("problem", "issue")),
+    ("sorted", ("sorted", "fixed", "resolved", "sorted out")),
+    ("quick", ("quick", "fast", "speedy")),
+    ("disappointed", ("disappointed", "unhappy", "let down")),
+    ("frustrating", ("frustrating", "annoying", "aggravating")),
+    ("website", ("website", "site", "web site")),
+    ("right away", ("right away", "straight away", "immediately")),
+    ("Thanks", ("Thanks", "Thank you", "Many thanks", "Thx")),
+    ("Could you", ("Could you", "Can you", "Would you")),
+    ("could you", ("could you", "can you", "would you")),
+    ("I'd like", ("I'd like", "I want", "I'd love")),
+    ("a few", ("a few", "a couple of", "some")),
+    ("because", ("because", "since", "as")),
+    ("appreciate", ("appreciate", "be grateful for")),
+    ("photo", ("photo", "picture", "pic")),
+    ("photos", ("photos", "pictures", "pics")),
+    ("checkout", ("checkout", "check-out", "check out")),
+    ("way too", ("way too", "much too", "far too", "waaay too")),
+    ("Okay", ("Okay", "OK", "Ok", "Alright")),
+    ("Great", ("Great", "Perfect", "Awesome", "Excellent")),
+    ("wrong", ("wrong", "incorrect")),
+    ("really", ("really", "truly")),
+    ("options", ("options", "choices", "alternatives")),
+    ("a week", ("a week", "seven days", "a whole week")),
+    ("item", ("item", "product", "thing")),
+)
+AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Thank you for", ("Thank you for", "Thanks for", "Many thanks for")),
+    ("Thanks for", ("Thanks for", "Thank you for", "Thanks so much for")),
+    ("right away", ("right away", "straight away", "immediately", "now")),
+    ("shortly", ("shortly", "soon", "in a little while")),
+    ("processed", ("processed", "completed", "put through", "taken care of")),
+    ("Could you", ("Could you", "Can you", "Would you be able to", "Please could you")),
+    ("I can see", ("I can see", "I see", "I notice", "I'm seeing")),
+    ("a moment", ("a moment", "a minute", "a sec", "a second")),
+    ("I understand", ("I understand", "I completely understand", "I hear you")),
+    ("frustrating", ("frustrating", "annoying", "stressful")),
+    ("sorry", ("sorry", "so sorry", "truly sorry")),
+    ("Happy to help", ("Happy to help", "Glad to help", "Always happy to help")),
+    ("e-mail", ("e-mail", "email")),
+    ("options", ("options", "choices")),
+    ("quickest", ("quickest", "fastest", "simplest")),
+    ("issue", ("issue", "problem")),
+    ("parcel", ("parcel", "package", "shipment")),
+    ("confirm", ("confirm", "verify", "double-check")),
+)
+CONTRACTIONS = (
+    ("it's been", "it has been"),
+    ("It's been", "It has been"),
+    ("it's always", "it has always"),
+    ("That's been", "That has been"),
+    ("that's been", "that has been"),
+    ("I'm", "I am"),
+    ("I've", "I have"),
+    ("I'd", "I would"),
+    ("I'll", "I will"),
+    ("don't", "do not"),
+    ("didn't", "did not"),
+    ("doesn't", "does not"),
+    ("can't", "cannot"),
+    ("won't", "will not"),
+    ("isn't", "is not"),
+    ("hasn't", "has not"),
+    ("haven't", "have not"),
+    ("wasn't", "was not"),
+    ("it's", "it is"),
+    ("It's", "It is"),
+    ("that's", "that is"),
+    ("That's", "That is"),
+    ("you'll", "you will"),
+    ("You'll", "You will"),
+    ("we'll", "we will"),
+)
+
+
+class Idiolect:
+    """One person's choice of words: one alternative per entry, applied to a whole text."""
+
+    def __init__(self, words: dict[str, str]):
+        self.words = {k: v for k, v in words.items() if k != v}
+        self.pattern = (
+            re.compile(
+                r"(?<![\w'-])("
+                + "|".join(re.escape(k) for k in sorted(self.words, key=len, reverse=True))
+                + r")(?![\w'-])"
+            )
+            if self.words
+            else None
+        )
+
+    def apply(self, text: str) -> str:
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: self.words[m.group(0)], text)
+
+
+def idiolect(
+    r: random.Random, entries: tuple[tuple[str, tuple[str, ...]], ...], formal: bool
+) -> Idiolect:
+    """A person's word choices (`formal`: no contractions)."""
+    words = {key: r.choice(options) for key, options in entries}
+    if formal:
+        words.update(CONTRACTIONS)
+    return Idiolect(words)
