@@ -38,7 +38,7 @@ def chat_steps(
     steps = ["greet"]
     gave_order = said_order or r.random() < 0.35
     steps.append("problem_with_order" if gave_order and not said_order else "problem")
-    if style.length == 2 and r.random() < 0.6:
+    if r.random() < (0.25, 0.5, 0.8)[style.length]:
         steps.append("problem_more")
     if role == FOLLOWS:
         steps += ["hold", "status_reply"]
@@ -69,10 +69,10 @@ def chat_steps(
                 steps += ["afterthought", "afterthought_reply"]
         else:
             steps += ["promise", "promise_ok"]
-    if r.random() < 0.5:
+    if r.random() < 0.35:
         steps.append("anything_else")
         steps.append("bye")
-    elif r.random() < 0.7:
+    elif r.random() < 0.6:
         steps.append("bye")
     if len(steps) < 5:  # a chat has at least 6 lines
         steps += ["anything_else", "bye"][: 5 - len(steps)]
@@ -93,6 +93,7 @@ class ChatVoices:
     offer_text: str  # the offer sentence (with its lead), "" if none
     declined_text: str  # the first offer the customer declines, "" if none
     problem: str  # the customer's first sentence about the problem
+    more: str  # another sentence of theirs about it ("" if none)
     agent_words: Idiolect  # the agent's choice of words
     afterthought: int = 0  # which question the customer may add at the end (and its answer)
 
@@ -133,8 +134,8 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
             return "\x00"
         case "problem_with_order":
             return one(WITH_ORDER).replace("{problem}", "\x00")  # filled after the slots
-        case "problem_more":
-            return one(MORE)
+        case "problem_more":  # more of what they wrote, or a remark
+            return v.more if v.more and r.random() < 0.75 else one(MORE)
         case "clarify":
             return one(CLARIFY_LEADS) + vary(r, question)
         case "clarify_reply":
@@ -194,18 +195,17 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
 
 
 GREETINGS = (
-    "Hi {first}, thanks for contacting {company}. My name is {agent_first}. [How can I help?|"
-    "What can I do for you today?|How can I help you today?]",
-    "Hello {first}! You're chatting with {agent_first} from {company}. [What can I do for "
-    "you?|How can I help?|What's going on?]",
-    "Hi {first}, {agent_first} here[ from {company}| from the support team|]. [How can I help "
-    "you today?|What can I help with?|What's up?]",
-    "Welcome to {company} chat, {first}. I'm {agent_first}; [what's going on?|how can I help?|"
-    "what can I do for you?]",
-    "[Good morning|Good afternoon|Hi|Hey], {first}! [I'm|This is|My name's] {agent_first}. "
-    "[What brings you in today?|How can I help?|What can I do for you?]",
-    "Thanks for [waiting|holding|your patience], {first}. {agent_first} here[ from the support "
-    "team|]. [What can I do for you?|How can I help?]",
+    "Hi {first}, [thanks for contacting {company}|thanks for reaching out|thanks for "
+    "waiting]. [My name is|I'm] {agent_first}. [How can I help?|What can I do for you today?|"
+    "How can I help you today?]",
+    "Hello {first}! You're chatting with {agent_first}[ from {company}|]. [What can I do "
+    "for you?|How can I help?|What's going on?]",
+    "Hi {first}, {agent_first} here. [How can I help you today?|What can I help with?|What's "
+    "up?|What's happening with your order?]",
+    "[Good morning|Good afternoon|Hi|Hey], {first}! [I'm|This is] {agent_first}. [What "
+    "brings you in today?|How can I help?|What can I do for you?]",
+    "{first}, hi! {agent_first} [here|with you]. [What happened?|Tell me what's going on.|"
+    "What can I sort out for you?]",
 )
 WITH_ORDER = (
     "{problem} [Order|It's order|The order is] {order}.",
@@ -271,13 +271,13 @@ YES_HERE = (
 )
 LOOKUPS = (
     "[Thanks for waiting|Thanks for your patience|Thank you for holding]. I can see order "
-    "{order} from {date} with the {product}.",
+    "{order} from {date} with the {bought}.",
     "I've found order {order}, placed on {date}. [Let me check the options|I see the problem|"
     "I see what happened].",
     "[Okay|Alright|Right], I have order {order} in front of me [now|here][, {first}|].",
     "[Thanks for waiting|Sorry for the wait]. [I've got|Found|Here's] your order: the "
-    "{product}, ordered {date}.",
-    "[Okay,|Right,|Got it.] I see the {short} on order {order}[, shipped from our warehouse|].",
+    "{bought}, ordered {date}.",
+    "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped from our warehouse|].",
 )
 SUPERVISOR = (
     "[Can I|Could I] [speak to|talk to] a supervisor[?|, please?]",

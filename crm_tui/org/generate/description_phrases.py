@@ -81,11 +81,11 @@ SUBJECTS: tuple[tuple[str, ...], ...] = (
         "Price [discrepancy|difference|problem] on [my|the] {product}",
     ),
     (
-        "[Can't|Unable to|Cannot] [buy|order|purchase] another {short}",
+        "[Can't|Unable to|Cannot] [buy|order|purchase] the {short}",
         "{product} [out of stock|unavailable] in [my size|{size}|the color I want]",
-        "[Checkout fails|Checkout error|Can't check out] [for|with] [the|a second] {short}",
+        "[Checkout fails|Checkout error|Can't check out] [for|with] the {short}",
         "When will the {short} be back [in stock|]?",
-        "[Reorder|Re-order|Ordering again] [problem|issue][: | - ]{product}",
+        "[Ordering|Order] [problem|issue][: | - ]{product}",
         "[Item|Product] unavailable[ - {short}|: {product}|]",
     ),
     (
@@ -107,134 +107,162 @@ OPENERS = (
 )
 
 CORES: tuple[tuple[str, ...], ...] = (
-    (
-        "I ordered the {product} on {date}, but the [package|box|parcel] had [a completely "
-        "different item|something else entirely|the wrong thing] in it.",
-        "[My|Order] {order} arrived [today|yesterday|this morning] and instead of the {product} "
-        "there was {wrong} inside.",
-        "I opened [my parcel|the box|the package] and found {wrong} rather than the {product} I "
-        "[paid for|ordered].",
-        "The [box|label] for order {order} [was labeled correctly|had my name on it], but the "
-        "item inside is not the {product}.",
-        "I [received|got] {wrong} in place of the {product} [from|on] my order [placed on|from] "
-        "{date}.",
-        "The packing slip [lists|says] the {product}, but what [I got|came] is {wrong}.",
-        "[Somebody|Someone] at the warehouse [must have|seems to have] mixed up my order: I got "
-        "{wrong}, not the {product}.",
-        "[No|There's no] {product} in [my|the] [delivery|box]; [just|only] {wrong}.",
+    (  # incorrect item
+        "I [ordered|bought|paid for] the {product} [on {date}|back on {date}|last {month}], "
+        "but the [package|box|parcel] [had|contained|came with] [a completely different item|"
+        "something else entirely|the wrong thing] [in it|inside].",
+        "[My|Order] {order} [arrived|showed up|was delivered] [today|yesterday|this morning|"
+        "over the weekend] and [instead of|in place of|rather than] the {product} there was "
+        "{wrong} [inside|in the box].",
+        "I [opened|unpacked|unwrapped] [my parcel|the box|the package] [tonight|after work|"
+        "this morning|] and found {wrong} [rather than|instead of] the {product} I [paid for|"
+        "ordered|picked].",
+        "The [box|label|shipping label] for order {order} [was labeled correctly|had my name on "
+        "it|looked right], but the [item|thing|product] inside [is not|isn't] the {product}.",
+        "I [received|got] {wrong} [in place of|instead of] the {product} [from|on] my order "
+        "[placed on|from] {date}.",
+        "The packing slip [lists|says|shows] the {product}, but what [I got|came|arrived] "
+        "[is|was] {wrong}.",
+        "[Somebody|Someone] [at the warehouse|in packing] [must have|seems to have|clearly] "
+        "mixed up my order: I got {wrong}, not the {product}.",
+        "[No|There's no|There was no] {product} in [my|the] [delivery|box|parcel][;|,|:] "
+        "[just|only] {wrong}.",
     ),
-    (
-        "I ordered a {size} in the {product} [based on|going by] your size chart, but {they} "
-        "fit{s} like a {other}.",
-        "The {product} I [received|got] run{s} [noticeably|way|a lot] {direction} than the chart "
-        "says.",
-        "I followed the [measurements|size guide] on the product page for the {product} and "
-        "{they} still {does}n't fit. I'm [normally|usually|always] a {size} with your brand.",
-        "The {product} from order {order} {is} {direction} than every other {size} I own.",
-        "According to the size chart I'm a {size}, but the {product} {is} [far|much|way] too "
-        "{tight}.",
-        "I measured [twice|carefully] before ordering the {product}, and the {size} is still "
-        "[way|much|far] too {tight}.",
-        "[My|The] {size} {product} [arrived|came] and [I can barely get {it} on|{they} "
-        "{is} [swimming on me|huge on me]].",
-        "The fit of the {product} [is|feels] nothing like the {size} I [ordered|expected].",
+    (  # size
+        "I [ordered|went with|picked] a {size} in the {product} [based on|going by|after "
+        "checking] your size chart, but {they} fit{s} [like a {other}|more like a {other}|"
+        "nothing like a {size}].",
+        "The {product} I [received|got|ordered] run{s} [noticeably|way|a lot|a full size] "
+        "{direction} than [the chart says|the size chart suggests|expected].",
+        "I followed the [measurements|size guide|fit notes] on the [product page|website|"
+        "listing] for the {product} and {they} still {does}n't fit. I'm [normally|usually|"
+        "always] a {size} [with your brand|in everything|with other brands].",
+        "The {product} from order {order} {is} [noticeably|clearly|way] {direction} than "
+        "[every other|any other|the other] {size} I own.",
+        "[According to|Going by] the size chart I'm a {size}, but the {product} {is} "
+        "[far|much|way|just] too {tight}[ on me| in the waist| everywhere|].",
+        "I measured [twice|carefully|myself and my old pair] before ordering the {product}, and "
+        "the {size} is still [way|much|far] too {tight}.",
+        "[My|The] {size} {product} [arrived|came|got here] and [I can barely get {it} on|"
+        "{they} {is} [swimming on me|huge on me|tight everywhere]].",
+        "The fit of the {product} [is|feels] nothing like the {size} I [ordered|expected|usually "
+        "wear].",
     ),
-    (
-        "I placed order {order} on {date} and tried to cancel it [within the hour|right away|a "
-        "few minutes later], but the [website|site|app] keeps showing an error.",
-        "I need to cancel my order for the {product}, but the cancel [option|button] is "
-        "[greyed out|missing|disabled].",
-        "I ordered the {product} by mistake and the [system|website] won't let me cancel the "
-        "order, even though it hasn't shipped.",
+    (  # cancel
+        "I placed order {order} [on {date}|this morning|last night] and tried to cancel it "
+        "[within the hour|right away|a few minutes later|almost immediately], but the [website|"
+        "site|app] keeps [showing|giving me|throwing] an error.",
+        "I need to cancel my order for the {product}, but the cancel [option|button|link] is "
+        "[greyed out|missing|disabled|not there].",
+        "I [ordered|bought] the {product} by mistake and the [system|website|app] won't let me "
+        "cancel [the order|it|order {order}], even though it hasn't shipped[ yet|].",
         "I tried to cancel order {order} [right after|just after|minutes after] placing it and "
-        "got a message saying the order can't be changed.",
-        "The cancellation page says my {product} order is not eligible, and I don't understand "
-        "why.",
-        "I found the {product} [cheaper|for less] elsewhere and want to cancel order {order}, but "
-        "the cancel link does nothing.",
+        "got a [message|notice|pop-up] saying the order [can't be changed|is locked|is being "
+        "processed].",
+        "The cancellation page says my {product} order [is not eligible|can't be cancelled], "
+        "and I [don't understand why|see no reason for that|can't see why].",
+        "I found the {product} [cheaper|for less|on sale] [elsewhere|at another store|in a shop "
+        "near me] and want to cancel order {order}, but the cancel link [does nothing|just "
+        "reloads the page|errors out].",
         "I [accidentally|mistakenly] ordered [two|the wrong color of the|a duplicate] {product} "
         "and need to cancel [before it ships|right away|order {order}].",
     ),
-    (
-        "I ordered the {product} on {date} and {they} still {has}n't arrived.",
-        "[My|The] {product} {was} supposed to arrive [days|a week] ago and the tracking "
-        "[hasn't moved|still says label created|hasn't updated].",
-        'The tracking for my {product} has said "in transit" for [over a week|{days}|ages] now.',
-        "[It's been|It has been] {days} since I ordered the {product} and [nothing has shown up|"
-        "there's no sign of {it}|I still don't have {it}].",
-        "The [package|parcel] for order {order} shows as [delayed|held at a {carrier} hub|"
-        "out for delivery for three days now].",
-        "{carrier} says my {product} [was delivered|is delivered], but there's [nothing|no "
-        "package] at my door.",
-        "Order {order} hasn't [arrived|shown up] and I needed the {product} for {occasion}.",
-        "[Tracking|The tracking page] for order {order} [stopped updating|hasn't changed] "
-        "[after|since] it left the warehouse.",
+    (  # delay
+        "I [ordered|bought] the {product} [on {date}|back on {date}|{days} ago] and {they} "
+        "still {has}n't [arrived|shown up|been delivered].",
+        "[My|The] {product} {was} [supposed|due|promised] to arrive [days|a week|last week] ago "
+        "and the tracking [hasn't moved|still says label created|hasn't updated|is stuck].",
+        'The tracking for my {product} has said "in transit" for [over a week|{days}|ages] '
+        "[now|already|with no change].",
+        "[It's been|It has been|We're at] {days} since I ordered the {product} and [nothing has "
+        "shown up|there's no sign of {it}|I still don't have {it}].",
+        "The [package|parcel|shipment] for order {order} [shows as|is listed as|has been] "
+        "[delayed|held at a {carrier} hub|out for delivery for three days now].",
+        "{carrier} says my {product} [was delivered|is delivered|got delivered] [yesterday|on "
+        "Monday|two days ago], but there's [nothing|no package|no box] [at my door|on my porch|"
+        "in my mailbox].",
+        "Order {order} [hasn't arrived|hasn't shown up|still isn't here] and I [needed|need] "
+        "the {product} for {occasion}.",
+        "[Tracking|The tracking page] for order {order} [stopped updating|hasn't changed|went "
+        "quiet] [after|since] it left the warehouse[ on {date}|].",
     ),
-    (
-        "My {product} [stopped working|failed|gave out] after [a few months|{weeks}|some time]: "
-        "{defect}.",
+    (  # warranty
+        "My {product} [stopped working|failed|gave out|died] after [a few months|{weeks}|some "
+        "time|not long]: {defect}.",
         "I'm trying to file a warranty claim for the {product}, but the form [keeps failing|"
-        "won't submit|errors out] [at the last step|when I upload the receipt].",
-        "The {product} I bought on {date} [developed a fault|has a problem]: {defect}.",
-        "I [think|believe] the {product} should still be under warranty, [since|because] I "
-        "bought {it} on {date}, and now {defect}.",
-        "[The warranty page|Your warranty form] [asks for|wants] a serial number I can't find "
-        "on the {product}.",
-        "{defect_cap}, and I'd like to [use|claim on] the warranty for the {product}.",
-        "I [registered|filled in] a warranty claim for the {product} [last week|a while ago] and "
-        "[never heard back|got no confirmation].",
+        "won't submit|errors out] [at the last step|when I upload the receipt|every time].",
+        "The {product} I [bought|got] on {date} [developed a fault|has a problem|started acting "
+        "up]: {defect}.",
+        "I [think|believe|assume] the {product} should still be under warranty, [since|because|"
+        "as] I bought {it} on {date}, and now {defect}.",
+        "[The warranty page|Your warranty form|The claim form] [asks for|wants|requires] a "
+        "serial number I can't find [on the {product}|anywhere on {it}|on the box].",
+        "{defect_cap}, and I'd like to [use|claim on|make a claim under] the warranty for the "
+        "{product}.",
+        "I [registered|filled in|submitted] a warranty claim for the {product} [last week|a "
+        "while ago|{weeks} ago] and [never heard back|got no confirmation|still have no "
+        "answer].",
     ),
-    (
-        "The {product} I [received|got] is defective: {defect}.",
-        "[My|The] {product} from order {order} [arrived damaged|is faulty]; {defect}.",
-        "After [only|just] [two|three|a couple of] uses, {defect} on my {product}.",
-        "I [noticed|found] that {defect} on the {product} [right after unboxing|the first "
-        "time I used {it}|within a week].",
-        "The {product} {is} not usable: {defect}.",
-        "{defect_cap}. [This is|That's] the {product} I [ordered|bought] on {date}.",
+    (  # defect
+        "The {product} I [received|got|ordered] is [defective|faulty|not right]: {defect}.",
+        "[My|The] {product} from order {order} [arrived damaged|is faulty|came broken]; {defect}.",
+        "After [only|just] [two|three|a couple of|a handful of] [uses|sessions|days], {defect} "
+        "on my {product}.",
+        "I [noticed|found|saw] that {defect} on the {product} [right after unboxing|the first "
+        "time I used {it}|within a week|almost immediately].",
+        "The {product} {is} [not usable|unusable|no good to me]: {defect}.",
+        "{defect_cap}. [This is|That's|I'm talking about] the {product} I [ordered|bought] on "
+        "{date}.",
         "I've {wore} the {product} [maybe|about|only] [twice|three times|a handful of times] "
-        "and {defect}.",
-        "[Not happy|Pretty unhappy|Disappointed] with the {product}: {defect}.",
+        "and {defect} [already|]. ",
+        "[Not happy|Pretty unhappy|Disappointed|Really let down] with the {product}: {defect}.",
     ),
-    (
-        "I bought the {product} on {date} and I'm not sure whether I can still return {it}.",
-        "I want to return the {product}, but the return policy on your site is [confusing|"
-        "unclear|hard to follow].",
+    (  # return
+        "I [bought|ordered] the {product} on {date} and I'm not sure whether I can still "
+        "return {it}.",
+        "I want to return the {product}, but the return policy on your [site|website|page] is "
+        "[confusing|unclear|hard to follow|contradictory].",
         "Could you explain how returns work for the {product}? I've only tried {it} on "
-        "[indoors|at home|once].",
+        "[indoors|at home|once|for a few minutes].",
         "I'd like to return the {product} from order {order}, but I no longer have the "
-        "[box|original packaging].",
-        "The {product} {is}n't what I expected and I'd like to know my return options.",
+        "[box|original packaging|tags].",
+        "The {product} {is}n't what I [expected|pictured|had in mind] and I'd like to know my "
+        "return options.",
         "Your site says one thing about returns and the packing slip says another; which "
-        "applies to my {product}?",
-        "[I changed my mind about|I don't need] the {product} [after all|anymore] and want to "
-        "send {it} back.",
+        "[applies to|is right for] my {product}?",
+        "[I changed my mind about|I don't need|I ended up not using] the {product} [after all|"
+        "anymore|in the end] and want to send {it} back.",
     ),
-    (
-        "I used [a|the] promo code {promo} when I ordered the {product}, but I was charged the "
-        "full price.",
-        "My order {order} should have had the discount applied, but my card was charged "
-        "{amount} for the {product}.",
-        "The [promo|promotional|coupon] code {promo} showed as accepted at checkout, yet the "
-        "final charge for the {product} didn't include it.",
-        "I was overcharged on order {order}; the sale price for the {product} wasn't applied.",
+    (  # overcharge
+        "I used [a|the] promo code {promo} when I ordered the {product}, but I was charged "
+        "[the full price|full price|the regular price].",
+        "My order {order} should have had the [discount|promo] applied, but my card was "
+        "charged {amount} for the {product}.",
+        "The [promo|promotional|coupon] code {promo} showed as [accepted|applied|valid] at "
+        "checkout, yet the [final charge|amount taken|total] for the {product} didn't include "
+        "it.",
+        "I was overcharged on order {order}; the [sale|promo|discounted] price for the {product} "
+        "wasn't applied.",
         "The receipt for my {product} shows no discount even though the code {promo} was "
         "[valid|active|advertised that week].",
-        "I was charged {amount} for the {product}, which is the price before the {promo} discount.",
+        "I was charged {amount} for the {product}, which is the price [before|without] the "
+        "{promo} discount.",
         "[My bank statement|My card statement|The charge on my card] for order {order} is "
-        "higher than the total I saw at checkout.",
+        "[higher than|more than|not] the total I saw at checkout.",
     ),
     (
-        "I [wanted|tried] to order [a second|another|one more] {product} like the one from "
+        "I [wanted|tried] to [buy|order] the {product} [to go with|after] the {bought} from "
         "order {order}, but {it_is} [gone from the site|listed as unavailable].",
-        "Every time I try to [buy|check out with] another {product}, I get an error that "
-        "{it_is} unavailable.",
-        "I'd like [the same|another] {product} in a {size}, but that size is always out of stock.",
-        "I [loved|really like] the {product} I got on {date} and want [another|a second one] "
-        "[in a different color|for my {relative}], but checkout fails at the last step.",
+        "Every time I try to [buy|check out with] the {product}, I get an error that {it_is} "
+        "unavailable.",
+        "I'd like the {product} in a {size}, but that size is always out of stock.",
+        "I [loved|really like] the {bought} I got on {date} and [wanted|want] the {product} "
+        "[too|as well|to match], but checkout fails at the last step.",
         "The {product} in [my size|{size}|the other color] {has} been unavailable for "
         "[weeks|a month|ages].",
-        "My cart keeps removing [the|a second] {product} right before I pay.",
+        "My cart keeps removing the {product} right before I pay.",
+        "[Your|The] [app|site] [says|shows] the {product} [is back|as in stock], but I can't "
+        "[add {it} to my cart|get past the payment step].",
     ),
     (
         "I tried to use my loyalty points on my last order, but they weren't applied.",
@@ -253,7 +281,7 @@ EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
     (
         (0, 1, 3, 5, 6),
         "[This|It] was [meant to be|supposed to be] a [gift|present] for my "
-        "{relative}[.| and now I'm scrambling.| and the timing is awful.]",
+        "{relative}[ {relname}|][.| and now I'm scrambling.| and the timing is awful.]",
     ),
     (
         (0, 1, 3, 5),
@@ -293,8 +321,15 @@ EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
         "[The tags are still on|It's unworn and the tags are still attached|I haven't "
         "used {it} outside].",
     ),
-    ((), "I'd rather not [wait weeks|go back and forth] [on this|for this|over this]."),
-    ((), "[My e-mail|The e-mail] on the [order|account] is the one I'm writing from."),
+)
+# Said by some customers whatever the issue (rarely: they would read as filler).
+GENERIC_EXTRAS = (
+    "I'd rather not [wait weeks|go back and forth] [on this|for this|over this].",
+    "[I live in|I'm in|We're in] {city}[, if that matters|, in case that helps|].",
+    "[My|Our] {relative} {relname} [picked this out|chose this one|was really looking forward "
+    "to {it}].",
+    "[I'm|We're] [away|travelling] [from|after] the [15th|20th|end of the month], so timing "
+    "matters.",
 )
 ASKS: dict[str, tuple[str, ...]] = {
     "polite": (

@@ -23,6 +23,7 @@ from crm_tui.org.generate.description_phrases import (
     ASKS,
     CORES,
     EXTRAS,
+    GENERIC_EXTRAS,
     OPENERS,
     SUBJECT_PREFIXES,
     SUBJECTS,
@@ -53,6 +54,7 @@ class Customer:
     style: CustomerStyle
     since: date | None  # the day of their first order (None: unknown)
     orders_before: int  # orders placed before this one
+    city: str = ""
 
 
 @dataclass
@@ -61,6 +63,7 @@ class CaseText:
     subject: str
     description: str
     problem: str  # the sentence about the problem, as the customer wrote it
+    more: str  # another sentence of the description ("" if none), for a chat
     slots: dict[str, str] = field(default_factory=dict)
 
 
@@ -103,6 +106,7 @@ def case_slots(
             "promo": promo_for(r, ordered),
             "amount": f"${amount:,.2f}",
             "relative": r.choice(tx.RELATIVES),
+            "relname": r.choice(tx.RELATIVE_NAMES),
             "points": f"{r.randrange(500, 6000, 50):,}",
             "card": f"{r.randint(0, 9999):04d}",
             "size": size,
@@ -110,6 +114,7 @@ def case_slots(
             "use": r.choice(product_type.uses),
             "wore": "worn" if product_type.kind in (FOOTWEAR, "apparel") else "used",
             "carrier": r.choice(("UPS", "FedEx", "USPS", "the carrier")),
+            "bought": product_type.noun,  # what the order line holds (cases name it)
         }
     )
     defect = vary(r, r.choice(defects_for(product_type))).format_map(slots)
@@ -127,7 +132,7 @@ def compose(
 ) -> CaseText:
     """Subject and description of a case about `issue`, written by `customer`."""
     style = customer.style
-    slots = dict(slots, first=customer.first)
+    slots = dict(slots, first=customer.first, city=customer.city or "town")
     subject = vary(r, r.choice(SUBJECTS[issue])).format_map(slots)
     if style.tone == "annoyed" and r.random() < 0.25:
         subject = vary(r, r.choice(SUBJECT_PREFIXES)) + subject
@@ -150,11 +155,15 @@ def compose(
     ):
         extra = extras.pop(r.randrange(len(extras)))
         parts.append(vary(r, extra).format_map(slots))
-    if style.tone != "curt" or r.random() < 0.5:
+    if r.random() < 0.12:
+        parts.append(vary(r, r.choice(GENERIC_EXTRAS)).format_map(slots))
+    if r.random() >= {"polite": 0.15, "plain": 0.3, "curt": 0.5}.get(style.tone, 0.2):
         parts.append(vary(r, r.choice(ASKS[style.tone])).format_map(slots))
     core = parts[1] if opened else parts[0]
+    rest = parts[2 if opened else 1 :]
+    more = style.polish(r, rest[r.randrange(len(rest))]) if rest else ""
     text = " ".join(p for p in parts if p)
-    return CaseText(issue, subject, style.polish(r, text), style.polish(r, core), slots)
+    return CaseText(issue, subject, style.polish(r, text), style.polish(r, core), more, slots)
 
 
 def _extras(issue: int, customer: Customer, created: date) -> list[str]:

@@ -322,7 +322,29 @@ DETAILS = (
     "",
     "",
 )
-RELATIVES = ("friend", "partner", "teammate", "roommate", "running buddy", "kid")
+RELATIVES = (
+    "friend",
+    "partner",
+    "teammate",
+    "roommate",
+    "running buddy",
+    "kid",
+    "son",
+    "daughter",
+    "wife",
+    "husband",
+    "brother",
+    "sister",
+    "dad",
+    "mom",
+    "coach",
+    "niece",
+)
+RELATIVE_NAMES = (
+    "Sam", "Alex", "Jordan", "Mia", "Leo", "Ava", "Noah", "Emma", "Liam", "Zoe", "Ethan",
+    "Chloe", "Owen", "Ruby", "Max", "Ella", "Jake", "Nina", "Theo", "Maya", "Eli", "Lucy",
+    "Ben", "Iris", "Caleb", "Grace", "Dylan", "Hazel", "Ryan", "Ivy",
+)  # fmt: skip
 PROMOS = (
     "SPRING20",
     "SAVE15",

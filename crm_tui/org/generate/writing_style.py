@@ -114,7 +114,7 @@ def customer_style(seed: int, customer_id: str) -> CustomerStyle:
     r = person_rng(seed, "customer-style", customer_id)
     tone = r.choices(TONES, (35, 35, 15, 15))[0]
     lower = r.random() < 0.1
-    typo_rate = r.choice((0.0, 0.0, 0.0, 0.0, 0.0, 0.015, 0.03, 0.06))
+    typo_rate = r.choice((0.0, 0.0, 0.0, 0.01, 0.02, 0.03, 0.04, 0.06))
     signoff = r.choice(SIGNOFFS)
     if tone == "polite" and signoff in ("Thx\n{first}", "{first}"):
         signoff = "Thank you,\n{first}"
@@ -142,15 +142,19 @@ CLOSINGS = (
     "Thank you",
     "Sincerely",
 )
-TITLES = (
-    "Customer Care | {company}",
-    "{company} Support",
-    "Customer Care Team, {company}",
-    "{company} Customer Care",
-    "Customer Support Specialist\n{company}",
-    "Customer Experience Team | {company}",
-    "Senior Support Advisor, {company}",
-    "{company} Help Desk",
+ROLES = (
+    "Customer Care",
+    "Customer Support Specialist",
+    "Support Associate",
+    "Senior Support Advisor",
+    "Returns & Exchanges",
+    "Order Support",
+    "Customer Experience",
+    "Tier 2 Support",
+    "Client Services",
+    "Help Desk",
+    "Customer Service Representative",
+    "Care Team Lead",
 )
 AGENT_GREETINGS = ("Hi {first},", "Hello {first},", "Dear {first},", "Hi {first}!", "{first},")
 
@@ -170,8 +174,8 @@ def agent_voice(seed: int, agent_id: str, agent_name: str, company: str) -> Agen
     r = person_rng(seed, "agent-voice", agent_id)
     name = agent_name if r.random() < 0.7 else agent_name.split()[0]
     signature = f"{r.choice(CLOSINGS)},\n{name}"
-    if r.random() < 0.6:
-        signature += "\n" + r.choice(TITLES).format(company=company)
+    if r.random() < 0.6:  # a title, with the company's name or not
+        signature += "\n" + r.choice(ROLES) + r.choice(("", "", f" | {company}", f", {company}"))
     words = idiolect(r, AGENT_WORDS, formal=r.random() < 0.25)
     return AgentVoice(greeting=r.choice(AGENT_GREETINGS), signature=signature, words=words)
 
@@ -208,6 +212,33 @@ CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("options", ("options", "choices", "alternatives")),
     ("a week", ("a week", "seven days", "a whole week")),
     ("item", ("item", "product", "thing")),
+    ("let me know", ("let me know", "tell me", "get back to me on")),
+    ("Please", ("Please", "Pls", "Kindly")),
+    ("I'd rather not", ("I'd rather not", "I don't want to", "I'd prefer not to")),
+    ("supposed to", ("supposed to", "meant to", "expected to")),
+    ("gift", ("gift", "present", "birthday present")),
+    ("looking into it", ("looking into it", "checking", "your help", "taking a look")),
+    ("size chart", ("size chart", "size guide", "sizing chart")),
+    ("order number", ("order number", "order no.", "order #")),
+    ("I think", ("I think", "I believe", "I guess", "pretty sure")),
+    ("again", ("again", "once more")),
+    ("Also", ("Also", "Plus", "And")),
+    ("Hi", ("Hi", "Hello", "Hey")),
+    ("thanks", ("thanks", "thank you", "ty", "cheers")),
+    ("please", ("please", "pls", "plz")),
+    ("Yes", ("Yes", "Yeah", "Yep", "Yup")),
+    ("really", ("really", "truly", "so")),
+    ("days ago", ("days ago", "a few days back", "several days ago")),
+    ("over a week", ("over a week", "more than a week", "8+ days")),
+    ("at home", ("at home", "in the house", "indoors")),
+    ("happened", ("happened", "gone on", "occurred")),
+    ("I need", ("I need", "I really need", "I have to have")),
+    ("want", ("want", "would like", "need")),
+    ("No,", ("No,", "Nope,", "Nah,")),
+    ("Sure", ("Sure", "Of course", "Yes", "Sure thing")),
+    ("I'm", ("I'm", "I'm", "Im", "i'm")),
+    ("don't", ("don't", "don't", "dont")),
+    ("can't", ("can't", "can't", "cant")),
 )
 AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Thank you for", ("Thank you for", "Thanks for", "Many thanks for")),
@@ -228,6 +259,46 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("issue", ("issue", "problem")),
     ("parcel", ("parcel", "package", "shipment")),
     ("confirm", ("confirm", "verify", "double-check")),
+    ("anything else", ("anything else", "anything more", "something else")),
+    ("How can I help", ("How can I help", "How may I help", "What can I do for you")),
+    ("Let me check", ("Let me check", "I'll check", "Let me look")),
+    ("one moment", ("one moment", "one sec", "a moment")),
+    ("Have a great day", ("Have a great day", "Have a lovely day", "Enjoy your day")),
+    ("Take care", ("Take care", "All the best", "Be well", "Cheers")),
+    ("I can offer you", ("I can offer you", "I'm able to offer you", "I'd like to offer you")),
+    ("Thanks for waiting", ("Thanks for waiting", "Thanks for holding", "Sorry to keep you")),
+    ("sorry to hear", ("sorry to hear", "sad to hear", "sorry to learn")),
+    ("your account", ("your account", "your profile", "the account")),
+    ("Okay", ("Okay", "OK", "Alright", "Right")),
+    ("Great", ("Great", "Perfect", "Wonderful", "Excellent")),
+    ("help", ("help", "assist")),
+    ("I've", ("I've", "I have")),
+    ("happy", ("happy", "glad", "pleased")),
+    ("my name is", ("my name is", "my name's", "I'm")),
+    ("My name is", ("My name is", "My name's", "I'm")),
+    ("in front of me", ("in front of me", "up on my screen", "open here", "pulled up")),
+    ("confirmation", ("confirmation", "confirmation message", "confirmation note")),
+    ("chatting with us", ("chatting with us", "reaching out", "contacting us", "getting in touch")),
+    ("for contacting", ("for contacting", "for reaching out to", "for getting in touch with")),
+    ("patience", ("patience", "understanding", "patience today")),
+    ("quick", ("quick", "fast", "speedy")),
+    ("a few minutes", ("a few minutes", "a couple of minutes", "a little while")),
+    ("pull up", ("pull up", "bring up", "open up")),
+    ("pulling up", ("pulling up", "bringing up", "opening")),
+    ("take a look", ("take a look", "have a look", "look into it")),
+    ("Of course", ("Of course", "Certainly", "Absolutely", "Sure")),
+    ("No problem", ("No problem", "No worries", "Not a problem")),
+    ("you'll receive", ("you'll receive", "you'll get", "you should receive")),
+    ("within 24 hours", ("within 24 hours", "within a day", "in the next 24 hours")),
+    ("Unfortunately", ("Unfortunately", "Sadly", "I'm afraid")),
+    ("the problem", ("the problem", "the issue", "what went wrong")),
+    ("check with", ("check with", "verify with", "confirm with")),
+    ("right now", ("right now", "right away", "immediately")),
+    ("today", ("today", "today", "this afternoon")),
+    ("I've checked", ("I've checked", "I've looked at", "I've reviewed")),
+    ("looking into", ("looking into", "checking on", "working on")),
+    ("on my end", ("on my end", "on our side", "from my side")),
+    ("make up for this", ("make up for this", "make it right", "apologize for the trouble")),
 )
 CONTRACTIONS = (
     ("it's been", "it has been"),
