@@ -25,8 +25,8 @@ Definitions (exact, so that figures compare across generator versions):
   agent both in the chat and in an e-mail; 5 (case, agent) pairs whose agent e-mails end
   in more than one signature (the last paragraph); 8a doubled words in product names
   ("Performance Performance Tee"); 8b "them" + verb for one item ("them still haven't
-  arrived"); 8c Item Unavailable cases linked to an order line of the very product whose
-  name the description gives; 8d descriptions or e-mails naming a seasonal promo code of
+  arrived"); 8c Item Unavailable cases whose subject and description name no product
+  but their own order line's (the one they bought: so it must be the unavailable one); 8d descriptions or e-mails naming a seasonal promo code of
   a season the order's month is not in; 8e cases whose description reports a defect
   (`crm_tui.org.generate.defects`) that the linked product's type cannot have (the
   type is the catalogue noun the product's name ends with).
@@ -150,6 +150,14 @@ class _Line:
     text: str
 
 
+def _about_own_line(own: str, text: str, products: list[str]) -> bool:
+    """Whether an Item Unavailable text can only be about the product its case's order line
+    holds (one the customer did buy): it names no other product of the catalogue (in any
+    letter case: some customers write all in lower case)."""
+    text = text.lower()
+    return not any(name.lower() in text for name in products if name != own)
+
+
 def trigram_ratio(texts: Iterable[str]) -> float:
     """Distinct word trigrams / all word trigrams over `texts` (see the module docstring)."""
     seen: set[tuple[str, str, str]] = set()
@@ -211,6 +219,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         row["Id"]: row
         for row in conn.execute(
             "SELECT c.Id, c.Status, c.CreatedDate, c.ClosedDate, c.OwnerId, c.Description, "
+            "c.Subject, "
             "i.Name AS Issue, p.Name AS Product, o.EffectiveDate AS OrderDay "
             'FROM "Case" c LEFT JOIN Issue__c i ON i.Id = c.IssueId__c '
             "LEFT JOIN OrderItem oi ON oi.Id = c.OrderItemId__c "
@@ -384,7 +393,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         for c in cases.values()
         if (c["Issue"] or "").startswith("Item Unavailable")
         and c["Product"]
-        and c["Product"] in (c["Description"] or "")
+        and _about_own_line(c["Product"], f"{c['Subject']} {c['Description']}", products)
     )
     promo_off = 0
     for c in cases.values():
