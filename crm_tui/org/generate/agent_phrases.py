@@ -8,82 +8,94 @@ follow-up or answer does, so a case's offer is made once, in one channel.
 from __future__ import annotations
 
 ACKS = (
-    "[Thank you|Thanks] for [reaching out|getting in touch|contacting us], and I'm sorry "
-    "about the trouble with your {short}.",
-    "Thanks for contacting {company}. I'm sorry to hear [about your {short}|what happened "
-    "with order {order}].",
-    "I [apologize|am sorry] for the [inconvenience|hassle] with order {order}; I'm looking "
-    "into it [now|right away].",
-    "Thank you for your [message|e-mail|note]. I understand how [frustrating|annoying] this "
-    "must be.",
-    "I'm sorry your experience with the {product} hasn't been what you expected.",
-    "[Thanks for the details|Thank you for explaining], {first}. [I've opened|I'm looking at] "
-    "your order now.",
-    "I'm [sorry|really sorry] [to hear that|about this][.|,] [Let's get it sorted|I'll help you "
-    "with this].",
+    "[Thank you|Thanks] for [reaching out|getting in touch|contacting us|writing in][,| -] "
+    "and I'm sorry about the [trouble|problem|hassle] with your {short}.",
+    "Thanks for contacting {company}[ about order {order}|]. I'm sorry to hear [about your "
+    "{short}|what happened with order {order}|about the {product}].",
+    "I [apologize|am sorry] for the [inconvenience|hassle|trouble] with order {order}; I'm "
+    "looking into it [now|right away|as we speak].",
+    "Thank you for your [message|e-mail|note][ about the {short}|]. I understand how "
+    "[frustrating|annoying|disappointing] this must be.",
+    "I'm sorry your [experience|first weeks] with the {product} [hasn't been|haven't been|"
+    "weren't] what you expected.",
+    "[Thanks for the details|Thank you for explaining|Thanks for writing in], {first}. "
+    "[I've opened|I'm looking at|I have] your order [from {date}|{order}] [now|here].",
+    "I'm [sorry|really sorry|so sorry] [to hear that|about this|about the {short}][.|,] "
+    "[Let's get it sorted|I'll help you with this|I'm on it].",
+    "[I've|I have] [received|read] your [message|e-mail] about order {order} and [I'm|I am] "
+    "[on it|looking into it|checking with the team].",
 )
 # (agent's question, customer's answer) per issue.
 INFO: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         (
-            "Could you send me a photo of the item you received and its label?",
-            "[Sure|Of course], [photos attached|I've attached photos]. The label says {wrong}.",
+            "Could you [send|share] [me|] a [photo|picture] of the item you received and its "
+            "[label|tag]?",
+            "[Sure|Of course|Yes], [photos attached|I've attached photos|attached]. The label says "
+            "{wrong}[.|, clearly not the {short}.]",
         ),
         (
-            "Could you [reply with|send] a photo of the packing slip and the item inside?",
-            "Here you go, packing slip and [item photos|photos of what came] attached.",
+            "Could you [reply with|send|attach] a [photo|picture] of the packing slip and the "
+            "item inside?",
+            "[Here you go|Attached|Done], packing slip and [item photos|photos of what came|a "
+            "picture of the item] [attached|included].",
         ),
         (
-            "Is the item you received still [sealed|in its bag]?",
-            "[Yes|Yep], I [only opened the box|didn't open the bag].",
-        ),
-    ),
-    (
-        (
-            "Could you tell me the size you usually wear and the measurements you used?",
-            "I'm usually a {size}, and I used the chart on the product page.",
-        ),
-        (
-            "[What does|Which size is on] the label say, and how [does|do] the {short} fit?",
-            "The label says {size}. [It feels like|Feels more like] a {other}.",
-        ),
-        (
-            "Have you [worn|used] the {short} outside yet?",
-            "[No|Nope], [only tried {it} on at home|just tried {it} on indoors].",
+            "Is the item you received still [sealed|in its bag|unopened]?",
+            "[Yes|Yep|Yeah], I [only opened the box|didn't open the bag|just looked inside].",
         ),
     ),
     (
         (
-            "Could you confirm [when|what time] you tried to cancel?",
-            "[About|Maybe] [twenty|ten|thirty] minutes after ordering.",
+            "Could you tell me the size you usually wear and the measurements you [used|took]?",
+            "I'm [usually|normally|always] a {size}, and I used the [chart|size chart|guide] on "
+            "the [product page|site].",
         ),
         (
-            "Could you share a screenshot of the message you got when you tried to cancel?",
-            "Screenshot attached. It [just|only] says the order can't be changed.",
+            "[What does|Which size is on] the label [say|show], and how [does|do] the {short} fit?",
+            "The label says {size}. [It feels like|Feels more like|Fits like] a {other}.",
+        ),
+        (
+            "Have you [worn|used] the {short} [outside|for {use}] yet?",
+            "[No|Nope|Not yet], [only tried {it} on at home|just tried {it} on indoors|only for "
+            "a few minutes].",
         ),
     ),
     (
         (
-            "Could you confirm the shipping address on the order?",
-            "The address is correct; it's the [one on my account|same as always].",
+            "Could you confirm [when|what time|roughly when] you tried to cancel?",
+            "[About|Maybe|Around] [twenty|ten|thirty|fifteen] minutes after ordering[ on {date}|].",
+        ),
+        (
+            "Could you [share|send] a screenshot of the message you got when you tried to cancel?",
+            "[Screenshot attached|Attached|Here it is]. It [just|only] says the order can't be "
+            "changed.",
+        ),
+    ),
+    (
+        (
+            "Could you confirm the shipping address on the order[ for the {short}|]?",
+            "The address is [correct|right]; it's the [one on my account|same as always|one in "
+            "{city}].",
         ),
         (
             "Could you let me know the last tracking update you can see?",
-            "The last update was from {carrier}'s hub, [over a week ago|{days} ago|days ago].",
+            "The last update was from {carrier}'s hub, [over a week ago|{days} ago|days ago|on "
+            "the day after I ordered].",
         ),
         (
-            "Did you get any delivery notice or missed-delivery card?",
-            "No, nothing [at all|in the mailbox|by e-mail either].",
+            "Did you get any delivery [notice|e-mail] or missed-delivery card?",
+            "[No|Nope], nothing [at all|in the mailbox|by e-mail either|from {carrier}].",
         ),
     ),
     (
         (
-            "Could you send me a photo of the fault and the proof of purchase?",
-            "Photos and my receipt from {date} are attached.",
+            "Could you send me a [photo|picture] of the fault and the proof of purchase?",
+            "[Photos|Pictures] and my receipt from {date} are attached.",
         ),
         (
             "Could you describe what happens when you use the {short}?",
-            "{defect_cap}[, every time|, pretty much every time I use {it}|].",
+            "{defect_cap}[, every time|, pretty much every time I use {it}|, since last week|].",
         ),
         (
             "Do you have the serial number handy?",
@@ -92,32 +104,34 @@ INFO: tuple[tuple[tuple[str, str], ...], ...] = (
     ),
     (
         (
-            "Could you send a photo of the defect so I can log it with our quality team?",
-            "Photos attached. {defect_cap}.",
+            "Could you send a [photo|picture] of the defect so I can log it with our quality team?",
+            "[Photos|Pictures] attached. {defect_cap}.",
         ),
         (
-            "Could you attach a couple of photos showing the problem?",
-            "Attached. You can see [the problem|it] [clearly|right away].",
+            "Could you attach [a couple of|two or three|some] photos showing the problem?",
+            "[Attached|Sent|Done]. You can see [the problem|it|the damage] [clearly|right away|in "
+            "the second one].",
         ),
         (
             "When did you first notice [it|the problem]?",
-            "[Right away|The first time I used {it}|After a few days].",
+            "[Right away|The first time I used {it}|After a few days|About a week in].",
         ),
     ),
     (
         (
-            "Could you tell me whether the {short} {has} been worn or washed?",
-            "Only tried on at home, tags still attached.",
+            "Could you tell me whether the {short} {has} been [worn|used] or washed?",
+            "[Only tried on at home|Never worn outside|Just tried on], tags still attached.",
         ),
         (
             "Do you still have the original packaging?",
-            "[Yes, the box too|I kept the box|No, I threw the box out, sorry].",
+            "[Yes, the box too|I kept the box|No, I threw the box out, sorry|Yes, everything].",
         ),
     ),
     (
         (
-            "Could you confirm the code you used and attach a screenshot of checkout?",
-            "The code was {promo}. Screenshot of the checkout attached.",
+            "Could you confirm the code you used and attach a screenshot of [checkout|the cart]?",
+            "The code was {promo}. [Screenshot|A screenshot] of the checkout [attached|is "
+            "attached].",
         ),
         (
             "Could you send me the last four digits of the card that was charged?",
@@ -126,12 +140,12 @@ INFO: tuple[tuple[tuple[str, str], ...], ...] = (
     ),
     (
         (
-            "Could you tell me which size and color you're trying to buy?",
-            "A {size} in the color shown on the product page.",
+            "Could you tell me which size and color you're trying to [buy|order]?",
+            "A {size} in the color shown on the [product page|site|listing].",
         ),
         (
             "Could you send me a screenshot of the error at checkout?",
-            "Screenshot attached. It fails at the payment step.",
+            "[Screenshot attached|Attached|Here]. It fails at the [payment|last] step.",
         ),
     ),
     (
@@ -148,144 +162,180 @@ INFO: tuple[tuple[tuple[str, str], ...], ...] = (
 # The agent's understanding of the situation, said before the offer.
 EMPATHY: tuple[tuple[str, ...], ...] = (
     (
-        "I'm sorry we sent the wrong item; that's a mistake on our side.",
-        "Thanks for the photos. I can confirm the warehouse [shipped|packed] the wrong item.",
-        "[You're right|I see it too]: [the item|what] we sent doesn't match your order.",
+        "I'm [sorry|so sorry] we sent [the wrong item|{wrong}]; that's [a mistake on our side|"
+        "our mistake|on us, not you].",
+        "[Thanks for the photos|Thank you for the pictures|Thanks for checking]. I can confirm "
+        "the warehouse [shipped|packed|sent] the wrong item [for order {order}|in place of the "
+        "{short}|].",
+        "[You're right|I see it too|I've checked]: [the item|what] we sent doesn't match [your "
+        "order|the {product}|order {order}].",
     ),
     (
-        "Thanks for the details. I'm sorry the {short} didn't fit as the chart suggested.",
-        "I understand: sizing on this line can run {direction}.",
-        "[Several customers|A few people] [have mentioned|have told us] the same about this "
-        "[model|line], so thank you for letting us know.",
+        "[Thanks for the details|Thank you for the measurements]. I'm sorry the {short} didn't "
+        "fit [as the chart suggested|the way you expected|like a {size} should].",
+        "I understand: sizing on [this line|the {product}|this model] can run {direction}.",
+        "[Several customers|A few people|Others] [have mentioned|have told us|noticed] the same "
+        "about [this model|the {product}|this line], so thank you for letting us know.",
     ),
     (
-        "I've checked the order and the cancellation window had already closed in our system.",
-        "I'm sorry the cancellation didn't go through on the website.",
+        "I've checked [the order|order {order}] and the cancellation window had already closed "
+        "[in our system|by the time you tried|when your request came in].",
+        "I'm sorry the cancellation didn't go through on the [website|site|app][ for order "
+        "{order}|].",
         "[It looks like|I can see] the order [moved to|had entered] [packing|fulfilment] "
-        "[before|just before] your request.",
+        "[before|just before|minutes before] your request.",
     ),
     (
-        "I've contacted the carrier and I'm sorry for the delay with your parcel.",
-        "I checked with our shipping team and the parcel is held up at the carrier's hub.",
-        "[It looks like|I can see] the parcel [was misrouted|got stuck] [at a {carrier} "
-        "depot|in transit].",
+        "I've contacted [the carrier|{carrier}] and I'm sorry for the delay with your "
+        "[parcel|{short}|order].",
+        "I checked with our shipping team and the [parcel|package] [is held up|is sitting|got "
+        "stuck] at [the carrier's hub|a {carrier} depot|a sorting center].",
+        "[It looks like|I can see] the [parcel|shipment] [was misrouted|got stuck|was delayed] "
+        "[at a {carrier} depot|in transit|after leaving us on {date}].",
     ),
     (
-        "Thanks for the photos and the receipt. I've reviewed your warranty claim.",
-        "I'm sorry the warranty form gave you trouble; I've logged the claim for you.",
-        "[That's|This is] [definitely|clearly] not [normal|expected] for the {short}.",
+        "[Thanks for the photos and the receipt|Thank you for the details]. I've reviewed your "
+        "warranty claim for the {product}.",
+        "I'm sorry the warranty form gave you trouble; I've logged the claim [for you|myself|"
+        "on our side].",
+        "[That's|This is] [definitely|clearly] not [normal|expected|how the {short} should "
+        "behave] [for the {short}|after so little use|].",
     ),
     (
-        "I'm sorry the {short} {was} defective. Thanks for the photos.",
-        "I've reviewed the photos and this is clearly a manufacturing fault.",
-        "[That|This] [shouldn't|should not] happen [so soon|this early], and I'm sorry it did.",
+        "I'm [sorry|so sorry] the {short} {was} defective. [Thanks for the photos.|Thank you "
+        "for letting us know.|That shouldn't happen.]",
+        "I've reviewed the [photos|pictures|details] and this is clearly a [manufacturing "
+        "fault|factory defect|quality problem] [with the {product}|on our side|].",
+        "[That|This] [shouldn't|should not] happen [so soon|this early|with a new {short}], "
+        "and I'm sorry it did.",
     ),
     (
-        "I've checked the order and the return window.",
-        "Thanks for checking. Let me explain the options for your order.",
-        "[I've looked at|I pulled up] your order from {date}.",
+        "I've checked [the order|order {order}] and the return window[ for the {short}|].",
+        "Thanks for [checking|asking]. Let me explain the options for [your order|the "
+        "{product}|order {order}].",
+        "[I've looked at|I pulled up] your order from {date}[ with the {short}|].",
     ),
     (
-        "I can see the code {promo} should have applied to this order.",
-        "You're right, the discount was not applied at checkout.",
-        "[I checked|I've checked] the charge and the {promo} price [wasn't|was not] applied.",
+        "I can see the code {promo} should have applied to [this order|order {order}].",
+        "You're right, the [discount|{promo} discount] was not applied at checkout.",
+        "[I checked|I've checked] the charge [of {amount}|on order {order}] and the {promo} "
+        "price [wasn't|was not] applied.",
     ),
     (
-        "I'm sorry the {short} {is} not available right now.",
-        "Unfortunately that size is out of stock at the moment.",
-        "[Our stock for|Stock on] that [size|variant] [is being restocked|sold out faster than "
-        "expected].",
+        "I'm sorry the {short} {is} not available [right now|at the moment|in your size].",
+        "Unfortunately that [size|variant|color] [is|was] out of stock [at the moment|this "
+        "week|for now].",
+        "[Our stock for|Stock on] the {short} [is being restocked|sold out faster than "
+        "expected|is running low].",
     ),
     (
-        "I can see the points didn't post correctly to your account.",
-        "I've looked into your loyalty account and found the problem.",
-        "[It looks like|I can see] the points [from that order|] [never synced|got stuck] "
-        "[to|on] your account.",
+        "I can see the points [didn't post|never posted|weren't added] correctly to your account.",
+        "I've looked into your loyalty account and [found the problem|see what happened|spotted "
+        "the issue].",
+        "[It looks like|I can see] the points [from order {order}|from that order|] [never "
+        "synced|got stuck|didn't transfer] [to|on] your account.",
     ),
 )
 OFFERS: dict[str, tuple[str, ...]] = {
     "Full Refund": (
-        "I can offer you a Full Refund of {amount} to your original payment method.",
-        "I've approved a Full Refund for the {short}; you'll see {amount} back on your card.",
-        "The best option here is a Full Refund, and I can process that for you [today|now].",
+        "I can [offer you|issue|arrange] a Full Refund of {amount} [to your original payment "
+        "method|back to your card|to the card you used].",
+        "I've [approved|put through|set up] a Full Refund for the {product}; you'll see "
+        "{amount} back on your [card|statement].",
+        "The best option here is a Full Refund[ of {amount}|], and I can process that [for you "
+        "today|now|right away].",
     ),
     "Partial Refund": (
-        "I can issue a Partial Refund for the difference.",
-        "I've arranged a Partial Refund on the {short} to make up for this.",
-        "What I can do is a Partial Refund of part of the {amount} you paid.",
+        "I can issue a Partial Refund for the difference[ on order {order}|].",
+        "I've [arranged|set up] a Partial Refund on the {product} to [make up for this|cover "
+        "the difference|put this right].",
+        "What I can do is a Partial Refund of part of the {amount} you paid[ for the {short}|].",
     ),
     "Replacement": (
-        "I can send you a Replacement for the {short} at no extra cost.",
-        "I'll arrange a Replacement for the {product} [right away|today]; it ships free of charge.",
-        "The quickest fix is a Replacement, and I can get a new one out to you [today|this week].",
+        "I can send you a Replacement [for the {short}|for the {product}] at no extra cost.",
+        "I'll arrange a Replacement for the {product} [right away|today|this afternoon]; it "
+        "ships free of charge.",
+        "The [quickest|simplest|best] fix is a Replacement, and I can get a new {short} out to "
+        "you [today|this week|by tomorrow].",
     ),
     "Store Credit": (
         "I can offer you Store Credit for the full {amount}, which you can use on anything "
-        "in our store.",
-        "I can issue Store Credit to your account for the {short}.",
-        "Would Store Credit work for you? I can add {amount} to your account [right now|today].",
+        "[in our store|on the site|you like].",
+        "I can issue Store Credit to your account for the {product}[ ({amount})|].",
+        "Would Store Credit work for you? I can add {amount} to your account [right now|today|"
+        "straight away].",
     ),
     "Discount Code": (
-        "I can send you a Discount Code for 15% off your next order.",
+        "I can send you a Discount Code for 15% off your next order[ with us|].",
         "As an apology, I can give you a Discount Code [you can use|for] your next purchase.",
-        "I'd like to offer you a Discount Code for your next order to make up for this.",
+        "I'd like to offer you a Discount Code for your next order to make up for [this|the "
+        "trouble with the {short}].",
     ),
     "Loyalty Points Credit": (
-        "I can add a Loyalty Points Credit to your account as an apology.",
-        "I can offer you a Loyalty Points Credit of 500 points, which never expire.",
-        "To make up for this, I can apply a Loyalty Points Credit to your rewards balance.",
+        "I can add a Loyalty Points Credit to your account as an apology[ for the {short}|].",
+        "I can offer you a Loyalty Points Credit of [500|750|1,000] points, which never expire.",
+        "To make up for this, I can apply a Loyalty Points Credit to your [rewards balance|"
+        "account|loyalty account].",
     ),
     "Free Shipping on Next Order": (
         "I can offer you Free Shipping on Next Order as a thank-you for your patience.",
-        "I can set up Free Shipping on Next Order for your account.",
+        "I can set up Free Shipping on Next Order for your account[, {first}|].",
         "[How about|Would it help if I set up] Free Shipping on Next Order for you?",
     ),
     "Extended Warranty": (
-        "I can offer you an Extended Warranty on the {short} to cover this.",
-        "I can add an Extended Warranty to your {short}, so you're covered for a full year.",
-        "What I can do is register an Extended Warranty for the {product}.",
+        "I can offer you an Extended Warranty on the {product} to cover this.",
+        "I can add an Extended Warranty to your {short}, so you're covered for a full year "
+        "[from {date}|from the purchase date].",
+        "What I can do is register an Extended Warranty for the {product}[ bought on {date}|].",
     ),
 }
 # How long each resolution takes: the agent's answer to "how long will it take?".
 TIMELINES: dict[str, tuple[str, ...]] = {
     "Full Refund": (
-        "The refund [usually|normally] shows on your card within 5 to 7 business days.",
-        "[Expect|You should see] the money back within 5 to 7 business days[, depending on "
-        "your bank|].",
+        "The refund [usually|normally|typically] [shows|appears|lands] on your [card|"
+        "statement] within 5 to 7 business days[, {first}|].",
+        "[Expect|You should see] the [money|{amount}] back within 5 to 7 business days[, "
+        "depending on your bank|, sometimes sooner|].",
     ),
     "Partial Refund": (
-        "The difference [goes back|is refunded] to your original payment method, [usually|"
-        "normally] within 5 to 7 business days.",
+        "The difference [goes back|is refunded|is returned] to your original payment method, "
+        "[usually|normally|typically] within 5 to 7 business days.",
     ),
     "Replacement": (
-        "The new one ships [within two business days|by tomorrow|in the next day or two], "
-        "and you'll get a tracking number by e-mail.",
+        "The new [one|{short}] ships [within two business days|by tomorrow|in the next day or "
+        "two], and you'll get a tracking number by e-mail.",
         "It [leaves our warehouse|ships] [within 48 hours|in two business days]; standard "
-        "delivery after that is 3 to 5 days.",
+        "delivery after that is 3 to 5 days[ to {city}|].",
     ),
     "Store Credit": (
-        "The credit is on your account [right away|immediately] and stays valid for 90 days.",
-        "[It's|The credit is] [available|usable] [as soon as I submit it|right now], for 90 days.",
+        "The credit is on your account [right away|immediately|as soon as I submit it] and "
+        "stays valid for 90 days.",
+        "[It's|The credit is] [available|usable|there] [as soon as I submit it|right now|from "
+        "today], for 90 days.",
     ),
     "Discount Code": (
-        "The code [arrives|will be in your inbox] [in a few minutes|shortly]; it's good for "
-        "15% off one order.",
+        "The code [arrives|will be in your inbox|comes by e-mail] [in a few minutes|shortly|"
+        "within the hour]; it's good for 15% off one order.",
     ),
     "Loyalty Points Credit": (
-        "The points [post|show up] within 24 hours and never expire.",
-        "[It can take|Allow] up to a day for the points to show in your balance.",
+        "The points [post|show up|appear] within 24 hours and never expire.",
+        "[It can take|Allow] up to a day for the points to show in your [balance|account]"
+        "[, {first}|].",
     ),
     "Free Shipping on Next Order": (
         "It applies automatically at checkout on your next order, [nothing to enter|no code "
-        "needed].",
+        "needed|no code to remember].",
     ),
     "Extended Warranty": (
-        "The coverage [starts|is active] [right away|today], and the confirmation comes by e-mail.",
+        "The coverage [starts|is active|kicks in] [right away|today|immediately], and the "
+        "confirmation comes by e-mail.",
     ),
 }
 IN_WINDOW = (
-    "Since you're [still|] within the policy window, ",
-    "Good news: your order qualifies, so ",
+    "Since you're [still|] within the [policy|return|30-day] window, ",
+    "[Good news|The good news is that|Luckily]: your order qualifies, so ",
+    "[As|Because] the order is [recent|from {date}], ",
+    "[Since|As] this [is on us|was our mistake|shouldn't have happened], ",
     "",
     "",
     "",
@@ -321,26 +371,29 @@ ALTERNATIVE_LEADS = (
     "[Okay|Got it], [let me see|let's look at another option]. ",
 )
 CONFIRMS = (
-    "[All done|Done|That's done][,| -|:] you'll receive a confirmation e-mail [shortly|in a "
-    "few minutes|in your inbox].",
+    "[All done|Done|That's done|Okay, done][,| -|:] you'll receive a confirmation e-mail "
+    "[shortly|in a few minutes|in your inbox][, {first}|].",
     "I've processed everything on my end[, {first}|]. You'll get a confirmation [within a few "
-    "minutes|shortly|by e-mail].",
+    "minutes|shortly|by e-mail][ for order {order}|].",
     "That's been processed[.|, and it's noted on your case.|, and I've added a note to order "
-    "{order}.]",
-    "[Done!|All set!|There we go!] [You should see|You'll see] the update [in your account|on "
-    "order {order}] [within 24 hours|by tomorrow|later today].",
-    "[I've|I have] [submitted|put through] [that|everything|the request] [now|for you][, "
-    "{first}|].",
+    "{order}.|; the note is on your account.]",
+    "[Done!|All set!|There we go!|Sorted!] [You should see|You'll see] the update [in your "
+    "account|on order {order}|on your account] [within 24 hours|by tomorrow|later today].",
+    "[I've|I have] [submitted|put through|entered] [that|everything|the request] [now|for "
+    "you][, {first}|][.|!]",
+    "[Perfect|Great|Okay], [it's|that's] [in the system|on its way|gone through] [now|for order "
+    "{order}|].",
 )
 # Agent, after the offer was made in the other channel: a follow-up that names no
 # resolution (the offer is made once).
 FOLLOW_UPS = (
     "[Following up on|Just following up after] our [chat|conversation] [earlier|today|"
-    "yesterday]: [everything we agreed is processed|it's all processed on our side].",
-    "As [promised|mentioned] in [our chat|the chat], here is your confirmation: [it's all "
-    "been processed|the request went through].",
+    "yesterday][ about the {short}|]: [everything we agreed is processed|it's all processed "
+    "on our side|it's all done].",
+    "As [promised|mentioned] in [our chat|the chat], here is your confirmation [for order "
+    "{order}|]: [it's all been processed|the request went through|everything is in place].",
     "[A quick note|Just a quick note] to confirm that what we [discussed|agreed] in [chat|the "
-    "chat] is [done|processed]. Case reference: {order}.",
+    "chat] is [done|processed|complete]. [Case reference|Reference]: {order}.",
 )
 CHAT_ASKS_STATUS = (
     "Hi, I got your e-mail about order {order}. Just checking it's [all|] [going through|"
@@ -375,17 +428,22 @@ AFTERTHOUGHTS = (
     ),
 )
 NUDGES = (
-    "Any update on this?",
-    "[Hi, just|Just] [following up|checking in] [on this|on my e-mail|on order {order}].",
-    "[Still waiting to hear back|Haven't heard back yet]. Can someone [look at this|reply]?",
-    "Hello? [It's been a few days|I still need help with this].",
+    "Any update on [this|order {order}|my {short}]?",
+    "[Hi, just|Just] [following up|checking in] [on this|on my e-mail|on order {order}][.|?]",
+    "[Still waiting to hear back|Haven't heard back yet|No reply yet]. Can someone [look at "
+    "this|reply|get back to me]?",
+    "Hello? [It's been a few days|I still need help with this|Is anyone reading these][.|?]",
 )
 STILL_CHECKING = (
-    "[Thanks for your patience|Thank you for waiting]; I'm still [checking|waiting to hear "
-    "back] [with our warehouse|with the team|on this] and will update you [soon|shortly|"
-    "within 48 hours].",
-    "[A quick update|Quick update]: I've [escalated|passed] your case to [the right team|our "
-    "specialists] and will [get back to you|update you] as soon as I hear.",
+    "[Thanks for your patience|Thank you for waiting|Sorry for the wait], {first}; I'm still "
+    "[checking|waiting to hear back] [with our warehouse|with the team|on order {order}] and "
+    "will update you [soon|shortly|within 48 hours].",
+    "[A quick update|Quick update|Just an update]: I've [escalated|passed] your case [about "
+    "the {short}|] to [the right team|our specialists|my supervisor] and will [get back to "
+    "you|update you] as soon as I hear.",
+    "[We're still|I'm still] [looking into|working on] order {order}[; nothing is needed from "
+    "you yet|. No action is needed on your side for now|]. I'll [write|e-mail] again [by "
+    "Friday|in a day or two|as soon as I know more].",
 )
 THANKS = (
     "[Thanks again|Thank you again|Thanks so much] for your help[!|.]",

@@ -38,7 +38,7 @@ def chat_steps(
     steps = ["greet"]
     gave_order = said_order or r.random() < 0.35
     steps.append("problem_with_order" if gave_order and not said_order else "problem")
-    if r.random() < (0.25, 0.5, 0.8)[style.length]:
+    if r.random() < (0.35, 0.6, 0.9)[style.length]:
         steps.append("problem_more")
     if role == FOLLOWS:
         steps += ["hold", "status_reply"]
@@ -117,7 +117,7 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
         elif agent:
             text = v.agent_words.apply(text)
         else:
-            text = v.style.polish(r, text)
+            text = v.style.polish(r, text, chat=True)
         out.append((agent, text))
     return out
 
@@ -167,6 +167,8 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "offer":
             if after_decline:
                 return one(ap.ALTERNATIVE_LEADS) + v.offer_text
+            if r.random() < 0.35:  # straight to the point
+                return v.offer_text
             return one(ap.EMPATHY[v.issue]) + " " + v.offer_text
         case "accept":
             return one(ap.ACCEPTS)
@@ -198,14 +200,15 @@ GREETINGS = (
     "Hi {first}, [thanks for contacting {company}|thanks for reaching out|thanks for "
     "waiting]. [My name is|I'm] {agent_first}. [How can I help?|What can I do for you today?|"
     "How can I help you today?]",
-    "Hello {first}! You're chatting with {agent_first}[ from {company}|]. [What can I do "
-    "for you?|How can I help?|What's going on?]",
+    "Hello {first}! [You're chatting with|This is|It's] {agent_first}[ from {company}|]. "
+    "[What can I do for you?|How can I help?|What's going on?]",
     "Hi {first}, {agent_first} here. [How can I help you today?|What can I help with?|What's "
     "up?|What's happening with your order?]",
     "[Good morning|Good afternoon|Hi|Hey], {first}! [I'm|This is] {agent_first}. [What "
     "brings you in today?|How can I help?|What can I do for you?]",
     "{first}, hi! {agent_first} [here|with you]. [What happened?|Tell me what's going on.|"
     "What can I sort out for you?]",
+    "[Hi|Hello] {first}[!|,] [How can I help?|What can I do for you?]",
 )
 WITH_ORDER = (
     "{problem} [Order|It's order|The order is] {order}.",
@@ -231,12 +234,14 @@ CLARIFY_LEADS = (
     "",
 )
 ASK_ORDER = (
-    "[Thanks|Thank you][, {first}|]. Could you [give|share|send] me the order number?",
-    "[I'm sorry about that|Sorry about that|Sorry to hear that]. [What's|What is] the order "
-    "number[, please|]?",
+    "[Thanks|Thank you][, {first}|]. Could you [give|share|send] me the order number[ for the "
+    "{short}|]?",
+    "[I'm sorry about that|Sorry about that|Sorry to hear that][, {first}|]. [What's|What is] "
+    "the order number[, please|]?",
     "[Let me|I'll] pull up your [order|account][ now| right away|]. Can you confirm the order "
     "number?",
-    "[Could|Can] you [tell me|type|paste] the order number[, please|]? It starts with #.",
+    "[Could|Can] you [tell me|type|paste] the order number[, please|][? It starts with #.|?]",
+    "[Got it|Understood|Okay][, {first}|]. [Which|What] order number [is this|was the {short} on]?",
 )
 GIVE_ORDER = (
     "It's {order}[.|!|]",
@@ -247,14 +252,16 @@ GIVE_ORDER = (
     "[I think it's|Should be] {order}[.|?]",
 )
 HOLDS = (
-    "[Let me check|Let me look into that|Let me take a look][ for you|][, {first}|]; [one "
-    "moment|just a moment|bear with me].",
-    "[Thanks|Thank you]. I'm [pulling up|checking|looking at] the order now[, this may take a "
-    "minute|, won't be long|].",
+    "[Let me check|Let me look into that|Let me take a look|Let me see][ for you|][, {first}|"
+    "][;|.] [one moment|just a moment|bear with me|this won't take long].",
+    "[Thanks|Thank you|Thanks, {first}]. I'm [pulling up|checking|looking at] [the order|your "
+    "order|order {order}] [now|right now][, this may take a minute|, won't be long|].",
     "[Please hold on|Hold on|Bear with me] [a moment|a minute|for a minute] while I [check|look "
-    "at|go through] [the order|your account|the details].",
+    "at|go through] [the order|your account|the details|the tracking].",
     "[One moment please|Give me a moment|Just a moment] while I check with [our warehouse "
-    "system|the shipping team|my notes|the order system].",
+    "system|the shipping team|my notes|the order system|our stock system].",
+    "[Okay|Got it|Understood][, {first}|]. [Checking now|Looking into it now|On it][...|.] "
+    "[one sec|give me a minute|back in a moment].",
 )
 HOLD_OKS = (
     "[Sure|Ok|Okay|No problem|Np][,| -] [take your time|I'll wait|no rush|thanks][.|!|]",
@@ -270,14 +277,15 @@ YES_HERE = (
     "[Sorry|Yes], [here|I'm back][, go ahead|].",
 )
 LOOKUPS = (
-    "[Thanks for waiting|Thanks for your patience|Thank you for holding]. I can see order "
-    "{order} from {date} with the {bought}.",
-    "I've found order {order}, placed on {date}. [Let me check the options|I see the problem|"
-    "I see what happened].",
-    "[Okay|Alright|Right], I have order {order} in front of me [now|here][, {first}|].",
-    "[Thanks for waiting|Sorry for the wait]. [I've got|Found|Here's] your order: the "
-    "{bought}, ordered {date}.",
-    "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped from our warehouse|].",
+    "[Thanks for waiting|Thanks for your patience|Thank you for holding][, {first}|]. I "
+    "[can see|have|found] order {order} from {date} with the {bought}.",
+    "I've found order {order}[, placed on {date}| from {date}|]. [Let me check the options|I "
+    "see the problem|I see what happened|Give me one more second].",
+    "[Okay|Alright|Right], I have order {order} [in front of me|up|open] [now|here][, {first}|].",
+    "[Thanks for waiting|Sorry for the wait|Got it]. [I've got|Found|Here's] your order: the "
+    "{bought}, [ordered|placed] {date}.",
+    "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped {date}|, from {date}|].",
+    "[There it is|Found it|Okay, there we go]: {order}, [{bought}|the {bought}][, {amount}|].",
 )
 SUPERVISOR = (
     "[Can I|Could I] [speak to|talk to] a supervisor[?|, please?]",
@@ -297,12 +305,17 @@ SUPERVISOR_OKS = (
     "If you can fix it now, [fine|ok].",
 )
 PROMISES = (
-    "I'll need to [check with|confirm with] [our warehouse|the team|my supervisor] first; "
-    "you'll get an e-mail from me [within 24 hours|by tomorrow|in a day or two].",
-    "I've [noted everything|added all of this] to your case and [escalated it|passed it to "
-    "the right team]. We'll [follow up|be in touch] by e-mail [shortly|within 48 hours].",
-    "[I can't finish this in chat|This needs a quick check on our side][, {first}|], so I'll "
-    "[e-mail you|follow up by e-mail] [once I have an answer|as soon as I hear back].",
+    "I'll need to [check with|confirm with] [our warehouse|the team|my supervisor|the "
+    "{carrier} desk] first; you'll get an e-mail [from me|] [within 24 hours|by tomorrow|in a "
+    "day or two].",
+    "I've [noted everything|added all of this|put your details] [to|on] your case[ for order "
+    "{order}|] and [escalated it|passed it to the right team]. We'll [follow up|be in touch] by "
+    "e-mail [shortly|within 48 hours|soon].",
+    "[I can't finish this in chat|This needs a quick check on our side|I need a colleague to "
+    "look at the {short}][, {first}|], so I'll [e-mail you|follow up by e-mail] [once I have "
+    "an answer|as soon as I hear back|by end of day].",
+    "[Let me|I'll] [take this to|raise this with] [our warehouse|the returns team|the billing "
+    "team] and [get back to you|reply] by e-mail [about order {order}|on the {short}|soon].",
 )
 PROMISE_OKS = (
     "[Ok|Okay|Alright|Fine][,|.] [thanks|I'll wait for the e-mail|I'll keep an eye on my inbox|"
@@ -326,11 +339,12 @@ BYES = (
     "That's [all|everything][, thanks| for now, thanks|][.|!]",
 )
 CLOSINGS = (
-    "[You're welcome|My pleasure|No problem at all], {first}. [Have a great day|Take care|"
-    "Enjoy the rest of your day|Have a good one][!|.]",
-    "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now][!|.]",
+    "[You're welcome|My pleasure|No problem at all|Anytime], {first}. [Have a great day|Take "
+    "care|Enjoy the rest of your day|Have a good one|Enjoy the {short}][!|.]",
+    "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now|Good luck "
+    "with {occasion}][!|.]",
     "[Glad I could help|Happy I could help|Glad we got that sorted][, {first}|]. [Enjoy your "
-    "day|Have a lovely evening|Take care][!|.]",
-    "[Thanks for your patience today|Thanks for bearing with me], {first}. [Bye for now|Goodbye|"
-    "Take care][!|.]",
+    "day|Have a lovely evening|Take care|All the best][!|.]",
+    "[Thanks for your patience today|Thanks for bearing with me|Thanks for your time], "
+    "{first}. [Bye for now|Goodbye|Take care][!|.]",
 )

@@ -99,11 +99,15 @@ SUBJECTS: tuple[tuple[str, ...], ...] = (
 )
 SUBJECT_PREFIXES = ("URGENT: ", "[Second|2nd] request: ", "[Still|STILL] unresolved: ", "Re: ")
 OPENERS = (
-    "[I'm writing|Writing] [about|regarding] [a recent order|my last order|an order I placed].",
-    "[Hoping you can help|I hope you can help me] with [something|an order|a problem].",
-    "[Quick|A quick] question about [a recent purchase|my order].",
-    "I [need|could use] [some|a bit of] help with [an order|a purchase].",
-    "[Not sure|I'm not sure] [who else to ask|if this is the right place], but here goes.",
+    "[I'm writing|Writing|Reaching out] [about|regarding|because of] [a recent order|my last "
+    "order|an order I placed|a purchase from {month}].",
+    "[Hoping you can help|I hope you can help me|Hope someone can help] with [something|an "
+    "order|a problem|this].",
+    "[Quick|A quick|Just a quick] question about [a recent purchase|my order|the {short} I "
+    "bought].",
+    "I [need|could use] [some|a bit of] help with [an order|a purchase|my {short}].",
+    "[Not sure|I'm not sure] [who else to ask|if this is the right place|where to send this]"
+    "[, but here goes|, so here it is|].",
 )
 
 CORES: tuple[tuple[str, ...], ...] = (
@@ -280,46 +284,71 @@ CORES: tuple[tuple[str, ...], ...] = (
 EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
     (
         (0, 1, 3, 5, 6),
-        "[This|It] was [meant to be|supposed to be] a [gift|present] for my "
-        "{relative}[ {relname}|][.| and now I'm scrambling.| and the timing is awful.]",
+        "[This|It|The {short}] was [meant to be|supposed to be|going to be|"
+        "bought as] a [gift|present|surprise] for my {relative}[ {relname}|][.| and now I'm "
+        "scrambling.|, and the timing is awful.|, so this is awkward.|.]",
     ),
     (
         (0, 1, 3, 5),
-        "I [need|needed] {it} for {occasion}[, so timing matters|, which is why I'm worried|].",
+        "I [need|needed|was counting on] {it} for {occasion}[, so timing matters|, "
+        "which is why I'm worried|, and that's [soon|close]|].",
     ),
     (
         (0, 4, 5),
-        "I've attached [a photo|photos|a couple of pictures|a picture][ of the item| "
-        "showing the problem| so you can see|].",
+        "I've attached [a photo|photos|a couple of pictures|a picture|two photos][ of "
+        "the item| showing the problem| so you can see|].",
     ),
-    ((1,), "I've attached a photo of the label and [my measurements|the size chart I used]."),
+    (
+        (1,),
+        "I've attached a [photo|picture] of the label and [my measurements|the size chart I "
+        "used|the chart from your site].",
+    ),
     (
         (3,),
-        "I [already|] checked with my [neighbors|neighbours] and the [front desk|building "
-        "office|mail room][ and nobody has it|, nothing].",
+        "I [already|] checked with my [neighbors|neighbours|landlord] and the [front desk|"
+        "building office|mail room][ and nobody has it|, nothing|; no luck].",
     ),
-    ((3,), "[The tracking number|Tracking] just [says|shows] the label was created."),
-    ((3,), "It's been {days} [since I placed the order|already|now]."),
-    ((1, 4, 5), "I've only {wore} {it} for {use}[, nothing unusual|, nothing extreme|]."),
-    ((5,), "[Everything else|The rest of the order] was fine[, just this one item|]."),
-    ((4,), "I still have the receipt[ from {date}| and the original box|]."),
-    ((7,), "The code was [definitely|clearly] [active|valid] when I ordered on {date}."),
+    (
+        (3,),
+        "[The tracking number|Tracking|The {carrier} page] [just|still|only] [says|shows] "
+        "the label was created.",
+    ),
+    ((3,), "It's been {days} [since I placed the order|already|now|and counting]."),
+    (
+        (1, 4, 5),
+        "I've only {wore} {it} for {use}[, nothing unusual|, nothing extreme|, as intended|].",
+    ),
+    (
+        (5,),
+        "[Everything else|The rest of the order] [was|arrived] fine[, just this one item|, "
+        "only the {short} is bad|].",
+    ),
+    ((4,), "I still have the receipt[ from {date}| and the original box| and the packaging|]."),
+    ((7,), "The code was [definitely|clearly] [active|valid|advertised] when I ordered on {date}."),
     (
         (7,),
-        "I [kept|have] a screenshot of the checkout page [showing the code|with the code "
-        "accepted].",
+        "I [kept|have|saved] a screenshot of the [checkout page|cart|order summary] "
+        "[showing the code|with the code accepted|with {promo} on it].",
     ),
-    ((2,), "I [realised|realized|noticed] the mistake [almost right away|within minutes]."),
+    (
+        (2,),
+        "I [realised|realized|noticed] the mistake [almost right away|within minutes|before "
+        "I even closed the page].",
+    ),
     (
         (8,),
-        "I've tried [different browsers|the app and the website|clearing my cart][ with "
-        "no luck|, same result|].",
+        "I've tried [different browsers|the app and the website|clearing my cart|two "
+        "different cards][ with no luck|, same result|, nothing works|].",
     ),
-    ((9,), "I've been [collecting|saving up] points for [months|a while] for this."),
+    (
+        (9,),
+        "I've been [collecting|saving up] points for [months|a while|over a year] [for "
+        "this|to use on this order|].",
+    ),
     (
         (6,),
-        "[The tags are still on|It's unworn and the tags are still attached|I haven't "
-        "used {it} outside].",
+        "[The tags are still on|It's unworn and the tags are still attached|I haven't used "
+        "{it} outside|{It} {is} in [perfect|new|mint] condition].",
     ),
 )
 # Said by some customers whatever the issue (rarely: they would read as filler).
@@ -333,35 +362,40 @@ GENERIC_EXTRAS = (
 )
 ASKS: dict[str, tuple[str, ...]] = {
     "polite": (
-        "Could you please let me know [what my options are|how we can fix this|what the next "
-        "steps are]?",
-        "I'd [really|] appreciate [your help|any help] [with this|sorting this out].",
-        "Thank you [in advance|so much] for [your help|looking into this|your time].",
-        "[Is there|Would there be] [anything|something] you can do [to help|about this]?",
-        "Please let me know [if you need anything else from me|what you need from me].",
-        "[Many thanks|Thanks very much] for [any help|your help][.|!]",
+        "Could you [please|kindly|] let me know [what my options are|how we can fix this|what "
+        "the next steps are|what I should do]?",
+        "I'd [really|very much|] appreciate [your help|any help|a hand] [with this|sorting this "
+        "out|on this one].",
+        "Thank you [in advance|so much|very much] for [your help|looking into this|your time]"
+        "[, {company}|].",
+        "[Is there|Would there be] [anything|something] you can do [to help|about this|for me]?",
+        "Please let me know [if you need anything else from me|what you need from me|if you "
+        "need photos].",
+        "[Many thanks|Thanks very much|Thanks a lot] for [any help|your help|your time][.|!]",
     ),
     "plain": (
-        "What are my options?",
-        "How do I get this [fixed|sorted]?",
-        "[Please advise|Let me know] [on next steps|what to do|how to proceed].",
-        "Can you help [me sort this out|with this]?",
-        "Let me know what you need from me.",
-        "[Thanks|Thank you] for looking into it.",
-        "What can you do?",
+        "What are my [options|choices] [here|now|]?",
+        "How do I get this [fixed|sorted|resolved]?",
+        "[Please advise|Let me know] [on next steps|what to do|how to proceed|what happens now].",
+        "Can you help [me sort this out|with this|me out]?",
+        "[Let me know|Tell me] what you need from me.",
+        "[Thanks|Thank you] for looking into it[.|!]",
+        "What can you do [about it|for me|here]?",
+        "[Waiting|Looking forward] to [your reply|hearing back|an answer].",
     ),
     "curt": (
-        "Please fix.",
-        "Need this sorted.",
-        "[Please advise|Advise].",
+        "Please fix[.| this.| asap.]",
+        "[Need|I need] this sorted[.| quickly.| this week.]",
+        "[Please advise|Advise|Reply asap][.|!]",
         "What now?",
-        "Please [help|respond].",
+        "Please [help|respond|get back to me][.|!]",
     ),
     "annoyed": (
-        "I want this [fixed|sorted|resolved] [now|ASAP|this week].",
-        "[I expect|I'd like] a [proper|quick|real] [answer|resolution][.|!]",
-        "Please don't make me [wait|chase this|call] again.",
-        "[This needs|I need this] [resolved|sorted] [quickly|immediately|today].",
+        "I want this [fixed|sorted|resolved] [now|ASAP|this week|today].",
+        "[I expect|I'd like|I want] a [proper|quick|real] [answer|resolution|fix][.|!]",
+        "Please don't make me [wait|chase this|call|write] again.",
+        "[This needs|I need this] [resolved|sorted] [quickly|immediately|today][.|!]",
         "What are you going to do about it?",
+        "[Second time|Again], [I'm asking|I'm writing about this][.|!]",
     ),
 }

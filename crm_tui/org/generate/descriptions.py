@@ -132,7 +132,13 @@ def compose(
 ) -> CaseText:
     """Subject and description of a case about `issue`, written by `customer`."""
     style = customer.style
-    slots = dict(slots, first=customer.first, city=customer.city or "town")
+    slots = dict(
+        slots,
+        first=customer.first,
+        city=customer.city or "town",
+        orders=str(customer.orders_before),
+        since=f"{customer.since:%B %Y}" if customer.since else "last year",
+    )
     subject = vary(r, r.choice(SUBJECTS[issue])).format_map(slots)
     if style.tone == "annoyed" and r.random() < 0.25:
         subject = vary(r, r.choice(SUBJECT_PREFIXES)) + subject
@@ -150,9 +156,7 @@ def compose(
     if others and r.random() < (0.35, 0.65, 0.9)[style.length]:
         parts.append(vary(r, r.choice(others)).format_map(dict(slots, product=slots["short"])))
     extras = _extras(issue, customer, created)
-    for _ in range(
-        min(len(extras), r.choice(((0, 0, 1), (0, 1, 1, 2), (1, 1, 2, 3))[style.length]))
-    ):
+    for _ in range(min(len(extras), r.choice(((0, 0, 1), (0, 1, 1), (1, 1, 2))[style.length]))):
         extra = extras.pop(r.randrange(len(extras)))
         parts.append(vary(r, extra).format_map(slots))
     if r.random() < 0.12:
@@ -172,20 +176,21 @@ def _extras(issue: int, customer: Customer, created: date) -> list[str]:
     years = (created - customer.since).days / 365.25 if customer.since else 0.0
     if years >= 2:
         out.append(
-            f"I've been [ordering from|shopping with|a customer of] you since "
-            f"{customer.since.year if customer.since else ''}"
+            f"I've been [ordering from|shopping with|a customer of|buying from] [you|{{company}}] "
+            f"since {customer.since.year if customer.since else ''}"
             "[ and this is the first time anything like this has happened| and never had a "
-            "problem before|, so I know this isn't normal for you|]."
+            "problem before|, so I know this isn't normal for you| and I've always been happy|]."
         )
     elif customer.orders_before == 0:
         out.append(
-            "[This was my first order with you|I'm a new customer], [so not a great start|"
-            "so I'm not sure how this usually works|and I was hoping for better]."
+            "[This was my first order with you|I'm a new customer|First time ordering here]"
+            "[, so not a great start|, so I'm not sure how this usually works| and I was hoping "
+            "for better|]."
         )
     elif customer.orders_before >= 2:
         out.append(
-            "I've ordered from you [a few|several] times [this year|recently] "
-            "[without any trouble|and it's always been fine until now]."
+            "I've ordered from you [a few|several|{orders}] times [this year|recently|since "
+            "{since}] [without any trouble|and it's always been fine until now|with no issues]."
         )
     if customer.style.tone == "annoyed":
         out.append(

@@ -98,7 +98,10 @@ def email_bodies(
                 text = one(ap.FOLLOW_UPS)
             else:
                 text = one(ap.FINALS)
-            out.append((True, f"{greeting}\n\n{voice.words.apply(text)}\n\n{voice.signature}"))
+            text = voice.words.apply(text)
+            if voice.recap and step in ("ack", "offer"):  # their habit: the case at the top
+                text = voice.recap.format_map(s) + "\n\n" + text
+            out.append((True, f"{greeting}\n\n{text}\n\n{voice.signature}"))
             continue
         if step == "open":
             greeting = style.greeting.format(company=s["company"])

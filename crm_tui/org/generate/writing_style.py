@@ -53,13 +53,17 @@ class CustomerStyle:
     chat_hello: str  # how they open a chat line when greeted
     words: Idiolect  # their choice of words
 
-    def polish(self, r: random.Random, text: str) -> str:
-        """`text` as this customer types it: their words, casing and the odd typo."""
+    def polish(self, r: random.Random, text: str, chat: bool = False) -> str:
+        """`text` as this customer types it: their words, casing and the odd typo (more of
+        them, and fewer final full stops, when they type fast in a chat)."""
         text = self.words.apply(text)
-        if self.typo_rate:
-            text = WORD.sub(lambda m: _typo(r, m.group(0), self.typo_rate), text)
-        if self.lower:
+        rate = self.typo_rate * (1.5 if chat else 1.0)
+        if rate:
+            text = WORD.sub(lambda m: _typo(r, m.group(0), rate), text)
+        if self.lower or (chat and self.tone == "curt"):
             text = text.lower()
+        if chat and self.tone != "polite" and text.endswith(".") and r.random() < 0.5:
+            text = text[:-1]
         return text
 
 
@@ -114,7 +118,7 @@ def customer_style(seed: int, customer_id: str) -> CustomerStyle:
     r = person_rng(seed, "customer-style", customer_id)
     tone = r.choices(TONES, (35, 35, 15, 15))[0]
     lower = r.random() < 0.1
-    typo_rate = r.choice((0.0, 0.0, 0.0, 0.01, 0.02, 0.03, 0.04, 0.06))
+    typo_rate = r.choice((0.0, 0.0, 0.01, 0.02, 0.02, 0.03, 0.04, 0.06))
     signoff = r.choice(SIGNOFFS)
     if tone == "polite" and signoff in ("Thx\n{first}", "{first}"):
         signoff = "Thank you,\n{first}"
@@ -166,6 +170,18 @@ class AgentVoice:
     greeting: str  # template with {first} (the customer's first name)
     signature: str  # the whole sign-off, name included
     words: Idiolect  # their choice of words
+    recap: str  # a line some agents put above every e-mail ("" if none)
+
+
+# Lines some agents put above their e-mails' text, naming the case's order and product.
+RECAPS = (
+    "Order: {order} | Item: {product} | Ordered: {date}",
+    "Re: order {order} ({product}, {date})",
+    "Your order {order} - {product}",
+    "[Order {order}] {product}",
+    "Reference: {order} / {product}",
+    "Regarding: {product} (order {order}, placed {date})",
+)
 
 
 @cache
@@ -174,10 +190,11 @@ def agent_voice(seed: int, agent_id: str, agent_name: str, company: str) -> Agen
     r = person_rng(seed, "agent-voice", agent_id)
     name = agent_name if r.random() < 0.7 else agent_name.split()[0]
     signature = f"{r.choice(CLOSINGS)},\n{name}"
-    if r.random() < 0.6:  # a title, with the company's name or not
+    if r.random() < 0.35:  # a title, with the company's name or not
         signature += "\n" + r.choice(ROLES) + r.choice(("", "", f" | {company}", f", {company}"))
     words = idiolect(r, AGENT_WORDS, formal=r.random() < 0.25)
-    return AgentVoice(greeting=r.choice(AGENT_GREETINGS), signature=signature, words=words)
+    recap = r.choice(RECAPS) if r.random() < 0.5 else ""
+    return AgentVoice(r.choice(AGENT_GREETINGS), signature, words, recap)
 
 
 # Words and phrases each person says their own way: (as written in the templates,
