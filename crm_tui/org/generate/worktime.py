@@ -9,6 +9,7 @@ events and the latent effects on durations (skill, state speed) keep their direc
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
@@ -99,28 +100,51 @@ def next_open(
     return t  # no such window (empty day set): leave the time alone
 
 
-def at_work(shift: Shift, t: datetime) -> datetime:
-    """The earliest time >= `t` the agent is at work."""
-    return next_open(t, shift.zone, shift.start, shift.start + shift.length, shift.workdays)
+def _settled(
+    r: random.Random | None, t: datetime, moved: datetime, snap: Callable[[datetime], datetime]
+) -> datetime:
+    """A time that had to move lands a little after the window opens, not on the minute
+    (nobody answers at 9:00:00 sharp every day); `snap` keeps it inside the window."""
+    if r is None or moved == t:
+        return moved
+    return snap(moved + timedelta(minutes=r.randint(1, 45), seconds=r.randrange(60)))
 
 
-def chat_start(shift: Shift, t: datetime, minutes: int) -> datetime:
+def at_work(shift: Shift, t: datetime, r: random.Random | None = None) -> datetime:
+    """The earliest time >= `t` the agent is at work (with `r`: a little later if moved)."""
+
+    def snap(x: datetime) -> datetime:
+        return next_open(x, shift.zone, shift.start, shift.start + shift.length, shift.workdays)
+
+    return _settled(r, t, snap(t), snap)
+
+
+def chat_start(shift: Shift, t: datetime, minutes: int, r: random.Random | None = None) -> datetime:
     """The earliest time >= `t` at which a chat of `minutes` fits both the agent's shift and
-    live chat's stated hours."""
-    for _ in range(30):
-        a = next_open(
-            t, shift.zone, shift.start, shift.start + shift.length, shift.workdays, minutes
-        )
-        b = next_open(a, CHAT_ZONE, CHAT_OPENS, CHAT_CLOSES, EVERY_DAY, minutes)
-        if a == b:
-            return a
-        t = b
-    return t
+    live chat's stated hours (with `r`: a little later if moved)."""
+
+    def snap(x: datetime) -> datetime:
+        for _ in range(30):
+            a = next_open(
+                x, shift.zone, shift.start, shift.start + shift.length, shift.workdays, minutes
+            )
+            b = next_open(a, CHAT_ZONE, CHAT_OPENS, CHAT_CLOSES, EVERY_DAY, minutes)
+            if a == b:
+                return a
+            x = b
+        return x
+
+    return _settled(r, t, snap(t), snap)
 
 
-def awake(t: datetime, state: str) -> datetime:
-    """The earliest time >= `t` a customer of `state` writes (7:00-23:00 local)."""
-    return next_open(t, STATE_ZONE.get(state, CHAT_ZONE), 7 * 60, 23 * 60, EVERY_DAY)
+def awake(t: datetime, state: str, r: random.Random | None = None) -> datetime:
+    """The earliest time >= `t` a customer of `state` writes (7:00-23:00 local; with `r`:
+    a little later if moved)."""
+
+    def snap(x: datetime) -> datetime:
+        return next_open(x, STATE_ZONE.get(state, CHAT_ZONE), 7 * 60, 23 * 60, EVERY_DAY)
+
+    return _settled(r, t, snap(t), snap)
 
 
 def opening_time(r: random.Random, day: date, state: str) -> datetime:
