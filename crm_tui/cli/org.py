@@ -20,7 +20,7 @@ from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.store.orgstore import OrgStore
 
 if TYPE_CHECKING:
-    from crm_tui.org.realism import Measure
+    from crm_tui.org.realism_measures import Measure
 
 console = Console()
 setup_console = Console(stderr=True)  # first-run messages: stdout is the command's output
@@ -83,7 +83,7 @@ def check(org_path: Path | None, realism: bool) -> None:
 
 
 def _realism_measures(store: OrgStore) -> list[Measure]:
-    from crm_tui.org.realism import measure_realism
+    from crm_tui.org.realism_measures import measure_realism
 
     return measure_realism(store)
 

@@ -1,7 +1,7 @@
 """Realism measures of the default org (issue 19): the README's table.
 
 Generates (or reuses) the org of `--seed` at `--scale` and prints every measure of
-`crm_tui.org.realism` with the bar issue 19 sets and whether the org meets it.
+`crm_tui.org.realism_measures` with the bar issue 19 sets and whether the org meets it.
 
 Run: python -m tests.benchmarks.org_realism [--seed 1] [--scale 1] [--smoke]
 (prints a Markdown table for the README).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from crm_tui.org.realism import measure_realism
+from crm_tui.org.realism_measures import measure_realism
 from crm_tui.org.store.orgstore import OrgStore
 from tests.benchmarks import smoke
 

@@ -15,7 +15,12 @@ import sys
 import pytest
 
 from crm_tui.org.generate.build_file import generate
-from crm_tui.org.realism import chat_lines, impossible_defects, measure_realism, trigram_ratio
+from crm_tui.org.realism_measures import (
+    chat_lines,
+    impossible_defects,
+    measure_realism,
+    trigram_ratio,
+)
 from crm_tui.org.store.orgstore import OrgStore
 
 # Bars of issue 19 the generator meets (key -> bar); the trigram ratios and the share of

@@ -3,7 +3,7 @@
 A generated phone takes an area code of the customer's ShippingState, and the fictional
 exchange and line range the numbering plan reserves for films and books (555-0100 to
 555-0199), so that a number looks local yet can never ring anyone. The realism measures
-(`crm_tui.org.realism`) use the same table to check that the area code fits the state.
+(`crm_tui.org.realism_measures`) use the same table to check that the area code fits the state.
 """
 
 from __future__ import annotations
