@@ -332,7 +332,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         ),
         Measure(
             "c1_escalated_no_history",
-            "1: Escalated cases without a history row",
+            "1: Escalated cases never handed on (no history row)",
             escalated_silent,
             "== 0",
         ),
@@ -426,7 +426,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         ),
         Measure(
             "c8_unavailable_own_line",
-            "8: Item Unavailable cases on the unavailable product's own order line",
+            "8: Item Unavailable cases naming only their order line's product",
             unavailable_self,
             "== 0",
         ),
