@@ -16,11 +16,11 @@ ACKS = (
     "looking into it [now|right away|as we speak].",
     "Thank you for your [message|e-mail|note][ about the {short}|]. I understand how "
     "[frustrating|annoying|disappointing] this must be.",
-    "I'm sorry your [experience|first weeks] with the {product} [hasn't been|haven't been|"
-    "weren't] what you expected.",
+    "I'm sorry your [experience with the {product} hasn't been|first weeks with the {product} "
+    "haven't been] what you expected.",
     "[Thanks for the details|Thank you for explaining|Thanks for writing in], {first}. "
     "[I've opened|I'm looking at|I have] your order [from {date}|{order}] [now|here].",
-    "I'm [sorry|really sorry|so sorry] [to hear that|about this|about the {short}][.|,] "
+    "I'm [sorry|really sorry|so sorry] [to hear that|about this|about the {short}]. "
     "[Let's get it sorted|I'll help you with this|I'm on it].",
     "[I've|I have] [received|read] your [message|e-mail] about order {order} and [I'm|I am] "
     "[on it|looking into it|checking with the team].",
@@ -334,7 +334,7 @@ TIMELINES: dict[str, tuple[str, ...]] = {
 IN_WINDOW = (
     "Since you're [still|] within the [policy|return|30-day] window, ",
     "[Good news|The good news is that|Luckily]: your order qualifies, so ",
-    "[As|Because] the order is [recent|from {date}], ",
+    "[As|Because] the order is [recent|still recent|quite new], ",
     "[Since|As] this [is on us|was our mistake|shouldn't have happened], ",
     "",
     "",

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from crm_tui.org.generate import agent_phrases as ap
-from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, vary
+from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lead, vary
 
 # Roles of a chat in its case.
 OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
@@ -112,7 +112,7 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
         if "{" in text:
             text = text.format_map(s)
         if step in ("problem", "problem_with_order"):  # in the customer's words already
-            hello = v.style.chat_hello + " " if r.random() < 0.4 else ""
+            hello = v.style.chat_hello + " " if v.style.chat_hello and r.random() < 0.4 else ""
             text = text.replace("\x00", hello + v.problem).strip()
         elif agent:
             text = v.agent_words.apply(text)
@@ -137,7 +137,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "problem_more":  # more of what they wrote, or a remark
             return v.more if v.more and r.random() < 0.75 else one(MORE)
         case "clarify":
-            return one(CLARIFY_LEADS) + vary(r, question)
+            return join_lead(one(CLARIFY_LEADS), vary(r, question))
         case "clarify_reply":
             return vary(r, answer)
         case "ask_order":
@@ -166,7 +166,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
             return one(ap.DECLINES)
         case "offer":
             if after_decline:
-                return one(ap.ALTERNATIVE_LEADS) + v.offer_text
+                return join_lead(one(ap.ALTERNATIVE_LEADS), v.offer_text)
             if r.random() < 0.35:  # straight to the point
                 return v.offer_text
             return one(ap.EMPATHY[v.issue]) + " " + v.offer_text
@@ -234,7 +234,7 @@ CLARIFY_LEADS = (
     "",
 )
 ASK_ORDER = (
-    "[Thanks|Thank you][, {first}|]. Could you [give|share|send] me the order number[ for the "
+    "[Thanks|Thank you][, {first}|]. Could you [give me|share|send me] the order number[ for the "
     "{short}|]?",
     "[I'm sorry about that|Sorry about that|Sorry to hear that][, {first}|]. [What's|What is] "
     "the order number[, please|]?",
@@ -281,7 +281,7 @@ LOOKUPS = (
     "[can see|have|found] order {order} from {date} with the {bought}.",
     "I've found order {order}[, placed on {date}| from {date}|]. [Let me check the options|I "
     "see the problem|I see what happened|Give me one more second].",
-    "[Okay|Alright|Right], I have order {order} [in front of me|up|open] [now|here][, {first}|].",
+    "[Okay|Alright|Right], I have order {order} [in front of me|up] [now|here][, {first}|].",
     "[Thanks for waiting|Sorry for the wait|Got it]. [I've got|Found|Here's] your order: the "
     "{bought}, [ordered|placed] {date}.",
     "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped {date}|, from {date}|].",
@@ -305,8 +305,8 @@ SUPERVISOR_OKS = (
     "If you can fix it now, [fine|ok].",
 )
 PROMISES = (
-    "I'll need to [check with|confirm with] [our warehouse|the team|my supervisor|the "
-    "{carrier} desk] first; you'll get an e-mail [from me|] [within 24 hours|by tomorrow|in a "
+    "I'll need to [check with|confirm with] [our warehouse|the team|my supervisor|"
+    "{carrier}] first; you'll get an e-mail [from me|] [within 24 hours|by tomorrow|in a "
     "day or two].",
     "I've [noted everything|added all of this|put your details] [to|on] your case[ for order "
     "{order}|] and [escalated it|passed it to the right team]. We'll [follow up|be in touch] by "

@@ -218,7 +218,7 @@ CORES: tuple[tuple[str, ...], ...] = (
         "{defect_cap}. [This is|That's|I'm talking about] the {product} I [ordered|bought] on "
         "{date}.",
         "I've {wore} the {product} [maybe|about|only] [twice|three times|a handful of times] "
-        "and {defect} [already|]. ",
+        "and {defect}[ already|].",
         "[Not happy|Pretty unhappy|Disappointed|Really let down] with the {product}: {defect}.",
     ),
     (  # return
@@ -314,6 +314,7 @@ EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
         "the label was created.",
     ),
     ((3,), "It's been {days} [since I placed the order|already|now|and counting]."),
+    ((3, 8), "[I live in|I'm in|We're in] {city}[, if that matters|, in case that helps|]."),
     (
         (1, 4, 5),
         "I've only {wore} {it} for {use}[, nothing unusual|, nothing extreme|, as intended|].",
@@ -354,9 +355,7 @@ EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
 # Said by some customers whatever the issue (rarely: they would read as filler).
 GENERIC_EXTRAS = (
     "I'd rather not [wait weeks|go back and forth] [on this|for this|over this].",
-    "[I live in|I'm in|We're in] {city}[, if that matters|, in case that helps|].",
-    "[My|Our] {relative} {relname} [picked this out|chose this one|was really looking forward "
-    "to {it}].",
+    "My {relative} {relname} [picked this out|chose this one|was really looking forward to {it}].",
     "[I'm|We're] [away|travelling] [from|after] the [15th|20th|end of the month], so timing "
     "matters.",
 )

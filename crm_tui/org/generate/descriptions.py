@@ -111,9 +111,9 @@ def case_slots(
             "card": f"{r.randint(0, 9999):04d}",
             "size": size,
             "other": other,
-            "use": r.choice(product_type.uses),
+            "use": r.choice(product_type.uses or ("everyday use",)),  # a hand-built org's
             "wore": "worn" if product_type.kind in (FOOTWEAR, "apparel") else "used",
-            "carrier": r.choice(("UPS", "FedEx", "USPS", "the carrier")),
+            "carrier": r.choice(("UPS", "FedEx", "USPS", "DHL")),
             "bought": product_type.noun,  # what the order line holds (cases name it)
         }
     )
@@ -148,11 +148,12 @@ def compose(
     parts: list[str] = []
     opened = style.length > 0 and r.random() < 0.3
     if opened:
-        parts.append(vary(r, r.choice(OPENERS)))
-    first = r.choice(CORES[issue])
+        parts.append(vary(r, r.choice(OPENERS)).format_map(slots))
+    first = r.choice([c for c in CORES[issue] if "{product}" in c])  # names the product
     parts.append(vary(r, first).format_map(slots))
-    used = {k for k in ONCE if "{" + k + "}" in first}
-    others = [c for c in CORES[issue] if c != first and not any("{" + k + "}" in c for k in used)]
+    # "{defect" also catches "{defect_cap}": a detail is told once
+    used = {k for k in ONCE if "{" + k in first}
+    others = [c for c in CORES[issue] if c != first and not any("{" + k in c for k in used)]
     if others and r.random() < (0.35, 0.65, 0.9)[style.length]:
         parts.append(vary(r, r.choice(others)).format_map(dict(slots, product=slots["short"])))
     extras = _extras(issue, customer, created)

@@ -20,7 +20,16 @@ AGENT_STEPS = frozenset({"ack", "offer", "confirm", "final", "still_checking", "
 # The whole thread when the e-mails carry the offer, by length.
 WITH_OFFER = ("open", "ack", "info", "offer", "accept", "confirm", "thanks", "final")
 SHORT_WITH_OFFER = {1: ["open"], 2: ["open", "offer"], 3: ["open", "offer", "accept"]}
-BEFORE_OFFER = ("open", "ack", "info", "still_checking", "nudge", "still_checking", "nudge")
+BEFORE_OFFER = (
+    "open",
+    "ack",
+    "info",
+    "still_checking",
+    "nudge",
+    "still_checking",
+    "nudge",
+    "still_checking",
+)
 AFTER_CHAT_OFFER = ("follow_up", "thanks", "final")
 
 

@@ -340,10 +340,9 @@ RELATIVES = (
     "coach",
     "niece",
 )
-RELATIVE_NAMES = (
-    "Sam", "Alex", "Jordan", "Mia", "Leo", "Ava", "Noah", "Emma", "Liam", "Zoe", "Ethan",
-    "Chloe", "Owen", "Ruby", "Max", "Ella", "Jake", "Nina", "Theo", "Maya", "Eli", "Lucy",
-    "Ben", "Iris", "Caleb", "Grace", "Dylan", "Hazel", "Ryan", "Ivy",
+RELATIVE_NAMES = (  # names that fit any relative
+    "Sam", "Alex", "Jordan", "Taylor", "Casey", "Riley", "Jamie", "Morgan", "Charlie", "Robin",
+    "Drew", "Quinn", "Avery", "Parker", "Rowan", "Sage", "Skyler", "Kai", "Reese", "Emerson",
 )  # fmt: skip
 PROMOS = (
     "SPRING20",

@@ -25,10 +25,24 @@ def vary(r: random.Random, template: str) -> str:
     """`template` with each `[a|b|c]` replaced by one of its alternatives (innermost first)."""
     if "[" not in template:
         return template
+    lead = template.endswith(" ")  # a lead-in ("Since ..., "): keeps its space
     while "[" in template:
         template = ALTERNATIVES.sub(lambda m: _one(r, m.group(1).split("|")), template)
     # an empty alternative leaves no stray space ("I'll take that ." -> "I'll take that.")
-    return SPACE_BEFORE_MARK.sub(lambda m: m.group(1) or "", template).strip()
+    text = SPACE_BEFORE_MARK.sub(lambda m: m.group(1) or "", template).strip()
+    return text + " " if lead and text else text
+
+
+def join_lead(lead: str, sentence: str) -> str:
+    """`lead` ("Understood.", "First,") then `sentence`, de-capitalised after a comma or colon
+    unless it starts with I."""
+    lead = lead.strip()
+    if not lead:
+        return sentence
+    first = sentence.split(" ", 1)[0]
+    if lead.endswith((",", ":")) and first != "I" and not first.startswith("I'"):
+        sentence = sentence[:1].lower() + sentence[1:]
+    return f"{lead} {sentence}"
 
 
 def _one(r: random.Random, options: list[str]) -> str:
@@ -52,11 +66,17 @@ class CustomerStyle:
     signoff: str  # template with {first}
     chat_hello: str  # how they open a chat line when greeted
     words: Idiolect  # their choice of words
+    habit: str  # a word they often start a sentence with ("" if none)
 
     def polish(self, r: random.Random, text: str, chat: bool = False) -> str:
         """`text` as this customer types it: their words, casing and the odd typo (more of
         them, and fewer final full stops, when they type fast in a chat)."""
         text = self.words.apply(text)
+        if self.habit and r.random() < 0.4:  # now and then, their favourite opener
+            spots = list(HABIT_SPOT.finditer(text))
+            m = spots[r.randrange(len(spots))] if spots else None
+            if m is not None:
+                text = text[: m.start()] + self._habit(m) + text[m.end() :]
         rate = self.typo_rate * (1.5 if chat else 1.0)
         if rate:
             text = WORD.sub(lambda m: _typo(r, m.group(0), rate), text)
@@ -65,6 +85,15 @@ class CustomerStyle:
         if chat and self.tone != "polite" and text.endswith(".") and r.random() < 0.5:
             text = text[:-1]
         return text
+
+    def _habit(self, m: re.Match[str]) -> str:
+        first = m.group(2)
+        proper = first == "I" or first.startswith("I'") or first[1:2].isupper()  # I, USPS
+        keep = first if proper else first[:1].lower() + first[1:]
+        return f"{m.group(1)}{self.habit}, {keep}"
+
+
+HABIT_SPOT = re.compile(r"(^|(?<=[.!?]) )([A-Z][\w']*)")
 
 
 def _typo(r: random.Random, word: str, rate: float) -> str:
@@ -109,6 +138,8 @@ SIGNOFFS = (
     "Thx\n{first}",
     "Sent from my phone",
 )
+# Words some customers start sentences with.
+HABITS = ("So", "Also", "Basically", "Anyway", "Honestly", "Just FYI", "Btw", "Well", "Ok so")
 CHAT_HELLOS = ("Hi.", "Hello!", "Hi there.", "Hey,", "Hi, thanks.", "")
 
 
@@ -132,6 +163,7 @@ def customer_style(seed: int, customer_id: str) -> CustomerStyle:
         signoff=signoff,
         chat_hello=r.choice(CHAT_HELLOS),
         words=idiolect(r, CUSTOMER_WORDS, formal),
+        habit=r.choice(HABITS) if r.random() < 0.45 else "",
     )
 
 
@@ -206,6 +238,7 @@ CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parcel", ("parcel", "package", "box")),
     ("problem", ("problem", "issue")),
     ("sorted", ("sorted", "fixed", "resolved", "sorted out")),
+    ("sorted out", ("sorted out",)),
     ("quick", ("quick", "fast", "speedy")),
     ("disappointed", ("disappointed", "unhappy", "let down")),
     ("frustrating", ("frustrating", "annoying", "aggravating")),
@@ -229,7 +262,7 @@ CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("options", ("options", "choices", "alternatives")),
     ("a week", ("a week", "seven days", "a whole week")),
     ("item", ("item", "product", "thing")),
-    ("let me know", ("let me know", "tell me", "get back to me on")),
+    ("let me know", ("let me know", "tell me", "get back to me about")),
     ("Please", ("Please", "Pls", "Kindly")),
     ("I'd rather not", ("I'd rather not", "I don't want to", "I'd prefer not to")),
     ("supposed to", ("supposed to", "meant to", "expected to")),
@@ -245,7 +278,6 @@ CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("please", ("please", "pls", "plz")),
     ("Yes", ("Yes", "Yeah", "Yep", "Yup")),
     ("really", ("really", "truly", "so")),
-    ("days ago", ("days ago", "a few days back", "several days ago")),
     ("over a week", ("over a week", "more than a week", "8+ days")),
     ("at home", ("at home", "in the house", "indoors")),
     ("happened", ("happened", "gone on", "occurred")),
@@ -253,6 +285,16 @@ CUSTOMER_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("want", ("want", "would like", "need")),
     ("No,", ("No,", "Nope,", "Nah,")),
     ("Sure", ("Sure", "Of course", "Yes", "Sure thing")),
+    ("order", ("order", "order", "purchase")),
+    ("ordered from", ("ordered from", "bought from", "shopped with")),
+    ("an order", ("an order", "an order", "a purchase")),
+    ("hasn't arrived", ("hasn't arrived", "hasn't shown up", "hasn't come")),
+    ("haven't arrived", ("haven't arrived", "haven't shown up", "haven't come")),
+    ("arrived", ("arrived", "came", "showed up", "got here")),
+    ("but", ("but", "but", "however")),
+    ("broke", ("broke", "broke", "snapped")),
+    ("and now", ("and now", "and now", "and at this point")),
+    ("weeks", ("weeks", "weeks", "wks")),
     ("I'm", ("I'm", "I'm", "Im", "i'm")),
     ("don't", ("don't", "don't", "dont")),
     ("can't", ("can't", "can't", "cant")),
@@ -269,6 +311,9 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("I understand", ("I understand", "I completely understand", "I hear you")),
     ("frustrating", ("frustrating", "annoying", "stressful")),
     ("sorry", ("sorry", "so sorry", "truly sorry")),
+    ("so sorry", ("so sorry",)),
+    ("really sorry", ("really sorry",)),
+    ("truly sorry", ("truly sorry",)),
     ("Happy to help", ("Happy to help", "Glad to help", "Always happy to help")),
     ("e-mail", ("e-mail", "email")),
     ("options", ("options", "choices")),
@@ -278,6 +323,7 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("confirm", ("confirm", "verify", "double-check")),
     ("anything else", ("anything else", "anything more", "something else")),
     ("How can I help", ("How can I help", "How may I help", "What can I do for you")),
+    ("How can I help you", ("How can I help you", "How may I help you")),
     ("Let me check", ("Let me check", "I'll check", "Let me look")),
     ("one moment", ("one moment", "one sec", "a moment")),
     ("Have a great day", ("Have a great day", "Have a lovely day", "Enjoy your day")),
@@ -293,11 +339,11 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("happy", ("happy", "glad", "pleased")),
     ("my name is", ("my name is", "my name's", "I'm")),
     ("My name is", ("My name is", "My name's", "I'm")),
-    ("in front of me", ("in front of me", "up on my screen", "open here", "pulled up")),
+    ("in front of me", ("in front of me", "up on my screen", "open", "pulled up")),
     ("confirmation", ("confirmation", "confirmation message", "confirmation note")),
     ("chatting with us", ("chatting with us", "reaching out", "contacting us", "getting in touch")),
     ("for contacting", ("for contacting", "for reaching out to", "for getting in touch with")),
-    ("patience", ("patience", "understanding", "patience today")),
+    ("patience", ("patience", "understanding")),
     ("quick", ("quick", "fast", "speedy")),
     ("a few minutes", ("a few minutes", "a couple of minutes", "a little while")),
     ("pull up", ("pull up", "bring up", "open up")),
@@ -311,7 +357,6 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the problem", ("the problem", "the issue", "what went wrong")),
     ("check with", ("check with", "verify with", "confirm with")),
     ("right now", ("right now", "right away", "immediately")),
-    ("today", ("today", "today", "this afternoon")),
     ("I've checked", ("I've checked", "I've looked at", "I've reviewed")),
     ("looking into", ("looking into", "checking on", "working on")),
     ("on my end", ("on my end", "on our side", "from my side")),
@@ -350,7 +395,7 @@ class Idiolect:
     """One person's choice of words: one alternative per entry, applied to a whole text."""
 
     def __init__(self, words: dict[str, str]):
-        self.words = {k: v for k, v in words.items() if k != v}
+        self.words = words  # identities too: "hasn't arrived" shields its "arrived"
         self.pattern = (
             re.compile(
                 r"(?<![\w'-])("
