@@ -238,6 +238,10 @@ EMPATHY: tuple[tuple[str, ...], ...] = (
 )
 OFFERS: dict[str, tuple[str, ...]] = {
     "Full Refund": (
+        "[Let me|I'll] [put through|process|arrange] a Full Refund [for order {order}|of {amount}|"
+        "for the {short}][ right now| today|].",
+        "[My suggestion is|I'd suggest|How about] a Full Refund[: {amount} back to your card| of "
+        "{amount}|]?",
         "I can [offer you|issue|arrange] a Full Refund of {amount} [to your original payment "
         "method|back to your card|to the card you used].",
         "I've [approved|put through|set up] a Full Refund for the {product}; you'll see "
@@ -246,12 +250,20 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "today|now|right away].",
     ),
     "Partial Refund": (
+        "[I'm able to|I can] [offer|arrange] a Partial Refund [on order {order}|for the {short}|"
+        "right away].",
+        "[How about|Would] a Partial Refund [on the {short}|for order {order}] [work for you|help]"
+        "?",
         "I can issue a Partial Refund for the difference[ on order {order}|].",
         "I've [arranged|set up] a Partial Refund on the {product} to [make up for this|cover "
         "the difference|put this right].",
         "What I can do is a Partial Refund of part of the {amount} you paid[ for the {short}|].",
     ),
     "Replacement": (
+        "[Let me|I'll] [ship|send] you a Replacement [{short}|for the {product}] [free of "
+        "charge|at our cost|today].",
+        "[How about|Would you like] a Replacement [for the {short}|of the {product}][, shipped "
+        "free|]?",
         "I can send you a Replacement [for the {short}|for the {product}] at no extra cost.",
         "I'll arrange a Replacement for the {product} [right away|today|this afternoon]; it "
         "ships free of charge.",
@@ -259,6 +271,9 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "you [today|this week|by tomorrow].",
     ),
     "Store Credit": (
+        "[I can put|Let me put] {amount} of Store Credit [on your account|toward your next "
+        "order][, {first}|].",
+        "[How about|Would you take] Store Credit [for the {short}|of {amount}] [instead|]?",
         "I can offer you Store Credit for the full {amount}, which you can use on anything "
         "[in our store|on the site|you like].",
         "I can issue Store Credit to your account for the {product}[ ({amount})|].",
@@ -266,23 +281,31 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "straight away].",
     ),
     "Discount Code": (
+        "[Let me|I'll] [send|e-mail] you a Discount Code [for 15% off|good for 15% off] "
+        "[your next order|anything on the site].",
         "I can send you a Discount Code for 15% off your next order[ with us|].",
         "As an apology, I can give you a Discount Code [you can use|for] your next purchase.",
         "I'd like to offer you a Discount Code for your next order to make up for [this|the "
         "trouble with the {short}].",
     ),
     "Loyalty Points Credit": (
+        "[Let me|I'll] [add|post] a Loyalty Points Credit to your [account|balance][ for the "
+        "trouble| today|].",
         "I can add a Loyalty Points Credit to your account as an apology[ for the {short}|].",
         "I can offer you a Loyalty Points Credit of [500|750|1,000] points, which never expire.",
         "To make up for this, I can apply a Loyalty Points Credit to your [rewards balance|"
         "account|loyalty account].",
     ),
     "Free Shipping on Next Order": (
+        "[Let me|I'll] [add|put] Free Shipping on Next Order [on|to] your account[ for the "
+        "trouble|, {first}|].",
         "I can offer you Free Shipping on Next Order as a thank-you for your patience.",
         "I can set up Free Shipping on Next Order for your account[, {first}|].",
         "[How about|Would it help if I set up] Free Shipping on Next Order for you?",
     ),
     "Extended Warranty": (
+        "[Let me|I'll] [register|add] an Extended Warranty [on|for] the {short}[ at no cost|"
+        " today|].",
         "I can offer you an Extended Warranty on the {product} to cover this.",
         "I can add an Extended Warranty to your {short}, so you're covered for a full year "
         "[from {date}|from the purchase date].",

@@ -69,7 +69,7 @@ def chat_steps(
                 steps += ["afterthought", "afterthought_reply"]
         else:
             steps += ["promise", "promise_ok"]
-    if r.random() < 0.35:
+    if r.random() < 0.25:
         steps.append("anything_else")
         steps.append("bye")
     elif r.random() < 0.6:
@@ -167,7 +167,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "offer":
             if after_decline:
                 return join_lead(one(ap.ALTERNATIVE_LEADS), v.offer_text)
-            if r.random() < 0.35:  # straight to the point
+            if r.random() < 0.55:  # straight to the point
                 return v.offer_text
             return one(ap.EMPATHY[v.issue]) + " " + v.offer_text
         case "accept":

@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-ALTERNATIVES = re.compile(r"\[([^\[\]]*)\]")
 WORD = re.compile(r"\b[a-z]{4,}\b")  # lower-case words only: names keep their spelling
 TONES = ("polite", "plain", "curt", "annoyed")
 
@@ -22,15 +21,66 @@ SPACE_BEFORE_MARK = re.compile(r" +([.,!?;:])|(?<= ) +")
 
 
 def vary(r: random.Random, template: str) -> str:
-    """`template` with each `[a|b|c]` replaced by one of its alternatives (innermost first)."""
+    """`template` with each `[a|b|c]` replaced by one of its alternatives."""
     if "[" not in template:
         return template
     lead = template.endswith(" ")  # a lead-in ("Since ..., "): keeps its space
-    while "[" in template:
-        template = ALTERNATIVES.sub(lambda m: _one(r, m.group(1).split("|")), template)
-    # an empty alternative leaves no stray space ("I'll take that ." -> "I'll take that.")
-    text = SPACE_BEFORE_MARK.sub(lambda m: m.group(1) or "", template).strip()
+    out: list[str] = []
+    _render(r, _parse(template), out)
+    text = "".join(out)
+    if "|]" in template or "[|" in template or "||" in template:
+        # an empty alternative leaves no stray space ("I'll take that ." -> "I'll take that.")
+        text = SPACE_BEFORE_MARK.sub(lambda m: m.group(1) or "", text)
+    text = text.strip()
     return text + " " if lead and text else text
+
+
+# A parsed template: text and groups of alternatives (each a plain text or itself parsed).
+Parsed = tuple["str | tuple[str | Parsed, ...]", ...]
+
+
+@cache
+def _parse(template: str) -> Parsed:
+    """`template` parsed once (templates are reused thousands of times)."""
+    parsed, end = _parse_from(template, 0)
+    return parsed
+
+
+def _parse_from(template: str, i: int) -> tuple[Parsed, int]:
+    """The sequence from `i` up to an unmatched `|` or `]` (or the end), and where it stopped."""
+    parts: list[str | tuple[str | Parsed, ...]] = []
+    text_start = i
+    while i < len(template) and template[i] not in "|]":
+        if template[i] == "[":
+            if text_start < i:
+                parts.append(template[text_start:i])
+            options: list[str | Parsed] = []
+            while True:
+                option, i = _parse_from(template, i + 1)
+                texts = [p for p in option if isinstance(p, str)]
+                options.append("".join(texts) if len(texts) == len(option) else option)
+                if i >= len(template) or template[i] == "]":
+                    break
+            parts.append(tuple(options))
+            i += 1
+            text_start = i
+        else:
+            i += 1
+    if text_start < i:
+        parts.append(template[text_start:i])
+    return tuple(parts), i
+
+
+def _render(r: random.Random, parsed: Parsed, out: list[str]) -> None:
+    for part in parsed:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        choice = part[r.randrange(len(part))]
+        if isinstance(choice, str):
+            out.append(choice)
+        else:
+            _render(r, choice, out)
 
 
 def join_lead(lead: str, sentence: str) -> str:
@@ -43,10 +93,6 @@ def join_lead(lead: str, sentence: str) -> str:
     if lead.endswith((",", ":")) and first != "I" and not first.startswith("I'"):
         sentence = sentence[:1].lower() + sentence[1:]
     return f"{lead} {sentence}"
-
-
-def _one(r: random.Random, options: list[str]) -> str:
-    return options[r.randrange(len(options))]
 
 
 def person_rng(seed: int, kind: str, person_id: str) -> random.Random:
@@ -396,20 +442,16 @@ class Idiolect:
 
     def __init__(self, words: dict[str, str]):
         self.words = words  # identities too: "hasn't arrived" shields its "arrived"
-        self.pattern = (
-            re.compile(
-                r"(?<![\w'-])("
-                + "|".join(re.escape(k) for k in sorted(self.words, key=len, reverse=True))
-                + r")(?![\w'-])"
-            )
-            if self.words
-            else None
-        )
+        self.pattern = _words_pattern(tuple(sorted(words, key=lambda k: (-len(k), k))))
 
     def apply(self, text: str) -> str:
-        if self.pattern is None:
-            return text
         return self.pattern.sub(lambda m: self.words[m.group(0)], text)
+
+
+@cache
+def _words_pattern(keys: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for everyone with the same entries (longest first, whole words)."""
+    return re.compile(r"(?<![\w'-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w'-])")
 
 
 def idiolect(
