@@ -240,8 +240,8 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "Full Refund": (
         "[Let me|I'll] [put through|process|arrange] a Full Refund [for order {order}|of {amount}|"
         "for the {short}][ right now| today|].",
-        "[My suggestion is|I'd suggest|How about] a Full Refund[: {amount} back to your card| of "
-        "{amount}|]?",
+        "[My suggestion is|I'd suggest] a Full Refund[: {amount} back to your card| of {amount}|].",
+        "How about a Full Refund[ of {amount}| for the {short}|]?",
         "I can [offer you|issue|arrange] a Full Refund of {amount} [to your original payment "
         "method|back to your card|to the card you used].",
         "I've [approved|put through|set up] a Full Refund for the {product}; you'll see "
@@ -427,7 +427,7 @@ CHAT_ASKS_STATUS = (
 CHAT_STATUS_ANSWERS = (
     "[Yes|I can see it], [it's been processed|it's gone through] [on our side|already]. "
     "[Nothing else is needed from you.|You don't need to do anything else.]",
-    "I [checked|can confirm]: [everything from the e-mail|what we offered by e-mail] is "
+    "[I checked|I've checked|I looked]: [everything from the e-mail|what we offered by e-mail] is "
     "[processed|in place].",
 )
 # A question from the customer after the confirmation, and the agent's answer.

@@ -36,13 +36,13 @@ def chat_steps(
     so the agent never asks for it.
     """
     steps = ["greet"]
-    gave_order = said_order or r.random() < 0.35
-    steps.append("problem_with_order" if gave_order and not said_order else "problem")
-    if r.random() < (0.35, 0.6, 0.9)[style.length]:
-        steps.append("problem_more")
-    if role == FOLLOWS:
-        steps += ["hold", "status_reply"]
+    if role == FOLLOWS:  # the customer checks on what an e-mail offered
+        steps += ["status_ask", "hold", "status_reply"]
     else:
+        gave_order = said_order or r.random() < 0.35
+        steps.append("problem_with_order" if gave_order and not said_order else "problem")
+        if r.random() < (0.35, 0.6, 0.9)[style.length]:
+            steps.append("problem_more")
         if r.random() < 0.45:
             steps += ["clarify", "clarify_reply"]
         if not gave_order:
@@ -186,6 +186,8 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
             return one(PROMISES)
         case "promise_ok":
             return one(PROMISE_OKS)
+        case "status_ask":
+            return one(ap.CHAT_ASKS_STATUS)
         case "status_reply":
             return one(ap.CHAT_STATUS_ANSWERS)
         case "anything_else":
