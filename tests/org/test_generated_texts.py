@@ -217,3 +217,51 @@ def test_new_case_texts_for_a_product_the_generator_did_not_name():
     for issue in ("Shipping Delay", "Defective Product", "Size Mismatch", "Something Else"):
         subject, description = compose_case(r, issue, "Widget", "00000042", date(2024, 1, 9))
         assert subject and description and "{" not in subject + description
+
+
+def test_agents_name_a_breaking_resolution_only_in_cases_with_the_latent_violation(
+    default_org_path,
+):
+    """What a reader of the agents' messages concludes (PVI) is the latent truth: a declined
+    first offer or a follow-up never adds a violation, and the violating offer is there."""
+    from crm_tui.org.schema import latent
+    from crm_tui.org.schema.sftime import parse_date
+    from crm_tui.org.store.orgstore import OrgStore
+
+    with OrgStore.open(default_org_path) as org:
+        violations = {
+            case: latent.loads(text)
+            for case, text in org.latent(*latent.CASE_POLICY_VIOLATION).items()
+        }
+        issue_article = {
+            k: latent.loads(v) for k, v in org.latent(*latent.ISSUE_POLICY_ARTICLE).items()
+        }
+        policies = {k: latent.loads(v) for k, v in org.latent(*latent.ARTICLE_POLICY).items()}
+        agents = {r[0] for r in org.conn.execute("SELECT Email FROM User")}
+        said: dict[str, list[tuple[date, str]]] = {}
+        for case, body, frm, when in org.conn.execute(
+            "SELECT ParentId, TextBody, FromAddress, MessageDate FROM EmailMessage"
+        ):
+            if frm in agents:
+                said.setdefault(case, []).append((parse_date(when[:10]), body))
+        for case, body in org.conn.execute("SELECT CaseId, Body FROM LiveChatTranscript"):
+            for day, text in re.findall(r"^\[(\S{10})T[^\]]*\] [^(]*\(Agent\): (.*)$", body, re.M):
+                said.setdefault(case, []).append((parse_date(day), text))
+        cases = org.conn.execute(
+            'SELECT c.Id, c.IssueId__c, o.EffectiveDate FROM "Case" c JOIN OrderItem i '
+            'ON i.Id = c.OrderItemId__c JOIN "Order" o ON o.Id = i.OrderId'
+        ).fetchall()
+    checked = 0
+    for case, issue, bought in cases:
+        allowed = policies[issue_article[issue]]["resolutions"]
+        breaking = False
+        for day, text in said.get(case, []):
+            for name in RESOLUTIONS:
+                if name.lower() in text.lower():
+                    window = allowed.get(name)
+                    late = window is not None and (day - parse_date(bought)).days > window
+                    breaking |= name not in allowed or late
+                    checked += 1
+        truth = violations.get(case, {}).get("article") is not None
+        assert breaking == truth, (case, violations.get(case), said.get(case))
+    assert checked > 500
