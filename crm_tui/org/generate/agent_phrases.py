@@ -404,7 +404,7 @@ CONFIRMS = (
     "account|on order {order}|on your account] [within 24 hours|by tomorrow|later today].",
     "[I've|I have] [submitted|put through|entered] [that|everything|the request] [now|for "
     "you][, {first}|][.|!]",
-    "[Perfect|Great|Okay], [it's|that's] [in the system|on its way|gone through] [now|for order "
+    "[Perfect|Great|Okay], [it's|that's] [in the system|on its way|all through] [now|for order "
     "{order}|].",
 )
 # Agent, after the offer was made in the other channel: a follow-up that names no
@@ -425,7 +425,7 @@ CHAT_ASKS_STATUS = (
     "I'm checking on the status of what [we agreed|was agreed] by e-mail for order {order}.",
 )
 CHAT_STATUS_ANSWERS = (
-    "[Yes|I can see it], [it's been processed|it's gone through] [on our side|already]. "
+    "[Yes|I can see it], [it's been processed|it went through] [on our side|already]. "
     "[Nothing else is needed from you.|You don't need to do anything else.]",
     "[I checked|I've checked|I looked]: [everything from the e-mail|what we offered by e-mail] is "
     "[processed|in place].",

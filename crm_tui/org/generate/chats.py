@@ -54,7 +54,7 @@ def chat_steps(
             if r.random() < 0.12:
                 steps += ["still_there", "yes_here"]
         steps.append("lookup")
-        if style.tone == "annoyed" and r.random() < 0.45:
+        if role == OFFERS and style.tone == "annoyed" and r.random() < 0.45:  # "I can fix it now"
             steps += ["supervisor", "supervisor_reply", "supervisor_ok"]
         if role == OFFERS:
             if can_decline and r.random() < 0.25:
@@ -343,8 +343,7 @@ BYES = (
 CLOSINGS = (
     "[You're welcome|My pleasure|No problem at all|Anytime], {first}. [Have a great day|Take "
     "care|Enjoy the rest of your day|Have a good one|Enjoy the {short}][!|.]",
-    "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now|Good luck "
-    "with {occasion}][!|.]",
+    "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now][!|.]",
     "[Glad I could help|Happy I could help|Glad we got that sorted][, {first}|]. [Enjoy your "
     "day|Have a lovely evening|Take care|All the best][!|.]",
     "[Thanks for your patience today|Thanks for bearing with me|Thanks for your time], "

@@ -11,7 +11,7 @@ from __future__ import annotations
 SUBJECTS: tuple[tuple[str, ...], ...] = (
     (
         "[Incorrect|Wrong] [item|product] [received|delivered|in my order]",
-        "[Wrong item|Incorrect item|Not what I ordered] [-|:|in] order {order}",
+        "[Wrong item|Incorrect item|Not what I ordered][ -|:| in] order {order}",
         "Got [a different item|{wrong}] instead of the {short}",
         "{product} order [contained|came with] the wrong item",
         "Order {order}: [incorrect|wrong] item [shipped|sent]",
@@ -265,7 +265,7 @@ CORES: tuple[tuple[str, ...], ...] = (
         "The {product} in [my size|{size}|the other color] {has} been unavailable for "
         "[weeks|a month|ages].",
         "My cart keeps removing the {product} right before I pay.",
-        "[Your|The] [app|site] [says|shows] the {product} [is back|as in stock], but I can't "
+        "[Your|The] [app|site] [says the {product} is back|shows the {product} as in stock], but I can't "
         "[add {it} to my cart|get past the payment step].",
     ),
     (
@@ -284,7 +284,7 @@ CORES: tuple[tuple[str, ...], ...] = (
 EXTRAS: tuple[tuple[tuple[int, ...], str], ...] = (
     (
         (0, 1, 3, 5, 6),
-        "[This|It|The {short}] was [meant to be|supposed to be|going to be|"
+        "[This was|It was|The {short} {was}] [meant to be|supposed to be|going to be|"
         "bought as] a [gift|present|surprise] for my {relative}[ {relname}|][.| and now I'm "
         "scrambling.|, and the timing is awful.|, so this is awkward.|.]",
     ),

@@ -101,7 +101,9 @@ def case_slots(
             "direction": r.choice(("smaller", "larger")),
             "tight": r.choice(("tight", "loose", "short", "long")),
             "wrong": vary(r, r.choice(tx.WRONG_ITEMS)),
-            "occasion": r.choice(tx.OCCASIONS),
+            "occasion": r.choice(
+                tx.ANY_OCCASIONS + tx.CATEGORY_OCCASIONS.get(product_type.category, ())
+            ),
             "company": company,
             "promo": promo_for(r, ordered),
             "amount": f"${amount:,.2f}",

@@ -119,7 +119,7 @@ def email_bodies(
             out.append((False, signed(vary(r, answer).format_map(s))))
         elif step == "accept":
             text = one(ap.ACCEPTS)
-            asked = r.random() < 0.3
+            asked = "confirm" in steps[i:] and r.random() < 0.3  # asked only if answered
             if asked:
                 text += " " + one(ap.HOW_LONG)
             out.append((False, signed(text)))
