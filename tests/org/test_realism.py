@@ -23,8 +23,14 @@ from crm_tui.org.realism_measures import (
 )
 from crm_tui.org.store.orgstore import OrgStore
 
-# Bars of issue 19 the generator meets (key -> bar); the trigram ratios and the share of
-# repeated chat lines are measured but not yet held to their bars (the texts half).
+# Bars of issue 19 (key -> bar) the generator meets at every seed tried; TEXT_BARS it
+# meets at seed 1 (the default org) with little margin elsewhere.
+TEXT_BARS = {
+    "ratio_descriptions": 0.35,
+    "ratio_chat": 0.35,
+    "ratio_emails": 0.30,
+    "share_chat_repeated": 0.20,
+}
 BARS = {
     "share_open_old": 0.10,
     "chat_lengths": 8,
@@ -157,17 +163,18 @@ def test_cli_check_realism_prints_the_measures_and_exits_0(small_org_path):
 
 
 # ------------------------------------------------------------------ the bars, two seeds
-def check_bars(values: dict[str, float]) -> list[str]:
+def check_bars(values: dict[str, float], bars: dict[str, float] = BARS) -> list[str]:
     misses = []
-    for key, bar in BARS.items():
-        good = values[key] >= bar if key == "chat_lengths" or bar == 1 else values[key] <= bar
+    for key, bar in bars.items():
+        at_least = key == "chat_lengths" or key.startswith("ratio_") and key != "ratio_weekend_dip"
+        good = values[key] >= bar if at_least or bar == 1 else values[key] <= bar
         if not good:
             misses.append(f"{key} = {values[key]:.3f} (bar {bar})")
     return misses
 
 
 def test_default_org_meets_the_realism_bars(default_org_path):
-    assert check_bars(measures(default_org_path)) == []
+    assert check_bars(measures(default_org_path), BARS | TEXT_BARS) == []
 
 
 def test_another_seed_meets_the_realism_bars(other_seed_org):

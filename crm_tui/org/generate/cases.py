@@ -46,20 +46,24 @@ from crm_tui.org.schema.ids import make_id
 from crm_tui.org.schema.sftime import format_datetime
 from crm_tui.org.store.orgstore import OrgStore
 
-PEAK_CASE_BOOST = 4.0
+PEAK_CASE_BOOST = 5.0
 # Slots a description should not repeat in its second sentence.
 ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion")
 # Issues whose customers plausibly write weeks after the purchase, so that a resolution
 # offered after its window (a window violation) reads naturally.
 LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
-GENERALIST_SHARE = 0.4  # of the issues, taken by any agent rather than by specialists
+GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by specialists
 ALL_RESOLUTIONS = list(RESOLUTIONS)
 # Cases still open were opened in the last weeks before the org's today: a share of the
 # cases is picked among the lines whose case opens then, most of which are still open.
 OPEN_WINDOW_DAYS = 70
-RECENT_SHARE = 0.16
-OPEN_RATE = 0.85  # of the cases opened in that window
+RECENT_SHARE = 0.13
+OPEN_RATE = 0.9  # of the cases opened in that window
+OFF_SEASON_RECENT = 0.1  # weight of a seasonal product out of its season among those
+# Handle times (texts.HANDLE_HOURS) are elapsed hours; an agent works about a quarter of
+# the week's hours, so a case takes that share of them in the closing agent's shifts.
+WORK_SHARE = 0.25
 
 
 @dataclass
@@ -126,7 +130,10 @@ def _pick_lines(
             if lo <= hi:
                 late = r.randint(lo, hi)
                 recent.append((oi, li, issue, late))
-                recent_weights.append(weight(late))
+                # the last weeks draw cases about what is in season (or has no season), so
+                # that seasonal products keep their cases in their peak months
+                in_season = not p.peak or (order.day + timedelta(days=late)).month in p.peak
+                recent_weights.append(weight(late) * (1.0 if in_season else OFF_SEASON_RECENT))
     picked = weighted_sample(r, recent, recent_weights, min(round(n * RECENT_SHARE), len(recent)))
     taken = {(oi, li) for oi, li, _, _ in picked}
     others = [(item, w) for item, w in zip(items, weights) if item[:2] not in taken]
@@ -170,12 +177,23 @@ class _Router:
             for a in picks:
                 self.agents[a].specialties.append(issue)
         self.strong = [i for i, a in enumerate(self.agents) if a.skill >= 0.6] or list(range(n))
+        # Per generalist issue, the agents (and the strong ones, who take transfers) in a
+        # shuffled order, dealt one case each before anyone gets a second: whoever has the
+        # fewest cases of the issue takes the next, so nobody stands out on it.
+        self.decks: dict[tuple[int, bool], list[int]] = {}
+
+    def _dealt(self, issue: int, strong: bool) -> int:
+        deck = self.decks.setdefault((issue, strong), [])
+        if not deck:
+            pool = self.strong if strong else range(len(self.agents))
+            deck.extend(self.r.sample(pool, len(pool)))
+        return deck.pop()
 
     def first(self, issue: int) -> int:
         roll = self.r.random()
         spec = self.specialists[issue]
         if not spec:
-            return self.r.randrange(len(self.agents))
+            return self._dealt(issue, strong=False)
         if roll < 0.30:
             return spec[0]
         if roll < 0.42 and len(spec) > 1:
@@ -183,6 +201,11 @@ class _Router:
         return self.r.randrange(len(self.agents))
 
     def transfer_to(self, issue: int, current: int) -> int:
+        if not self.specialists[issue]:
+            for _ in range(3):
+                target = self._dealt(issue, strong=True)
+                if target != current:
+                    return target
         for _ in range(10):
             if self.r.random() < 0.5 and self.specialists[issue]:
                 target = self.r.choice(self.specialists[issue])
@@ -290,7 +313,11 @@ def build(
             if rt.random() < 0.3 * (1 - agents[owners[-1]].skill) ** 2 + 0.03:
                 owners.append(router.transfer_to(issue, owners[-1]))
         if has_chat and not has_email:  # the chat opened the case: inside chat hours
-            created = wt.chat_start(agents[owners[0]].shift, created, CHAT_MINUTES, rt)
+            shift = agents[owners[0]].shift
+            opened = wt.chat_start(shift, created, CHAT_MINUTES, rt)
+            if opened > END:  # the agent's next shift is after the data ends: an earlier one
+                opened = wt.chat_start(shift, END - timedelta(days=5), CHAT_MINUTES, rt)
+            created = opened
 
         # ---- how long: issue base x skill of the closing agent x state speed x noise
         skill = agents[owners[-1]].skill
@@ -298,8 +325,8 @@ def build(
         hours *= crowd.state_speed[cust.state] * rt.lognormvariate(0, 0.45)
         hours += sum(rt.uniform(8, 40) for _ in owners[1:])
         hours = max(1.0, hours)
-        # the closing agent closes it at work
-        finish = wt.at_work(agents[owners[-1]].shift, created + timedelta(hours=hours), rt)
+        # the closing agent works on it in their shifts and closes it at work
+        finish = wt.after_work(agents[owners[-1]].shift, created, hours * 60 * WORK_SHARE)
         recent = (NOW - created).days < OPEN_WINDOW_DAYS
         open_case = (rt.random() < OPEN_RATE and recent) or finish > NOW
         if open_case:
@@ -324,8 +351,12 @@ def build(
             rt,
             sorted(created + timedelta(seconds=rt.uniform(0.1, 0.8) * span) for _ in owners[1:]),
             [agents[a].shift for a in owners],  # the agent handing the case on acts
-            life_end,
+            life_end if closed is None else NOW,  # a closure moves after the last hand-over
         )
+        if closed is not None and transfer_times and transfer_times[-1] >= closed:
+            # a hand-over moved into its agent's shift came after the planned closure
+            later = transfer_times[-1] + timedelta(minutes=rt.randint(10, 120))
+            closed = life_end = wt.at_work(agents[owners[-1]].shift, later, rt)
         priority = rt.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
 
         # ---- text: the customer's own style and history (descriptions.py)

@@ -119,6 +119,22 @@ def at_work(shift: Shift, t: datetime, r: random.Random | None = None) -> dateti
     return _settled(r, t, snap(t), snap)
 
 
+def after_work(shift: Shift, t: datetime, minutes: float) -> datetime:
+    """When `minutes` of the agent's working time after `t` have passed: work stops at the
+    end of a shift and goes on at the next, so durations keep their proportions."""
+    left = timedelta(minutes=minutes)
+    t = at_work(shift, t)
+    for _ in range(100_000):
+        local = to_local(t, shift.zone)
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        ends = to_utc(midnight + timedelta(minutes=shift.start + shift.length), shift.zone)
+        if left <= ends - t:
+            return t + left
+        left -= ends - t
+        t = at_work(shift, ends + timedelta(seconds=1))
+    return t
+
+
 def chat_start(shift: Shift, t: datetime, minutes: int, r: random.Random | None = None) -> datetime:
     """The earliest time >= `t` at which a chat of `minutes` fits both the agent's shift and
     live chat's stated hours (with `r`: a little later if moved)."""
