@@ -267,7 +267,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
         "I can send you a Replacement [for the {short}|for the {product}] at no extra cost.",
         "I'll arrange a Replacement for the {product} [right away|today|this afternoon]; it "
         "ships free of charge.",
-        "The [quickest|simplest|best] fix is a Replacement, and I can get a new {short} out to "
+        "The [quickest|simplest|best] fix is a Replacement, and I can get a new one out to "
         "you [today|this week|by tomorrow].",
     ),
     "Store Credit": (
@@ -356,7 +356,7 @@ TIMELINES: dict[str, tuple[str, ...]] = {
 }
 IN_WINDOW = (
     "Since you're [still|] within the [policy|return|30-day] window, ",
-    "[Good news|The good news is that|Luckily]: your order qualifies, so ",
+    "[Good news:|The good news is that|Luckily,] your order qualifies, so ",
     "[As|Because] the order is [recent|still recent|quite new], ",
     "[Since|As] this [is on us|was our mistake|shouldn't have happened], ",
     "",

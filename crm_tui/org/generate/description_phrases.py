@@ -393,7 +393,7 @@ ASKS: dict[str, tuple[str, ...]] = {
         "I want this [fixed|sorted|resolved] [now|ASAP|this week|today].",
         "[I expect|I'd like|I want] a [proper|quick|real] [answer|resolution|fix][.|!]",
         "Please don't make me [wait|chase this|call|write] again.",
-        "[This needs|I need this] [resolved|sorted] [quickly|immediately|today][.|!]",
+        "[This needs to be|I need this] [resolved|sorted] [quickly|immediately|today][.|!]",
         "What are you going to do about it?",
         "[Second time|Again], [I'm asking|I'm writing about this][.|!]",
     ),
