@@ -265,7 +265,7 @@ CORES: tuple[tuple[str, ...], ...] = (
         "The {product} in [my size|{size}|the other color] {has} been unavailable for "
         "[weeks|a month|ages].",
         "My cart keeps removing the {product} right before I pay.",
-        "[Your|The] [app|site] [says the {product} is back|shows the {product} as in stock], but I can't "
+        "[Your|The] [app|site] [says the {product} {is} back|shows the {product} as in stock], but I can't "
         "[add {it} to my cart|get past the payment step].",
     ),
     (

@@ -157,7 +157,12 @@ def compose(
     used = {k for k in ONCE if "{" + k in first}
     others = [c for c in CORES[issue] if c != first and not any("{" + k in c for k in used)]
     if others and r.random() < (0.25, 0.5, 0.75)[style.length]:
-        parts.append(vary(r, r.choice(others)).format_map(dict(slots, product=slots["short"])))
+        parts.append(
+            vary(r, r.choice(others)).format_map(
+                # the wanted item keeps its name: the order line holds another of its type
+                slots if issue == tx.UNAVAILABLE else dict(slots, product=slots["short"])
+            )
+        )
     extras = _extras(issue, customer, created)
     for _ in range(min(len(extras), r.choice(((0, 0, 1), (0, 1, 1), (1, 1, 2))[style.length]))):
         extra = extras.pop(r.randrange(len(extras)))
