@@ -2,8 +2,9 @@
 
 CRMArena's routing questions describe a case that does not exist yet, so the text must
 not be copied from a case in the org (a solver could find that case and its owner). It is
-composed from the issue, the product and an invented order, with the org generator's own
-phrasings (`org.generate.texts`), and rejected if it equals an existing case's description.
+composed from the issue, the product and an invented order by the org generator's own
+composer (`org.generate.descriptions`, in the style of an invented customer), and rejected
+if it equals an existing case's description.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
+from crm_tui.org.generate import descriptions as descr
 from crm_tui.org.generate import texts as tx
-from crm_tui.org.generate.cases import ONCE
+from crm_tui.org.generate import writing_style as ws
 from crm_tui.org.generate.common import COMPANY
 from crm_tui.org.generate.data import ACCESSORY, TYPES, ProductType
 from crm_tui.org.generate.kbtexts import POLICIES
-from crm_tui.org.generate.products import grammar
 
 ISSUE_INDEX = {str(policy["issue"]): i for i, policy in enumerate(POLICIES)}
 # For an org whose issues are not the generator's (a hand-built one): the issue's own name.
@@ -61,39 +62,14 @@ def compose_case(
     kind = product_type(product_name) or _any_type(product_name)
     lo, hi = tx.DELAYS[issue] if issue is not None else (1, 20)
     ordered = today - timedelta(days=rng.randint(lo, hi))
-    slots = grammar(kind.plural) | {
-        "product": product_name,
-        "short": kind.noun.lower(),
-        "order": f"#{order_number}",
-        "date": f"{ordered:%B} {ordered.day}, {ordered.year}",
-        "direction": rng.choice(("smaller", "larger")),
-        "tight": rng.choice(("tight", "loose", "short", "long")),
-        "wrong": rng.choice(tx.WRONG_ITEMS),
-        "occasion": rng.choice(tx.OCCASIONS),
-        "company": COMPANY,
-        "promo": rng.choice(tx.PROMOS),
-        "amount": f"${rng.uniform(*kind.price):,.2f}",
-        "relative": rng.choice(tx.RELATIVES),
-        "points": f"{rng.randrange(500, 6000, 50):,}",
-        "it_is": "they're" if kind.plural else "it's",
-        "issue": issue_name,
-        "issue_lower": issue_name.lower(),
-    }
-    sizes = tx.SIZES.get(kind.kind, ("size S", "size M", "size L"))
-    slots["size"], slots["other"] = rng.sample(sizes, 2)
-    slots["defect"] = tx.fill(rng.choice(tx.DEFECTS[kind.kind]), slots)
-    subjects, cores = (
-        (tx.SUBJECTS[issue], tx.CORES[issue])
-        if issue is not None
-        else (OTHER_SUBJECTS, OTHER_CORES)
-    )
-    subject = tx.fill(rng.choice(subjects), slots)
-    first = rng.choice(cores)
-    parts = [tx.fill(first, slots)]
-    # A second sentence about the same problem, as customers add, not repeating a detail.
-    used = [k for k in ONCE if "{" + k + "}" in first]
-    others = [c for c in cores if c != first and not any("{" + k + "}" in c for k in used)]
-    if others and rng.random() < 0.5:
-        parts.append(tx.fill(rng.choice(others), slots | {"product": slots["short"]}))
-    parts += [tx.fill(rng.choice(tx.DETAILS), slots), rng.choice(tx.ASKS)]
-    return subject, " ".join(p for p in parts if p)
+    amount = rng.uniform(*kind.price)
+    slots = descr.case_slots(rng, kind, product_name, order_number, ordered, today, amount, COMPANY)
+    if issue is not None:  # in the style of some customer, as the generator writes
+        style = ws.customer_style(rng.randrange(1 << 30), "new-case")
+        writer = descr.Customer("", "", style, None, rng.randint(0, 3))
+        text = descr.compose(rng, issue, slots, writer, today)
+        return text.subject, text.description
+    slots |= {"issue": issue_name, "issue_lower": issue_name.lower()}
+    subject = rng.choice(OTHER_SUBJECTS).format_map(slots)
+    description = rng.choice(OTHER_CORES).format_map(slots)
+    return subject, description

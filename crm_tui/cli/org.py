@@ -17,6 +17,10 @@ from crm_tui.cli.serve_command import serve
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
+
+    from crm_tui.org.realism_measures import Measure
+    from crm_tui.org.store.orgstore import OrgStore
 
 # The org's modules and rich are imported inside the commands: `crm-tui --version`,
 # `--help` and the other command groups never need them.
@@ -70,7 +74,12 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
 
 @org.command()
 @org_path_option
-def check(org_path: Path | None) -> None:
+@click.option(
+    "--realism",
+    is_flag=True,
+    help="Also print the realism measures (issue 19); they never fail the check.",
+)
+def check(org_path: Path | None, realism: bool) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""
     from crm_tui.org.store.check import check_org
     from crm_tui.org.store.orgstore import OrgStore
@@ -78,10 +87,35 @@ def check(org_path: Path | None) -> None:
     path = org_path or default_org()
     with OrgStore.open(path) as store:
         report = check_org(store)
+        measures = _realism_measures(store) if realism else []
     for line in report.lines():
         click.echo(line)
+    if measures:
+        table = realism_table(measures, title=f"Realism measures of {path}")
+        print_table(table, _stdout_console())
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _realism_measures(store: OrgStore) -> list[Measure]:
+    from crm_tui.org.realism_measures import measure_realism
+
+    return measure_realism(store)
+
+
+def realism_table(measures: list[Measure], title: str) -> Table:
+    """The measures as a table: value, bar, and whether the value meets it."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("Measure")
+    table.add_column("Value", justify="right")
+    table.add_column("Bar", justify="right")
+    table.add_column("Meets")
+    for m in measures:
+        meets = {None: "", True: "yes", False: "no"}[m.meets]
+        table.add_row(m.label, m.shown(), m.bar, meets)
+    return table
 
 
 @org.command()

@@ -3,9 +3,14 @@
 Each case is about one order line and one issue. Which lines get cases follows the
 product's issue propensity and season (cases of a seasonal product peak in its peak
 months); the first owner is often a specialist of the issue; low-skill agents transfer
-more and take longer; closure speed also depends on the customer's shipping state. Cases
-with an e-mail or chat carry an offered resolution that either keeps to the issue's
+more and take longer; closure speed also depends on the customer's shipping state. Closed
+cases with an e-mail or chat carry an offered resolution that either keeps to the issue's
 policy article or (the latent policy violation) breaks it.
+
+Timelines (issue 19): customers open cases on a daily curve with a weekend dip; agents
+act inside their shifts, chats inside live chat's stated hours (`worktime`). Cases still
+open were opened in the last weeks before the org's today; their threads stop before any
+offer, a New case has no agent activity yet, and an Escalated case was handed on.
 """
 
 from __future__ import annotations
@@ -15,15 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from crm_tui.org.generate import agent_phrases as ap
+from crm_tui.org.generate import chats, threads
+from crm_tui.org.generate import descriptions as descr
+from crm_tui.org.generate import emails as em
 from crm_tui.org.generate import texts as tx
+from crm_tui.org.generate import worktime as wt
+from crm_tui.org.generate import writing_style as ws
 from crm_tui.org.generate.common import (
     COMPANY,
     END,
     NOW,
     IdMaker,
     Sizes,
-    at_time,
-    business_minutes,
     rng,
     weighted_sample,
 )
@@ -31,21 +40,30 @@ from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
 from crm_tui.org.generate.people import Agent, Customer, People
-from crm_tui.org.generate.products import Catalog, Product, grammar
+from crm_tui.org.generate.products import Catalog, Product
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.schema.sftime import format_datetime
 from crm_tui.org.store.orgstore import OrgStore
 
-PEAK_CASE_BOOST = 4.0
+PEAK_CASE_BOOST = 5.0
 # Slots a description should not repeat in its second sentence.
 ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion")
 # Issues whose customers plausibly write weeks after the purchase, so that a resolution
 # offered after its window (a window violation) reads naturally.
 LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
-GENERALIST_SHARE = 0.4  # of the issues, taken by any agent rather than by specialists
+GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by specialists
 ALL_RESOLUTIONS = list(RESOLUTIONS)
+# Cases still open were opened in the last weeks before the org's today: a share of the
+# cases is picked among the lines whose case opens then, most of which are still open.
+OPEN_WINDOW_DAYS = 70
+RECENT_SHARE = 0.13
+OPEN_RATE = 0.9  # of the cases opened in that window
+OFF_SEASON_RECENT = 0.1  # weight of a seasonal product out of its season among those
+# Handle times (texts.HANDLE_HOURS) are elapsed hours; an agent works about a quarter of
+# the week's hours, so a case takes that share of them in the closing agent's shifts.
+WORK_SHARE = 0.25
 
 
 @dataclass(slots=True)  # every case's draft is kept until all are written
@@ -83,20 +101,51 @@ def _pick_lines(
 
     Every activated line draws an issue and a delay first; it is then picked with weight
     propensity x (PEAK_CASE_BOOST if the case would open in the product's peak months).
+    RECENT_SHARE of the `n` are picked first among the lines whose case can open in the
+    last OPEN_WINDOW_DAYS (with a delay of the issue's range that lands there), the rest
+    among all the other lines.
     """
-    items, weights = [], []
+    first_recent = NOW.date() - timedelta(days=OPEN_WINDOW_DAYS)
+    items: list[tuple[int, int, int, int]] = []
+    weights: list[float] = []
+    recent: list[tuple[int, int, int, int]] = []
+    recent_weights: list[float] = []
     for oi, order in enumerate(book.orders):
         if order.status != "Activated":
             continue
         for li, line in enumerate(order.lines):
             p = cat.products[line.product]
             issue = _issue_for(r, p)
+
+            def weight(delay: int) -> float:
+                month = (order.day + timedelta(days=delay)).month  # noqa: B023
+                return p.propensity * (PEAK_CASE_BOOST if month in p.peak else 1.0)  # noqa: B023
+
             lo, hi = tx.DELAYS[issue]
             delay = r.randint(lo, hi)
-            month = (order.day + timedelta(days=delay)).month
             items.append((oi, li, issue, delay))
-            weights.append(p.propensity * (PEAK_CASE_BOOST if month in p.peak else 1.0))
-    return weighted_sample(r, items, weights, min(n, len(items)))
+            weights.append(weight(delay))
+            lo = max(lo, (first_recent - order.day).days)
+            hi = min(hi, (END.date() - order.day).days)
+            if lo <= hi:
+                late = r.randint(lo, hi)
+                recent.append((oi, li, issue, late))
+                # the last weeks draw cases about what is in season (or has no season), so
+                # that seasonal products keep their cases in their peak months
+                in_season = not p.peak or (order.day + timedelta(days=late)).month in p.peak
+                recent_weights.append(weight(late) * (1.0 if in_season else OFF_SEASON_RECENT))
+    picked = weighted_sample(r, recent, recent_weights, min(round(n * RECENT_SHARE), len(recent)))
+    taken = {(oi, li) for oi, li, _, _ in picked}
+    others = [(item, w) for item, w in zip(items, weights) if item[:2] not in taken]
+    rest = min(n - len(picked), len(others))
+    return picked + weighted_sample(r, [i for i, _ in others], [w for _, w in others], rest)
+
+
+def _wanted_instead(r: random.Random, cat: Catalog, bought: int) -> Product:
+    """A product of the same type as product `bought` (any other product if it is alone)."""
+    kind = cat.products[bought].type
+    same = [p for k, p in enumerate(cat.products) if p.type.noun == kind.noun and k != bought]
+    return r.choice(same or [p for k, p in enumerate(cat.products) if k != bought])
 
 
 def _issue_for(r: random.Random, product: Product) -> int:
@@ -128,12 +177,23 @@ class _Router:
             for a in picks:
                 self.agents[a].specialties.append(issue)
         self.strong = [i for i, a in enumerate(self.agents) if a.skill >= 0.6] or list(range(n))
+        # Per generalist issue, the agents (and the strong ones, who take transfers) in a
+        # shuffled order, dealt one case each before anyone gets a second: whoever has the
+        # fewest cases of the issue takes the next, so nobody stands out on it.
+        self.decks: dict[tuple[int, bool], list[int]] = {}
+
+    def _dealt(self, issue: int, strong: bool) -> int:
+        deck = self.decks.setdefault((issue, strong), [])
+        if not deck:
+            pool = self.strong if strong else range(len(self.agents))
+            deck.extend(self.r.sample(pool, len(pool)))
+        return deck.pop()
 
     def first(self, issue: int) -> int:
         roll = self.r.random()
         spec = self.specialists[issue]
         if not spec:
-            return self.r.randrange(len(self.agents))
+            return self._dealt(issue, strong=False)
         if roll < 0.30:
             return spec[0]
         if roll < 0.42 and len(spec) > 1:
@@ -141,6 +201,11 @@ class _Router:
         return self.r.randrange(len(self.agents))
 
     def transfer_to(self, issue: int, current: int) -> int:
+        if not self.specialists[issue]:
+            for _ in range(3):
+                target = self._dealt(issue, strong=True)
+                if target != current:
+                    return target
         for _ in range(10):
             if self.r.random() < 0.5 and self.specialists[issue]:
                 target = self.r.choice(self.specialists[issue])
@@ -151,15 +216,47 @@ class _Router:
         return (current + 1) % len(self.agents)
 
 
-def _schedule(r: random.Random, start: datetime, end: datetime, n: int) -> list[datetime]:
-    """`n` ordered times in [start, end], the first a few minutes after `start`."""
+def _schedule(
+    r: random.Random,
+    start: datetime,
+    end: datetime,
+    n: int,
+    when: Callable[[int, datetime], datetime] | None = None,
+) -> list[datetime]:
+    """`n` ordered times in [start, end], the first a few minutes after `start`;
+    `when(i, t)` moves message `i` forward to when its sender is at work or awake."""
     span = max(60.0, (end - start).total_seconds())
     first = start + timedelta(seconds=r.randint(30, 600))
     rest = sorted(r.uniform(0.05, 0.98) * span for _ in range(n - 1))
     out = [first] + [start + timedelta(seconds=s) for s in rest]
-    for i in range(1, n):  # keep them strictly increasing and at least a minute apart
-        if out[i] <= out[i - 1]:
+    for i in range(n):  # keep them strictly increasing and at least a minute apart
+        if i and out[i] <= out[i - 1]:
             out[i] = out[i - 1] + timedelta(minutes=r.randint(1, 20))
+        if when is not None:
+            out[i] = when(i, out[i])
+    return out
+
+
+def _chat_times(r: random.Random, start: datetime, n: int) -> list[datetime]:
+    """The times of a chat's `n` lines, from `start`."""
+    out, t = [], start
+    for _ in range(n):
+        t += timedelta(seconds=r.randint(15, 110))
+        out.append(t)
+    return out
+
+
+def _act_times(
+    r: random.Random, times: list[datetime], shifts: list[wt.Shift], limit: datetime
+) -> list[datetime]:
+    """`times` (sorted) moved into the shift of the agent acting at each, kept increasing
+    and before `limit` (a time that cannot move in before `limit` stays where it was)."""
+    out: list[datetime] = []
+    for t, shift in zip(times, shifts):
+        if out:  # after the previous hand-over
+            t = max(t, out[-1] + timedelta(minutes=r.randint(5, 90)))
+        moved = wt.at_work(shift, t, r)
+        out.append(moved if moved < limit else t)
     return out
 
 
@@ -173,9 +270,14 @@ def build(
     kb: KnowledgeBase,
 ) -> dict[str, int]:
     r = rng(seed, "cases")
-    router = _Router(r, crowd, len(kb.issues))
+    # The timeline (dates, owners, durations, statuses, when each message is sent) draws
+    # from its own stream, so that a change to the texts never moves a case in time or to
+    # another agent (the gold answers and latent effects depend on those).
+    rt = rng(seed, "case-timelines")
+    router = _Router(rt, crowd, len(kb.issues))
     agents, customers = crowd.agents, crowd.customers
     drafts: list[Draft] = []
+    order_history = descr.OrderHistory((o.customer, o.day) for o in book.orders)
 
     for oi, li, issue, delay in _pick_lines(r, sizes.cases, cat, book):
         order = book.orders[oi]
@@ -183,12 +285,12 @@ def build(
         product = cat.products[line.product]
         cust = customers[order.customer]
         policy = kb.issues[issue]
-        has_email = r.random() < sizes.email_share
-        has_chat = r.random() < sizes.chat_share
+        has_email = rt.random() < sizes.email_share
+        has_chat = rt.random() < sizes.chat_share
         violation_kind = None
-        if (has_email or has_chat) and r.random() < VIOLATION_RATE:
+        if (has_email or has_chat) and rt.random() < VIOLATION_RATE:
             late_ok = issue in LATE_ISSUES
-            violation_kind = "window" if late_ok and r.random() < 0.55 else "not_allowed"
+            violation_kind = "window" if late_ok and rt.random() < 0.55 else "not_allowed"
 
         # ---- when: days after the order (a window violation comes after the window)
         window: tuple[str, int] | None = None  # (resolution, its window in days)
@@ -197,93 +299,86 @@ def build(
                 ((k, w) for k, w in policy.resolutions.items() if w is not None),
                 key=lambda kw: kw[1],
             )
-            delay = window[1] + r.randint(3, 25)
-        created = at_time(order.day + timedelta(days=delay), business_minutes(r))
-        if created > END:
-            created = max(
-                at_time(order.day, 23 * 60 + 30), END - timedelta(hours=r.randint(1, 200))
-            )
+            delay = window[1] + rt.randint(3, 25)
+        created = wt.opening_time(rt, order.day + timedelta(days=delay), cust.state)
+        if created > END:  # opened before the org's data ends, never before the order
+            late = END.date() - timedelta(days=rt.randint(0, 8))
+            created = min(END, wt.opening_time(rt, max(late, order.day), cust.state))
 
         # ---- who: first owner, transfers (low skill transfers more)
         owners = [router.first(issue)]
         p_transfer = 0.04 + 0.8 * (1 - agents[owners[0]].skill) ** 2
-        if r.random() < p_transfer:
+        if rt.random() < p_transfer:
             owners.append(router.transfer_to(issue, owners[0]))
-            if r.random() < 0.3 * (1 - agents[owners[-1]].skill) ** 2 + 0.03:
+            if rt.random() < 0.3 * (1 - agents[owners[-1]].skill) ** 2 + 0.03:
                 owners.append(router.transfer_to(issue, owners[-1]))
+        if has_chat and not has_email:  # the chat opened the case: inside chat hours
+            shift = agents[owners[0]].shift
+            opened = wt.chat_start(shift, created, CHAT_MINUTES, rt)
+            if opened > END:  # the agent's next shift is after the data ends: an earlier one
+                opened = wt.chat_start(shift, END - timedelta(days=5), CHAT_MINUTES, rt)
+            created = opened
 
         # ---- how long: issue base x skill of the closing agent x state speed x noise
         skill = agents[owners[-1]].skill
         hours = tx.HANDLE_HOURS[issue] * (0.4 + 1.7 * (1 - skill))
-        hours *= crowd.state_speed[cust.state] * r.lognormvariate(0, 0.45)
-        hours += sum(r.uniform(8, 40) for _ in owners[1:])
+        hours *= crowd.state_speed[cust.state] * rt.lognormvariate(0, 0.45)
+        hours += sum(rt.uniform(8, 40) for _ in owners[1:])
         hours = max(1.0, hours)
-        finish = created + timedelta(hours=hours)
-        recent = (END - created).days < 45
-        open_case = r.random() < (0.55 if recent else 0.115) or finish > NOW
+        # the closing agent works on it in their shifts and closes it at work
+        finish = wt.after_work(agents[owners[-1]].shift, created, hours * 60 * WORK_SHARE)
+        recent = (NOW - created).days < OPEN_WINDOW_DAYS
+        open_case = (rt.random() < OPEN_RATE and recent) or finish > NOW
         if open_case:
             # "Open" as CRMArena's routing helper counts workload (spec 14.2: the workload
             # rule decides only where "Open" and "not Closed" agree, so most open cases are
             # plainly Open).
-            status = r.choices(
+            status = rt.choices(
                 ("New", "Open", "Escalated"), (5, 80, 15) if len(owners) > 1 else (12, 80, 8)
             )[0]
-            if status == "New" and len(owners) > 1:
-                status = "Open"
+            if status == "New" and (len(owners) > 1 or has_chat):
+                status = "Open"  # a transfer or a chat is agent activity
+            if status == "Escalated" and len(owners) == 1:  # escalating hands the case on
+                owners.append(router.transfer_to(issue, owners[0]))
             closed = None
-            life_end = min(finish, NOW)
+            # its thread may run until shortly before the org's today (the days left are
+            # room for moving messages into working hours)
+            life_end = NOW - timedelta(days=4)
         else:
             status, closed, life_end = "Closed", finish, finish
         span = (life_end - created).total_seconds()
-        transfer_times = sorted(
-            created + timedelta(seconds=r.uniform(0.1, 0.8) * span) for _ in owners[1:]
+        transfer_times = _act_times(
+            rt,
+            sorted(created + timedelta(seconds=rt.uniform(0.1, 0.8) * span) for _ in owners[1:]),
+            [agents[a].shift for a in owners],  # the agent handing the case on acts
+            life_end if closed is None else NOW,  # a closure moves after the last hand-over
         )
-        priority = r.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
+        if closed is not None and transfer_times and transfer_times[-1] >= closed:
+            # a hand-over moved into its agent's shift came after the planned closure
+            later = transfer_times[-1] + timedelta(minutes=rt.randint(10, 120))
+            closed = life_end = wt.at_work(agents[owners[-1]].shift, later, rt)
+        priority = rt.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
 
-        # ---- text
-        kind = product.type.kind
-        slots = grammar(product.type.plural)
-        slots["it_is"] = "they're" if product.type.plural else "it's"  # customers write casually
-        slots.update(
-            {
-                "product": product.name,
-                "short": product.type.noun.lower(),
-                "order": f"#{order.number}",
-                "date": _fmt_day(order.day),
-                "direction": r.choice(("smaller", "larger")),
-                "tight": r.choice(("tight", "loose", "short", "long")),
-                "wrong": tx.pick(r, tx.WRONG_ITEMS),
-                "occasion": tx.pick(r, tx.OCCASIONS),
-                "company": COMPANY,
-                "first": cust.first,
-                "promo": tx.pick(r, tx.PROMOS),
-                "amount": _money(line.price * line.quantity),
-                "relative": tx.pick(r, tx.RELATIVES),
-                "points": f"{r.randrange(500, 6000, 50):,}",
-                "card": f"{r.randint(0, 9999):04d}",
-            }
+        # ---- text: the customer's own style and history (descriptions.py)
+        writer = descr.Customer(
+            cust.first,
+            cust.name,
+            ws.customer_style(seed, cust.id),
+            *order_history.before(order.customer, order.day),
+            city=cust.city,
         )
-        size_pool = tx.SIZES.get(kind, ("size S", "size M", "size L"))
-        slots["size"], slots["other"] = r.sample(size_pool, 2)
-        slots["defect"] = tx.fill(tx.pick(r, tx.DEFECTS[kind]), slots)
-        slots["defect_cap"] = slots["defect"][:1].upper() + slots["defect"][1:]
-        subject = tx.fill(tx.pick(r, tx.SUBJECTS[issue]), slots)
-        first_core = tx.pick(r, tx.CORES[issue])
-        parts = [tx.fill(first_core, slots)]
-        used = {k for k in ONCE if "{" + k + "}" in first_core}
-        others = [
-            c
-            for c in tx.CORES[issue]
-            if c != first_core and not any("{" + k + "}" in c for k in used)
-        ]
-        if others and r.random() < 0.6:
-            parts.append(tx.fill(r.choice(others), dict(slots, product=slots["short"])))
-        detail = tx.fill(tx.pick(r, tx.DETAILS), slots)
-        if detail:
-            parts.append(detail)
-        parts.append(tx.pick(r, tx.ASKS))
-        description = " ".join(parts)
-        info = r.randrange(len(tx.INFO_REQUESTS[issue]))  # request and its answer
+        amount = line.price * line.quantity
+        # An unavailable item is one the customer could not buy: another product of the
+        # type, never the order line's own (which the case is linked to).
+        about = _wanted_instead(r, cat, line.product) if issue == tx.UNAVAILABLE else product
+        slots = descr.case_slots(
+            r, about.type, about.name, order.number, order.day, created.date(), amount, COMPANY
+        )
+        slots["bought"] = product.name
+        text = descr.compose(r, issue, slots, writer, created.date())
+        subject, description, slots = text.subject, text.description, text.slots
+        slots["full"] = cust.name
+        info = r.randrange(len(ap.INFO[issue]))  # the clarifying question and its answer
 
         d = Draft(
             oi,
@@ -306,22 +401,49 @@ def build(
 
         offer_times: list[datetime] = []
         chat_times: list[datetime] = []
+
+        def at_work_or_awake(i: int, t: datetime) -> datetime:  # the sender of e-mail i
+            if i % 2:  # agents answer the customer's messages
+                for _ in range(3):  # moving it may cross a transfer: then the next owner's
+                    moved = wt.at_work(agents[owner_at(t)].shift, t, rt)
+                    if owner_at(moved) == owner_at(t):
+                        return moved
+                    t = moved
+                return t
+            return t if i == 0 else wt.awake(t, cust.state, rt)  # noqa: B023
+
+        chat_start: datetime | None = None
+        mail_times: list[datetime] = []
         if has_chat:
-            t = (
-                created + timedelta(minutes=r.randint(0, 25))
+            chat_start = (
+                created + timedelta(minutes=rt.randint(0, 25))
                 if not has_email
-                else created + timedelta(seconds=r.uniform(0.05, 0.5) * span)
+                else created + timedelta(seconds=rt.uniform(0.05, 0.5) * span)
             )
-            for _ in range(len(CHAT_SCRIPT)):
-                t += timedelta(seconds=r.randint(15, 110))
-                chat_times.append(t)
-            offer_times.append(chat_times[CHAT_SCRIPT.index("offer")])
+            chat_start = wt.chat_start(
+                agents[owner_at(chat_start)].shift, chat_start, CHAT_MINUTES, rt
+            )
         if has_email:
-            n_mail = r.choices((2, 3, 4, 5, 6, 7, 8), (8, 12, 22, 22, 16, 12, 8))[0]
-            times = _schedule(r, created, life_end, n_mail)
-            d.emails = [(t, False, "") for t in times]
-            offer_idx = {2: 1, 3: 1}.get(n_mail, 3)
-            offer_times.append(times[offer_idx])
+            n_mail = rt.choices((2, 3, 4, 5, 6, 7, 8), (8, 12, 22, 22, 16, 12, 8))[0]
+            mail_times = _schedule(rt, created, life_end, n_mail, at_work_or_awake)
+        # one channel carries the offer (threads.py); open cases stop before it
+        stage = {"New": em.NEW, "Closed": em.RESOLVED}.get(status, em.OPEN)
+        said_order = slots["order"] in description
+        plan = threads.plan(
+            r,
+            stage=stage,
+            style=writer.style,
+            mail_times=mail_times,
+            chat_start=chat_start,
+            said_order=said_order,
+        )
+        mail_times = mail_times[: len(plan.mail_steps)]
+        if chat_start is not None and plan.chat_steps:
+            chat_times = _chat_times(rt, chat_start, len(plan.chat_steps))
+        if (k := plan.offer_in_chat()) is not None:
+            offer_times.append(chat_times[k])
+        if (k := plan.offer_in_mail()) is not None:
+            offer_times.append(mail_times[k])
 
         # ---- the offered resolution: within policy, or the latent violation
         why: str | None = None
@@ -357,125 +479,111 @@ def build(
                 "why": why
                 or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
             }
-            slots["offer"] = tx.fill(tx.pick(r, tx.OFFERS[offered]), slots)
-            slots["lead"] = "" if why else tx.pick(r, tx.IN_WINDOW)
+            lead = "" if why else ws.vary(r, tx.pick(r, ap.IN_WINDOW))
+            offer = ws.vary(r, tx.pick(r, ap.OFFERS[offered])).format_map(slots)
+            slots["offer"] = tx.with_lead(lead, offer)
+            slots["offered"] = offered
 
-        if has_chat:
+        if chat_times:
             owner = owner_at(chat_times[0])
-            d.chat = (_chat_lines(r, chat_times, agents[owner], slots, description, issue), owner)
-        if has_email:
-            d.emails = _emails(r, d.emails, slots, description, owner_at, agents, issue, info)
+            if "declined_offer" in plan.chat_steps:
+                days = (chat_times[-1].date() - order.day).days
+                declined = _declinable(r, policy.resolutions, slots.get("offered"), days)
+                if declined is None:
+                    plan.without_decline()
+                    chat_times = chat_times[: len(plan.chat_steps)]
+                else:
+                    slots["declined"] = ws.vary(r, tx.pick(r, ap.OFFERS[declined])).format_map(
+                        slots
+                    )
+            d.chat = (
+                _chat_lines(
+                    r, plan.chat_steps, chat_times, agents[owner], text, writer, info, seed
+                ),
+                owner,
+            )
+        if mail_times:
+            d.emails = _emails(
+                r, plan.mail_steps, mail_times, text, writer, info, owner_at, agents, seed
+            )
+        if status == "Closed" and (d.emails or d.chat):  # closed after the last message, at work
+            last = max([t for t, _, _ in d.emails] + [t for t, _, _ in (d.chat or ([], 0))[0]])
+            if d.closed is not None and last >= d.closed:
+                later = last + timedelta(minutes=rt.randint(5, 120))
+                d.closed = wt.at_work(agents[owners[-1]].shift, later, rt)
         drafts.append(d)
 
     return _write(store, seed, drafts, crowd, cat, book, kb)
 
 
-CHAT_SCRIPT = (
-    "greet",
-    "problem",
-    "details",
-    "order",
-    "lookup",
-    "offer",
-    "accept",
-    "confirm",
-    "bye",
-    "closing",
-)
+CHAT_MINUTES = 60  # room for a whole chat inside the chat hours and the agent's shift
 
 
 def _chat_lines(
     r: random.Random,
+    steps: list[str],
     times: list[datetime],
     agent: Agent,
-    slots: dict[str, str],
-    description: str,
-    issue: int,
+    text: descr.CaseText,
+    writer: descr.Customer,
+    info: int,
+    seed: int,
 ) -> list[tuple[datetime, bool, str]]:
-    s = dict(slots, agent_first=agent.name.split()[0])
-    offer = tx.with_lead(s["lead"], s["offer"])
-    said = {
-        "greet": (True, tx.fill(tx.pick(r, tx.CHAT_GREETINGS), s)),
-        "problem": (False, description.split(". ")[0].rstrip(".") + "."),
-        "details": (True, tx.pick(r, tx.CHAT_DETAILS)),
-        "order": (
-            False,
-            r.choice(("It's {order}.", "Sure, {order}.", "Yes, it's {order}.", "{order}")).format(
-                order=s["order"]
-            ),
-        ),
-        "lookup": (True, tx.fill(tx.pick(r, tx.CHAT_LOOKUPS), s)),
-        "offer": (True, tx.fill(tx.pick(r, tx.EMPATHY[issue]), s) + " " + offer),
-        "accept": (False, tx.pick(r, tx.ACCEPTS)),
-        "confirm": (True, tx.pick(r, tx.CONFIRMS)),
-        "bye": (False, tx.pick(r, tx.CHAT_BYES)),
-        "closing": (True, tx.fill(tx.pick(r, tx.CHAT_CLOSINGS), s)),
-    }
-    return [(t, *said[step]) for t, step in zip(times, CHAT_SCRIPT)]
+    """The chat's lines (chats.py), one per step and time."""
+    slots = text.slots
+    voice = ws.agent_voice(seed, agent.id, agent.name, COMPANY)
+    voices = chats.ChatVoices(
+        slots=dict(slots, agent_first=agent.name.split()[0]),
+        style=writer.style,
+        issue=text.issue,
+        info=info,
+        offered=slots.get("offered"),
+        offer_text=slots.get("offer", ""),
+        declined_text=slots.get("declined", ""),
+        problem=text.problem,
+        more=text.more,
+        agent_words=voice.words,
+    )
+    return [(t, a, line) for t, (a, line) in zip(times, chats.chat_lines(r, steps, voices))]
 
 
 def _emails(
     r: random.Random,
-    slots_times: list[tuple[datetime, bool, str]],
-    slots: dict[str, str],
-    description: str,
+    steps: list[str],
+    times: list[datetime],
+    text: descr.CaseText,
+    writer: descr.Customer,
+    info: int,
     owner_at: Callable[[datetime], int],
     agents: list[Agent],
-    issue: int,
-    info: int,
+    seed: int,
 ) -> list[tuple[datetime, bool, str]]:
-    n = len(slots_times)
-    plan = {2: ["open", "offer"], 3: ["open", "offer", "accept"]}.get(
-        n, ["open", "ack", "info", "offer", "accept", "confirm", "thanks", "final"][:n]
+    """The e-mails (emails.py), one per step and time, each agent in their own voice."""
+    voices = em.ThreadVoices(
+        slots=text.slots,
+        style=writer.style,
+        issue=text.issue,
+        info=info,
+        description=text.description,
+        offer_text=text.slots.get("offer", ""),
+        offered=text.slots.get("offered"),
     )
-    out: list[tuple[datetime, bool, str]] = []
-    for (t, _, _), step in zip(slots_times, plan):
-        agent = agents[owner_at(t)]
-        s = dict(slots, agent=agent.name)
-        greet_c = f"Hi {s['first']},"
-        if step == "open":
-            opening = tx.fill(tx.pick(r, tx.OPENINGS), s)
-            body = (
-                (opening + "\n\n" if opening else "")
-                + description
-                + "\n\n"
-                + tx.fill(tx.pick(r, tx.CUSTOMER_SIGNOFFS), s)
-            )
-            out.append((t, False, body))
-        elif step == "ack":
-            body = (
-                f"{greet_c}\n\n{tx.fill(tx.pick(r, tx.ACKS), s)} "
-                f"{tx.fill(tx.INFO_REQUESTS[issue][info], s)}\n\n"
-                f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
-            )
-            out.append((t, True, body))
-        elif step == "info":
-            out.append((t, False, tx.fill(tx.INFO_REPLIES[issue][info], s) + "\n\n" + s["first"]))
-        elif step == "offer":
-            offer = tx.with_lead(s["lead"], s["offer"])
-            intro = tx.fill(tx.pick(r, tx.EMPATHY[issue]), s) + " "
-            if n <= 3:
-                intro = tx.fill(tx.pick(r, tx.ACKS), s) + " " + intro
-            body = f"{greet_c}\n\n{intro}{offer}\n\n{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}"
-            out.append((t, True, body))
-        elif step == "accept":
-            out.append((t, False, tx.pick(r, tx.ACCEPTS) + "\n\n" + s["first"]))
-        elif step == "confirm":
-            out.append(
-                (
-                    t,
-                    True,
-                    f"{greet_c}\n\n{tx.pick(r, tx.CONFIRMS)}\n\n"
-                    f"{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}",
-                )
-            )
-        elif step == "thanks":
-            out.append((t, False, tx.pick(r, tx.THANKS) + "\n" + s["first"]))
-        else:
-            out.append(
-                (t, True, f"{tx.pick(r, tx.FINALS)}\n\n{tx.fill(tx.pick(r, tx.AGENT_SIGNOFFS), s)}")
-            )
-    return out
+
+    def voice_of(i: int) -> ws.AgentVoice:
+        agent = agents[owner_at(times[i])]
+        return ws.agent_voice(seed, agent.id, agent.name, COMPANY)
+
+    bodies = em.email_bodies(r, steps, voice_of, voices)
+    return [(t, a, body) for t, (a, body) in zip(times, bodies)]
+
+
+def _declinable(
+    r: random.Random, allowed: dict[str, int | None], offered: str | None, days: int
+) -> str | None:
+    """A first offer the customer may decline: one the policy allows at `days` after the
+    purchase (so declining it adds no violation), other than the one finally offered."""
+    others = [k for k, w in allowed.items() if k != offered and (w is None or days + 1 <= w)]
+    return r.choice(others) if others and offered else None
 
 
 def _write(

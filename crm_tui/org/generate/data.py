@@ -131,8 +131,8 @@ TYPES: tuple[ProductType, ...] = (
     ),
     T(
         "Running Socks",
-        0,
-        (2, 3),
+        3,
+        (2,),
         ACCESSORY,
         (12, 24),
         "",
@@ -256,7 +256,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Training Tights",
         2,
-        (0,),
+        (),
         APPAREL,
         (49, 99),
         "W",
@@ -269,7 +269,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Running Tank Top",
         2,
-        (0,),
+        (),
         APPAREL,
         (24, 45),
         "W",
@@ -296,7 +296,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Training Shorts",
         3,
-        (0,),
+        (),
         APPAREL,
         (29, 55),
         "M",
@@ -322,7 +322,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Performance Tee",
         3,
-        (0,),
+        (),
         APPAREL,
         (24, 42),
         "M",
@@ -380,7 +380,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Rain Jacket",
         4,
-        (0, 9),
+        (9,),
         APPAREL,
         (89, 179),
         "U",
@@ -864,7 +864,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "Reflective Vest",
         9,
-        (0,),
+        (),
         ACCESSORY,
         (25, 49),
         "",
@@ -896,7 +896,7 @@ TYPES: tuple[ProductType, ...] = (
     T(
         "GPS Running Watch",
         10,
-        (0,),
+        (),
         ELECTRONICS,
         (199, 449),
         "",

@@ -1,7 +1,8 @@
 """Users (service agents), person Accounts (customers) and their Contacts.
 
 Latent variables: agent skill (User), shopping habit (Account), closure speed per
-shipping state (State).
+shipping state (State). Every agent works a shift in their own time zone (`worktime`);
+phones are fictional (555-01xx) with an area code of the person's state or zone.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from dataclasses import dataclass, field
 
 from faker import Faker
 
+from crm_tui.org.generate.areacodes import fictional_phone
 from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
 from crm_tui.org.generate.data import CATEGORY_NAMES
+from crm_tui.org.generate.worktime import Shift, draw_shift
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.store.orgstore import OrgStore
@@ -90,6 +93,16 @@ MAIL_DOMAINS = (
     "netmail.example",
     "homemail.example",
 )
+# A state in each agent time zone, for the area code of the agent's phone.
+ZONE_STATE = {
+    "America/New_York": "NY",
+    "America/Chicago": "IL",
+    "America/Denver": "CO",
+    "America/Los_Angeles": "CA",
+    "America/Phoenix": "AZ",
+    "Pacific/Honolulu": "HI",
+    "America/Anchorage": "AK",
+}
 RECORD_TYPE_PERSON_ACCOUNT = make_id("012", 4242)  # fixed: the Person Account record type
 
 
@@ -99,6 +112,7 @@ class Agent:
     name: str
     email: str
     skill: float
+    shift: Shift
     specialties: list[int] = field(default_factory=list)  # issue indexes
 
 
@@ -149,12 +163,10 @@ def unique_names(fake: Faker, r: random.Random, n: int, taken: set[str]) -> list
     return out
 
 
-def phone(r: random.Random) -> str:
-    return f"({r.randint(201, 989)}) {r.randint(201, 989)}-{r.randint(0, 9999):04d}"
-
-
 def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     r = rng(seed, "people")
+    # own streams, so that shifts and phones leave every other draw as it was
+    r_shift, r_phone = rng(seed, "shifts"), rng(seed, "phones")
     fake = Faker("en_US")
     fake.seed_instance(r.randrange(2**32))
     taken: set[str] = set()
@@ -175,7 +187,8 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         email = f"{login}@{DOMAIN}"
         # Skill: most agents are competent, a tail is clearly weaker.
         skill = round(min(0.98, max(0.05, r.betavariate(2.6, 1.7))), 3)
-        agent = Agent(user_id(), f"{first} {last}", email, skill)
+        zone = r.choices(zones, zone_w)[0]
+        agent = Agent(user_id(), f"{first} {last}", email, skill, draw_shift(r_shift, zone))
         agents.append(agent)
         alias = (ascii_slug(first)[:1] + ascii_slug(last))[:8]
         user_rows.append(
@@ -185,12 +198,12 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
                 "FirstName": first,
                 "LastName": last,
                 "Email": email,
-                "Phone": phone(r),
+                "Phone": fictional_phone(r_phone, ZONE_STATE[zone]),
                 "Username": email,
                 "Alias": alias,
                 "LanguageLocaleKey": "en_US",
                 "EmailEncodingKey": "UTF-8",
-                "TimeZoneSidKey": r.choices(zones, zone_w)[0],
+                "TimeZoneSidKey": zone,
                 "LocaleSidKey": "en_US",
             }
         )
@@ -247,7 +260,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
                 "FirstName": first,
                 "LastName": last,
                 "PersonEmail": email,
-                "Phone": phone(r),
+                "Phone": fictional_phone(r_phone, state),
                 "RecordTypeId": RECORD_TYPE_PERSON_ACCOUNT,
                 "ShippingCity": city,
                 "ShippingState": state,

@@ -93,8 +93,10 @@ def _name(r: random.Random, t: ProductType, taken: set[str]) -> tuple[str, str]:
             gender = "Men's"
         elif t.gender == "U" and r.random() < 0.25:
             gender = r.choice(("Women's", "Men's"))
-        if r.random() < 0.45 or attempt > 20:
-            name = f"{line} {r.choice(VARIANTS)} {t.noun}"
+        variant = r.choice(VARIANTS)
+        # No word twice ("Performance Performance Tee", "Sport Sport Earbuds").
+        if (r.random() < 0.45 or attempt > 20) and variant not in t.noun.split():
+            name = f"{line} {variant} {t.noun}"
         else:
             name = f"{line} {t.noun}"
         if attempt > 100:
@@ -225,6 +227,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     # ---------------------------------------------------------------- products
     product_id = IdMaker("Product2")
     taken: set[str] = set()
+    described: set[str] = set()
     type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in TYPES]
     products: list[Product] = []
     rows: list[dict[str, object]] = []
@@ -235,6 +238,11 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
         t = TYPES[i % len(TYPES)] if i < len(TYPES) else r.choices(TYPES, type_weight)[0]
         name, gender = _name(r, t, taken)
         description, adj = _describe(r, name, t, gender)
+        for _ in range(20):  # two products never share a description
+            if description not in described:
+                break
+            description, adj = _describe(r, name, t, gender)
+        described.add(description)
         cats = [t.category]
         extra = [c for c in t.also if c not in cats]
         if gender == "Women's" and 2 not in cats:

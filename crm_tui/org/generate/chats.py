@@ -1,0 +1,351 @@
+"""Live chat transcripts: a flow with optional steps, in the customer's own style.
+
+A chat greets, hears the problem, may ask a clarifying question, asks for the order number
+only when the customer has not given it, puts the customer on hold while looking it up,
+and then, by its role in the case, makes the offer (the customer may decline a first one,
+ask how long it takes, ask for a supervisor, ask an afterthought), promises an e-mail
+follow-up (the offer comes later, by e-mail, or the case is still open), or confirms what
+an earlier e-mail offered. Lengths range from 6 to about 30 lines.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from crm_tui.org.generate import agent_phrases as ap
+from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lead, vary
+
+# Roles of a chat in its case.
+OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
+AGENT_STEPS = frozenset(
+    {
+        "greet", "clarify", "ask_order", "hold", "lookup", "supervisor_reply", "declined_offer",
+        "alternative", "offer", "timeline", "confirm", "afterthought_reply", "promise",
+        "status_reply", "anything_else", "closing", "still_there",
+    }
+)  # fmt: skip
+
+
+def chat_steps(
+    r: random.Random, *, role: str, style: CustomerStyle, can_decline: bool, said_order: bool
+) -> list[str]:
+    """The steps of one chat, one line each (`"offer"` only when `role` is OFFERS).
+
+    `said_order`: the customer's account of the problem already names the order number,
+    so the agent never asks for it.
+    """
+    steps = ["greet"]
+    if role == FOLLOWS:  # the customer checks on what an e-mail offered
+        steps += ["status_ask", "hold", "status_reply"]
+    else:
+        gave_order = said_order or r.random() < 0.35
+        steps.append("problem_with_order" if gave_order and not said_order else "problem")
+        if r.random() < (0.35, 0.6, 0.9)[style.length]:
+            steps.append("problem_more")
+        if r.random() < 0.45:
+            steps += ["clarify", "clarify_reply"]
+        if not gave_order:
+            steps += ["ask_order", "order"]
+        if r.random() < 0.6:
+            steps.append("hold")
+            if r.random() < 0.4:
+                steps.append("hold_ok")
+            if r.random() < 0.12:
+                steps += ["still_there", "yes_here"]
+        steps.append("lookup")
+        if role == OFFERS and style.tone == "annoyed" and r.random() < 0.45:  # "I can fix it now"
+            steps += ["supervisor", "supervisor_reply", "supervisor_ok"]
+        if role == OFFERS:
+            if can_decline and r.random() < 0.25:
+                steps += ["declined_offer", "decline", "alternative"]
+            else:
+                steps.append("offer")
+            steps.append("accept_ask" if r.random() < 0.35 else "accept")
+            if steps[-1] == "accept_ask":
+                steps.append("timeline")
+            steps.append("confirm")
+            if r.random() < 0.3:
+                steps += ["afterthought", "afterthought_reply"]
+        else:
+            steps += ["promise", "promise_ok"]
+    if r.random() < 0.25:
+        steps.append("anything_else")
+        steps.append("bye")
+    elif r.random() < 0.6:
+        steps.append("bye")
+    if len(steps) < 5:  # a chat has at least 6 lines
+        steps += ["anything_else", "bye"][: 5 - len(steps)]
+    steps.append("closing")
+    # "alternative" is the offer when the first was declined.
+    return [("offer" if s == "alternative" else s) for s in steps]
+
+
+@dataclass
+class ChatVoices:
+    """What a chat's lines may say."""
+
+    slots: dict[str, str]  # the case's slots, with agent_first
+    style: CustomerStyle
+    issue: int
+    info: int  # which clarifying question (and answer) of the issue
+    offered: str | None  # the resolution of the offer, if this chat makes it
+    offer_text: str  # the offer sentence (with its lead), "" if none
+    declined_text: str  # the first offer the customer declines, "" if none
+    problem: str  # the customer's first sentence about the problem
+    more: str  # another sentence of theirs about it ("" if none)
+    agent_words: Idiolect  # the agent's choice of words
+    afterthought: int = 0  # which question the customer may add at the end (and its answer)
+
+
+def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[bool, str]]:
+    """(agent?, text) per step."""
+    s = v.slots
+    v.afterthought = r.randrange(len(ap.AFTERTHOUGHTS))
+    out: list[tuple[bool, str]] = []
+    after_decline = False
+    for step in steps:
+        agent = step in AGENT_STEPS
+        text = _say(r, step, v, after_decline)
+        if step == "decline":
+            after_decline = True
+        if "{" in text:
+            text = text.format_map(s)
+        if step in ("problem", "problem_with_order"):  # in the customer's words already
+            hello = v.style.chat_hello + " " if v.style.chat_hello and r.random() < 0.4 else ""
+            text = text.replace("\x00", hello + v.problem).strip()
+        elif agent:
+            text = v.agent_words.apply(text)
+        else:
+            text = v.style.polish(r, text, chat=True)
+        out.append((agent, text))
+    return out
+
+
+def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str:
+    def one(options: tuple[str, ...]) -> str:
+        return vary(r, options[r.randrange(len(options))])
+
+    question, answer = ap.INFO[v.issue][v.info % len(ap.INFO[v.issue])]
+    match step:
+        case "greet":
+            return one(GREETINGS)
+        case "problem":
+            return "\x00"
+        case "problem_with_order":
+            return one(WITH_ORDER).replace("{problem}", "\x00")  # filled after the slots
+        case "problem_more":  # more of what they wrote, or a remark
+            return v.more if v.more and r.random() < 0.75 else one(MORE)
+        case "clarify":
+            return join_lead(one(CLARIFY_LEADS), vary(r, question))
+        case "clarify_reply":
+            return vary(r, answer)
+        case "ask_order":
+            return one(ASK_ORDER)
+        case "order":
+            return one(GIVE_ORDER)
+        case "hold":
+            return one(HOLDS)
+        case "hold_ok":
+            return one(HOLD_OKS)
+        case "still_there":
+            return one(STILL_THERE)
+        case "yes_here":
+            return one(YES_HERE)
+        case "lookup":
+            return one(LOOKUPS)
+        case "supervisor":
+            return one(SUPERVISOR)
+        case "supervisor_reply":
+            return one(SUPERVISOR_REPLIES)
+        case "supervisor_ok":
+            return one(SUPERVISOR_OKS)
+        case "declined_offer":
+            return one(ap.EMPATHY[v.issue]) + " " + v.declined_text
+        case "decline":
+            return one(ap.DECLINES)
+        case "offer":
+            if after_decline:
+                return join_lead(one(ap.ALTERNATIVE_LEADS), v.offer_text)
+            if r.random() < 0.55:  # straight to the point
+                return v.offer_text
+            return one(ap.EMPATHY[v.issue]) + " " + v.offer_text
+        case "accept":
+            return one(ap.ACCEPTS)
+        case "accept_ask":
+            return one(ap.ACCEPTS) + " " + one(ap.HOW_LONG)
+        case "timeline":
+            return one(ap.TIMELINES[v.offered or "Full Refund"])
+        case "confirm":
+            return one(ap.CONFIRMS)
+        case "afterthought":
+            return vary(r, ap.AFTERTHOUGHTS[v.afterthought % len(ap.AFTERTHOUGHTS)][0])
+        case "afterthought_reply":
+            return vary(r, ap.AFTERTHOUGHTS[v.afterthought % len(ap.AFTERTHOUGHTS)][1])
+        case "promise":
+            return one(PROMISES)
+        case "promise_ok":
+            return one(PROMISE_OKS)
+        case "status_ask":
+            return one(ap.CHAT_ASKS_STATUS)
+        case "status_reply":
+            return one(ap.CHAT_STATUS_ANSWERS)
+        case "anything_else":
+            return one(ANYTHING_ELSE)
+        case "bye":
+            return one(BYES)
+        case _:
+            return one(CLOSINGS)
+
+
+GREETINGS = (
+    "Hi {first}, [thanks for contacting {company}|thanks for reaching out|thanks for "
+    "waiting]. [My name is|I'm] {agent_first}. [How can I help?|What can I do for you today?|"
+    "How can I help you today?]",
+    "Hello {first}! [You're chatting with|This is|It's] {agent_first}[ from {company}|]. "
+    "[What can I do for you?|How can I help?|What's going on?]",
+    "Hi {first}, {agent_first} here. [How can I help you today?|What can I help with?|What's "
+    "up?|What's happening with your order?]",
+    "[Good morning|Good afternoon|Hi|Hey], {first}! [I'm|This is] {agent_first}. [What "
+    "brings you in today?|How can I help?|What can I do for you?]",
+    "{first}, hi! {agent_first} [here|with you]. [What happened?|Tell me what's going on.|"
+    "What can I sort out for you?]",
+    "[Hi|Hello] {first}[!|,] [How can I help?|What can I do for you?]",
+)
+WITH_ORDER = (
+    "{problem} [Order|It's order|The order is] {order}.",
+    "[Hi,|Hello,|Hey,|] [about|regarding|re] order {order}: {problem}",
+    "{problem} [The|My] order number is {order}[, by the way|].",
+    "[Order|Ref] {order}. {problem}",
+)
+MORE = (
+    "[And|Also,|Plus] I [really|] [needed|wanted] {it} for {occasion}.",
+    "[I've|I have] [already|] [tried the website|looked at the FAQ|checked my account] and "
+    "[it didn't help|couldn't find anything|got nowhere].",
+    "[It's|This is] the first time [this has happened|I've had a problem][, to be fair|, "
+    "honestly|].",
+    "[Just|I] want to get this [sorted|fixed] [quickly|today|without a fuss|before the weekend].",
+    "[Sorry,|Oh, and] I'm [on my phone|at work|on my lunch break] so [I might be slow|replies "
+    "may take a sec].",
+)
+CLARIFY_LEADS = (
+    "[I'm sorry about that|Sorry to hear that|Oh no, I'm sorry|That's not good][, {first}|]. ",
+    "[Thanks for explaining|Thanks for letting me know|Got it|Understood][, {first}|]. ",
+    "[I can help with that|Let's sort that out|I'll help you with that]. [First,|Quick "
+    "question:|To start,] ",
+    "",
+)
+ASK_ORDER = (
+    "[Thanks|Thank you][, {first}|]. Could you [give me|share|send me] the order number[ for the "
+    "{short}|]?",
+    "[I'm sorry about that|Sorry about that|Sorry to hear that][, {first}|]. [What's|What is] "
+    "the order number[, please|]?",
+    "[Let me|I'll] pull up your [order|account][ now| right away|]. Can you confirm the order "
+    "number?",
+    "[Could|Can] you [tell me|type|paste] the order number[, please|][? It starts with #.|?]",
+    "[Got it|Understood|Okay][, {first}|]. [Which|What] order number [is this|was the {short} on]?",
+)
+GIVE_ORDER = (
+    "It's {order}[.|!|]",
+    "[Sure|Yes|Yep|Of course], [it's|the number is|here:] {order}",
+    "{order}",
+    "[One sec|Hang on|Just a sec][...|,|.] {order}",
+    "Order {order}[, placed {date}|, from {date}|].",
+    "[I think it's|Should be] {order}[.|?]",
+)
+HOLDS = (
+    "[Let me check|Let me look into that|Let me take a look|Let me see][ for you|][, {first}|"
+    "][;|.] [one moment|just a moment|bear with me|this won't take long].",
+    "[Thanks|Thank you|Thanks, {first}]. I'm [pulling up|checking|looking at] [the order|your "
+    "order|order {order}] [now|right now][, this may take a minute|, won't be long|].",
+    "[Please hold on|Hold on|Bear with me] [a moment|a minute|for a minute] while I [check|look "
+    "at|go through] [the order|your account|the details|the tracking].",
+    "[One moment please|Give me a moment|Just a moment] while I check with [our warehouse "
+    "system|the shipping team|my notes|the order system|our stock system].",
+    "[Okay|Got it|Understood][, {first}|]. [Checking now|Looking into it now|On it][...|.] "
+    "[one sec|give me a minute|back in a moment].",
+)
+HOLD_OKS = (
+    "[Sure|Ok|Okay|No problem|Np][,| -] [take your time|I'll wait|no rush|thanks][.|!|]",
+    "[Sure|Ok|Okay], [thanks|thank you] {agent_first}[.|!|]",
+    "[k|ok|sure] [np|thanks|ty]",
+)
+STILL_THERE = (
+    "[Are you still there|Still with me|Are you still with me], {first}?",
+    "[Sorry for the wait|Thanks for holding], {first}. [Are you still there?|Still there?]",
+)
+YES_HERE = (
+    "[Yes|Yep|Yeah], [still here|I'm here|here][.|!|]",
+    "[Sorry|Yes], [here|I'm back][, go ahead|].",
+)
+LOOKUPS = (
+    "[Thanks for waiting|Thanks for your patience|Thank you for holding][, {first}|]. I "
+    "[can see|have|found] order {order} from {date} with the {bought}.",
+    "I've found order {order}[, placed on {date}| from {date}|]. [Let me check the options|I "
+    "see the problem|I see what happened|Give me one more second].",
+    "[Okay|Alright|Right], I have order {order} [in front of me|up] [now|here][, {first}|].",
+    "[Thanks for waiting|Sorry for the wait|Got it]. [I've got|Found|Here's] your order: the "
+    "{bought}, [ordered|placed] {date}.",
+    "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped {date}|, from {date}|].",
+    "[There it is|Found it|Okay, there we go]: {order}, [{bought}|the {bought}][, {amount}|].",
+)
+SUPERVISOR = (
+    "[Can I|Could I] [speak to|talk to] a supervisor[?|, please?]",
+    "I'd like to speak with [a manager|your supervisor][, honestly|].",
+    "[This is taking too long|I've been through this already]. [Supervisor please.|Can you "
+    "get me a supervisor?]",
+)
+SUPERVISOR_REPLIES = (
+    "I understand, {first}. I can [request|arrange] a supervisor callback, but I'm able to "
+    "resolve this for you [right now|here] if you'd like.",
+    "[Of course|I hear you]. A supervisor [is available|can call you] [later today|within a "
+    "day], but I can [fix|sort] this [now|in this chat]. Shall I go ahead?",
+)
+SUPERVISOR_OKS = (
+    "[Fine|Ok], go ahead.",
+    "[Alright|Okay], [let's try|let's see what you can do].",
+    "If you can fix it now, [fine|ok].",
+)
+PROMISES = (
+    "I'll need to [check with|confirm with] [our warehouse|the team|my supervisor|"
+    "{carrier}] first; you'll get an e-mail [from me|] [within 24 hours|by tomorrow|in a "
+    "day or two].",
+    "I've [noted everything|added all of this|put your details] [to|on] your case[ for order "
+    "{order}|] and [escalated it|passed it to the right team]. We'll [follow up|be in touch] by "
+    "e-mail [shortly|within 48 hours|soon].",
+    "[I can't finish this in chat|This needs a quick check on our side|I need a colleague to "
+    "look at the {short}][, {first}|], so I'll [e-mail you|follow up by e-mail] [once I have "
+    "an answer|as soon as I hear back|by end of day].",
+    "[Let me|I'll] [take this to|raise this with] [our warehouse|the returns team|the billing "
+    "team] and [get back to you|reply] by e-mail [about order {order}|on the {short}|soon].",
+)
+PROMISE_OKS = (
+    "[Ok|Okay|Alright|Fine][,|.] [thanks|I'll wait for the e-mail|I'll keep an eye on my inbox|"
+    "please don't forget][.|!|]",
+    "[Please do|Sure|Ok then][,|.] [thanks|thank you|thanks {agent_first}][.|!|]",
+    "[Alright|Hmm ok]. [Hope it's quick|Don't forget me|I'll wait, I guess][.|!|]",
+)
+ANYTHING_ELSE = (
+    "[Is there|Was there] anything else I can help [you with|with][ today|][, {first}|]?",
+    "[Anything|Is there anything] else [today|I can do for you|on your mind][, {first}|]?",
+    "Can I help with anything else[, {first}| today|]?",
+    "[Before you go|While I have you], is there anything else [about the order|I can look at]?",
+)
+BYES = (
+    "[No|Nope|Nah][,|.] [that's all|that's it|all good][.|!] [Thanks|Thank you|Cheers|Thanks "
+    "{agent_first}][!|.|]",
+    "[Thanks|Thank you|Cheers][, {agent_first}|][,|.|!] [bye|have a good one|that's "
+    "everything][!|.|]",
+    "[Great|Perfect|Awesome], [thank you|thanks][.|!] [Bye|Bye for now|Have a good day][.|!]",
+    "[Thanks|Thank you] for the [help|quick help|help today][!|.]",
+    "That's [all|everything][, thanks| for now, thanks|][.|!]",
+)
+CLOSINGS = (
+    "[You're welcome|My pleasure|No problem at all|Anytime], {first}. [Have a great day|Take "
+    "care|Enjoy the rest of your day|Have a good one|Enjoy the {short}][!|.]",
+    "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now][!|.]",
+    "[Glad I could help|Happy I could help|Glad we got that sorted][, {first}|]. [Enjoy your "
+    "day|Have a lovely evening|Take care|All the best][!|.]",
+    "[Thanks for your patience today|Thanks for bearing with me|Thanks for your time], "
+    "{first}. [Bye for now|Goodbye|Take care][!|.]",
+)

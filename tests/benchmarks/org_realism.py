@@ -1,0 +1,37 @@
+"""Realism measures of the default org (issue 19): the README's table.
+
+Generates (or reuses) the org of `--seed` at `--scale` and prints every measure of
+`crm_tui.org.realism_measures` with the bar issue 19 sets and whether the org meets it.
+
+Run: python -m tests.benchmarks.org_realism [--seed 1] [--scale 1] [--smoke]
+(prints a Markdown table for the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from crm_tui.org.realism_measures import measure_realism
+from crm_tui.org.store.orgstore import OrgStore
+from tests.benchmarks import smoke
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1.0)
+    args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE)
+    with smoke.bench_folder(args.smoke) as folder:
+        path = smoke.bench_org(folder, args.scale, args.seed)
+        with OrgStore.open(path) as store:
+            measures = measure_realism(store)
+    print(f"Seed {args.seed}, scale {args.scale:g}:\n")
+    print("| measure | value | bar | meets |")
+    print("|---|---:|---:|:---:|")
+    for m in measures:
+        meets = {None: "", True: "yes", False: "**no**"}[m.meets]
+        print(f"| {m.label} | {m.shown()} | {m.bar.replace('==', '=')} | {meets} |")
+
+
+if __name__ == "__main__":
+    main()

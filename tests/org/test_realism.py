@@ -1,0 +1,190 @@
+"""Issue 19's realism measures: what they count, and the bars the generated org meets.
+
+The measures are checked on hand-made inputs and on a copy of a generated org with one
+planted contradiction each (so every count can be seen to move); the bars on the default
+org (seed 1, scale 1) and on another seed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from crm_tui.org.generate.build_file import generate
+from crm_tui.org.realism_measures import (
+    chat_lines,
+    impossible_defects,
+    measure_realism,
+    trigram_ratio,
+)
+from crm_tui.org.store.orgstore import OrgStore
+
+# Bars of issue 19 (key -> bar): BARS the generator meets at every seed tried, TEXT_BARS
+# (the texts' variety) at seeds 1 and 2 with a smaller margin.
+TEXT_BARS = {
+    "ratio_descriptions": 0.35,
+    "ratio_chat": 0.35,
+    "ratio_emails": 0.30,
+    "share_chat_repeated": 0.20,
+}
+BARS = {
+    "share_open_old": 0.10,
+    "chat_lengths": 8,
+    "c1_new_with_activity": 0,
+    "c1_open_offer_answered": 0,
+    "c1_escalated_no_history": 0,
+    "c2_order_asked_again": 0,
+    "c4_offer_twice": 0,
+    "c5_signatures": 0,
+    "c8_impossible_defect": 0,
+    "c8_doubled_product_words": 0,
+    "c8_them_for_one": 0,
+    "c8_unavailable_own_line": 0,
+    "c8_promo_out_of_season": 0,
+    "share_phone_valid": 1,
+    "share_phone_in_state": 1,
+    "share_phone_fictional": 1,
+    "share_email_reserved": 1,
+    "share_agent_mail_night": 0.02,
+    "share_closures_night": 0.02,
+    "c7_chats_outside_hours": 0,
+    "ratio_weekend_dip": 0.85,
+    "share_created_night": 0.08,
+}
+
+
+def measures(path) -> dict[str, float]:
+    with OrgStore.open(path) as store:
+        return {m.key: m.value for m in measure_realism(store)}
+
+
+@pytest.fixture(scope="module")
+def other_seed_org(tmp_path_factory):
+    path = tmp_path_factory.mktemp("orgs") / "seed2.sqlite"
+    generate(path, seed=2, scale=1.0)
+    return path
+
+
+# ------------------------------------------------------------------ the measures themselves
+def test_trigram_ratio_is_distinct_over_all_trigrams_within_documents():
+    assert trigram_ratio(["a b c d", "a b c"]) == 2 / 3  # (a b c), (b c d), (a b c)
+    assert trigram_ratio(["A b, c!", "a B c"]) == 1 / 2  # case and punctuation ignored
+    assert trigram_ratio(["a b", "c d"]) == 1.0  # no trigram crosses documents
+
+
+def test_chat_lines_keep_role_time_and_continuations():
+    body = (
+        "[2024-05-01T14:00:00] Ann Lee (Agent): Hi, how can I help?\n"
+        "[2024-05-01T14:01:10] Bo Park (Customer): My order #12345\nis late."
+    )
+    lines = chat_lines(body)
+    assert [(ln.agent, ln.text) for ln in lines] == [
+        (True, "Hi, how can I help?"),
+        (False, "My order #12345\nis late."),
+    ]
+    assert lines[1].time.minute == 1
+
+
+def test_impossible_defects_follow_the_product_type():
+    assert impossible_defects([("Aero Cycling Helmet", "The chin strap buckle broke.")]) == 0
+    assert impossible_defects([("Aero Cycling Helmet", "The handle came loose today.")]) == 1
+    assert impossible_defects([("Pro Resistance Bands", "They started losing air.")]) == 1
+
+
+@pytest.fixture
+def planted(small_org_path, tmp_path):
+    """A copy of the small org to plant contradictions in."""
+    path = tmp_path / "planted.sqlite"
+    shutil.copy(small_org_path, path)
+    return path
+
+
+def test_each_planted_contradiction_is_counted(planted):
+    before = measures(planted)
+    conn = sqlite3.connect(planted)
+    with conn:
+        # 1: a closed case with an agent e-mail becomes New
+        case = conn.execute(
+            "SELECT e.ParentId FROM EmailMessage e JOIN User u ON u.Email = e.FromAddress LIMIT 1"
+        ).fetchone()[0]
+        conn.execute("UPDATE \"Case\" SET Status = 'New' WHERE Id = ?", (case,))
+        # 5: one agent e-mail of a thread signs differently
+        mail, body = conn.execute(
+            "SELECT e.Id, e.TextBody FROM EmailMessage e WHERE (e.ParentId, e.FromAddress) IN "
+            "(SELECT e2.ParentId, e2.FromAddress FROM EmailMessage e2 JOIN User u "
+            "ON u.Email = e2.FromAddress GROUP BY e2.ParentId, e2.FromAddress "
+            "HAVING count(*) > 1) LIMIT 1"
+        ).fetchone()
+        conn.execute(
+            "UPDATE EmailMessage SET TextBody = ? WHERE Id = ?",
+            (body + "\n\nSomeone Else\nAnother Desk", mail),
+        )
+        # 6 and 8: a real but out-of-state phone; a doubled word in a product name
+        conn.execute(
+            "UPDATE Account SET Phone = '(212) 555-0123', ShippingState = 'CA' "
+            "WHERE Id = (SELECT Id FROM Account LIMIT 1)"
+        )
+        conn.execute(
+            "UPDATE Product2 SET Name = 'Tempo Tempo Tee' "
+            "WHERE Id = (SELECT Id FROM Product2 LIMIT 1)"
+        )
+    conn.close()
+    after = measures(planted)
+    assert after["c1_new_with_activity"] == before["c1_new_with_activity"] + 1
+    assert after["c5_signatures"] == before["c5_signatures"] + 1
+    assert after["share_phone_in_state"] < before["share_phone_in_state"]
+    assert after["c8_doubled_product_words"] == before["c8_doubled_product_words"] + 1
+
+
+def test_cli_check_realism_prints_the_measures_and_exits_0(small_org_path):
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from crm_tui.cli import main; main()",
+            "org",
+            "check",
+            "--realism",
+            "--org",
+            str(small_org_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.startswith("ok:")
+    assert "distinct-trigram ratio, case descriptions" in res.stdout
+    assert "chats outside the stated hours" in res.stdout
+
+
+# ------------------------------------------------------------------ the bars, two seeds
+def check_bars(values: dict[str, float], bars: dict[str, float] = BARS) -> list[str]:
+    misses = []
+    for key, bar in bars.items():
+        at_least = key == "chat_lengths" or key.startswith("ratio_") and key != "ratio_weekend_dip"
+        good = values[key] >= bar if at_least or bar == 1 else values[key] <= bar
+        if not good:
+            misses.append(f"{key} = {values[key]:.3f} (bar {bar})")
+    return misses
+
+
+def test_default_org_meets_the_realism_bars(default_org_path):
+    assert check_bars(measures(default_org_path), BARS | TEXT_BARS) == []
+
+
+def test_another_seed_meets_the_realism_bars(other_seed_org):
+    assert check_bars(measures(other_seed_org), BARS | TEXT_BARS) == []
+
+
+def test_open_cases_belong_to_the_last_weeks(default_org_path):
+    with OrgStore.open(default_org_path) as store:
+        today = store.meta("today")
+        oldest = store.conn.execute(
+            "SELECT min(CreatedDate) FROM \"Case\" WHERE Status != 'Closed'"
+        ).fetchone()[0]
+    assert today is not None and oldest >= "2024-11"
