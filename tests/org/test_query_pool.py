@@ -18,6 +18,7 @@ import pytest
 
 from crm_tui.org.server.query_pool import runs_here
 from crm_tui.org.server.rest import OrgServer
+from tests.helpers.processes import child_pids
 from tests.helpers.soql_org import TODAY, build_tiny_org
 
 RECORDS = "SELECT Id, Name, Account.Name FROM Contact ORDER BY Name"
@@ -108,18 +109,6 @@ def test_worker_errors_and_the_time_budget_keep_salesforces_shape(tiny_org, defa
         assert status == 400 and json.loads(body)[0]["errorCode"] == "INVALID_FIELD"
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
 def _alive(pids: set[int]) -> set[int]:
     return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
 
@@ -141,7 +130,7 @@ def test_query_workers_end_with_the_server(tiny_org, tmp_path, stop):
         conn.request("GET", query(RECORDS), headers={"Authorization": f"Bearer {session}"})
         assert conn.getresponse().status == 200  # answered by a worker: the pool is up
         conn.close()
-        workers = {pid for pid in _children(server.pid) if "spawn_main" in _cmdline(pid)}
+        workers = {pid for pid in child_pids(server.pid) if "spawn_main" in _cmdline(pid)}
         assert workers  # started on demand: one for one query
         server.send_signal(stop)
         server.wait(timeout=30)

@@ -70,19 +70,6 @@ def wait_until(
     raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
-def child_pids(pid: int) -> list[int]:
-    """Processes whose parent is `pid` (Linux /proc): a server's running tab apps."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
 @dataclass
 class Served:
     """A running `crm-tui serve`; `lines` is what it printed on stdout once listening.

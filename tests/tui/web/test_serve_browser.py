@@ -18,12 +18,12 @@ from sqlmodel import col, select
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Annotator, Attempt, Event, InvitationFailure, StudyItem
+from tests.helpers.processes import child_pids
 from tests.tui.web.served_study import (
     CHROMIUM,
     CHROMIUM_ARGS,
     BrowserTab,
     Served,
-    child_pids,
     cli,
     serve,
     wait_until,

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import fails
-from tests.tui.web.served_study import child_pids, free_port, serve, wait_until
+from tests.helpers.processes import child_pids
+from tests.tui.web.served_study import free_port, serve, wait_until
 
 
 def test_a_port_out_of_range_is_a_usage_error(capsys):
