@@ -144,6 +144,19 @@ def test_login_with_instance_url_and_session_id(tricky_org, certs, live):
     assert backend.count("Product2") == 2 and recorder.logins() == 0
 
 
+@pytest.mark.parametrize("login", ["password", "session"])
+def test_answers_are_parsed_into_plain_dicts(tricky_org, certs, live, login):
+    server, _ = live[0]
+    if login == "session":
+        creds = SalesforceCredentials(instance_url=server.url, session_id=server.session_id)
+        backend = SalesforceBackend(creds, session=trusted_session(certs.ca_pem))
+    else:
+        backend = password_backend(server, certs)
+    answer = backend._sf.query("SELECT Id, Name FROM Account LIMIT 1")
+    record = answer["records"][0]
+    assert (type(answer), type(record), type(record["attributes"])) == (dict, dict, dict)
+
+
 def test_credentials_from_env_file_and_environment(tmp_path):
     env = tmp_path / ".env"
     env.write_text(

@@ -128,7 +128,10 @@ UNTRUSTED_CERTIFICATE = (
 def connect(
     credentials: SalesforceCredentials, session: requests.Session | None = None
 ) -> Salesforce:
-    """A logged-in client; a CrmTuiError (without secrets) if login fails."""
+    """A logged-in client; a CrmTuiError (without secrets) if login fails. Answers are
+    parsed into plain dicts: simple-salesforce's default OrderedDicts cost about twice the
+    parsing of a big answer (measured by `tests/benchmarks/soql_latency.py`), and nothing
+    here needs their order semantics."""
     session = session or TimeoutSession()
     try:
         if credentials.uses_password:
@@ -140,12 +143,14 @@ def connect(
                 domain=credentials.domain,
                 session=session,
                 version=API_VERSION,
+                object_pairs_hook=dict,
             )
         return Salesforce(
             instance_url=credentials.instance_url,
             session_id=credentials.session_id,
             session=session,
             version=API_VERSION,
+            object_pairs_hook=dict,
         )
     except SalesforceAuthenticationFailed as exc:
         raise CrmTuiError(
