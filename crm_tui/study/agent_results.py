@@ -19,7 +19,7 @@ from crm_tui.bench.input_files import loads, read_input
 from crm_tui.bench.scoring import NO_SUBMISSION
 from crm_tui.bench.taskset import MAX_IDX
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.steps import Step, agent_steps
+from crm_tui.study.steps import Step, agent_steps, tag_text
 
 STRATEGIES = ("act", "react", "tool_call", "tool_call_flex", "tool_call_superface")
 
@@ -283,10 +283,10 @@ def _turn_submission(message: dict[str, Any]) -> str | None:
     content = message.get("content")
     if not isinstance(content, str):
         return None
-    if _tag_text("execute", content):
+    if tag_text("execute", content):
         return None
     for tag in _ANSWER_TOOLS:
-        text = _tag_text(tag, content)
+        text = tag_text(tag, content)
         if text:
             return text
     # `Action: submit Action Input: {...}` up to the last "}" (as the greedy `\{.*\}`),
@@ -296,17 +296,6 @@ def _turn_submission(message: dict[str, Any]) -> str | None:
         return None
     end = content.rfind("}")
     return _tool_content(content[call.end() - 1 : end + 1]) if end >= call.end() - 1 else None
-
-
-def _tag_text(tag: str, content: str) -> str:
-    """The text of the first <tag>...</tag> (as `<tag>(.*?)</tag>` finds it), in linear
-    time: a turn of 40,000 unclosed tags made the regular expression quadratic."""
-    opening, closing = f"<{tag}>", f"</{tag}>"
-    start = content.find(opening)
-    if start < 0:
-        return ""
-    end = content.find(closing, start + len(opening))
-    return content[start + len(opening) : end].strip() if end >= 0 else ""
 
 
 def _tool_content(arguments: Any) -> str | None:

@@ -144,12 +144,12 @@ def agent_steps(traj: Sequence[Any]) -> tuple[Step, ...]:
 
 def _text_step(text: str, turn: int) -> Step | None:
     """CRMArena's text parser: an <execute> first, else a non-blank <submit>/<respond>."""
-    query = _tag_text("execute", text)
+    query = tag_text("execute", text)
     if query:
         kind = StepKind.SEARCH if query.lstrip().upper().startswith("FIND") else StepKind.QUERY
         return Step(kind, turn, query, query_object(query))
     for tag in _ANSWER_TOOLS:
-        answer = _tag_text(tag, text)
+        answer = tag_text(tag, text)
         if answer:
             return Step(StepKind.ANSWER, turn, answer)
     action = _PROMPT_ACTION.search(text)
@@ -193,7 +193,9 @@ def _observed(step: Step, observation: str) -> Step:
     return Step(step.kind, step.at, step.detail, step.object_name, ids, rows, values_in(text))
 
 
-def _tag_text(tag: str, content: str) -> str:
+def tag_text(tag: str, content: str) -> str:
+    """The text of the first <tag>...</tag> (as `<tag>(.*?)</tag>` finds it), in linear
+    time: a turn of 40,000 unclosed tags made the regular expression quadratic."""
     opening, closing = f"<{tag}>", f"</{tag}>"
     start = content.find(opening)
     if start < 0:
