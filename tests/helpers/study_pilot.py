@@ -11,6 +11,26 @@ from crm_tui.study.models import Event
 from tests.helpers.pilot import settle
 
 
+async def open_first_query(pilot):
+    """From the profile list: Enter picks the profile, `s` opens the next query; the
+    solve screen."""
+    from crm_tui.tui.study.solve import SolveScreen
+
+    await settle(pilot)
+    await pilot.press("enter", "s")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, SolveScreen)
+    return pilot.app.screen
+
+
+async def submit_with_confidence(pilot, level: str = "4") -> None:
+    """Ctrl+S submits the answer; `level` answers the confidence asked next."""
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press(level)
+    await settle(pilot)
+
+
 async def type_text(pilot, text: str) -> None:
     await pilot.press(*[c if c != " " else "space" for c in text])
 

@@ -13,9 +13,13 @@ from crm_tui.study.models import Attempt, Study, row_id
 from crm_tui.study.replay import replay_item
 from crm_tui.study.steps import StepKind, answer_edits, human_steps
 from crm_tui.tui.study.replay_screen import EDITED, step_rows
-from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import first_two_ids, type_text
+from tests.helpers.study_pilot import (
+    first_two_ids,
+    open_first_query,
+    submit_with_confidence,
+    type_text,
+)
 
 pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
@@ -25,11 +29,7 @@ async def test_an_answer_typed_then_changed_shows_both_texts_in_the_replay(
 ):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        solve = app.screen
-        assert isinstance(solve, SolveScreen)
+        solve = await open_first_query(pilot)
         first, second = first_two_ids(small_org_path, solve.family.answer_object)
         clock.advance(4)
         await type_text(pilot, first)  # the answer field has the focus
@@ -39,10 +39,7 @@ async def test_an_answer_typed_then_changed_shows_both_texts_in_the_replay(
         await type_text(pilot, second)
         await settle(pilot)
         clock.advance(2)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await submit_with_confidence(pilot)
         assert solve.finished
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
         (attempt,) = db.exec(select(Attempt)).all()

@@ -21,9 +21,13 @@ from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
-from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import crafted_instances, first_two_ids
+from tests.helpers.study_pilot import (
+    crafted_instances,
+    first_two_ids,
+    open_first_query,
+    submit_with_confidence,
+)
 
 pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
@@ -73,11 +77,7 @@ async def test_the_gold_in_a_related_list_then_another_answer_is_saw_it(
     account, gold = gold_in_related
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        solve = app.screen
-        assert isinstance(solve, SolveScreen)
+        solve = await open_first_query(pilot)
         wrong, _ = first_two_ids(small_org_path, solve.family.answer_object)
         await pilot.press("f2")
         await settle(pilot)
@@ -92,10 +92,7 @@ async def test_the_gold_in_a_related_list_then_another_answer_is_saw_it(
         await pilot.press("u")  # ...but another record taken as the answer
         await settle(pilot)
         assert app.screen is solve
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await submit_with_confidence(pilot)
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
         items = list(db.exec(select(StudyItem)))
         (attempt,) = [a for a in db.exec(select(Attempt)) if a.status == "submitted"]

@@ -14,9 +14,8 @@ from crm_tui.study.report import FAMILY_ORDER, agent_label
 from crm_tui.study.steps import StepKind, human_steps
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
-from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import first_two_ids
+from tests.helpers.study_pilot import first_two_ids, open_first_query, submit_with_confidence
 
 pytestmark = pytest.mark.usefixtures("dana")  # one annotator profile to pick
 
@@ -33,11 +32,7 @@ async def test_opening_the_gold_record_then_submitting_another_is_saw_it(
 ):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        solve = app.screen
-        assert isinstance(solve, SolveScreen)
+        solve = await open_first_query(pilot)
         wrong, gold = first_two_ids(small_org_path, solve.family.answer_object)
         clock.advance(10)
         await pilot.press("f2")
@@ -52,10 +47,7 @@ async def test_opening_the_gold_record_then_submitting_another_is_saw_it(
         await pilot.press("u")  # ...but another one taken as the answer
         await settle(pilot)
         assert app.screen is solve
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await submit_with_confidence(pilot)
     (one,) = traces(study_path, clock)
     assert (one.solver, one.label) == (HUMANS, Sight.CHOSE_OTHERWISE)
     assert (one.first_sight_step, one.first_sight_time) == (1, 10_000)  # active ms
@@ -67,10 +59,7 @@ async def test_never_opening_the_gold_record_is_never_saw(
 ):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        solve = app.screen
+        solve = await open_first_query(pilot)
         wrong, _gold = first_two_ids(small_org_path, solve.family.answer_object)
         await pilot.press("f2")
         await settle(pilot)
@@ -78,10 +67,7 @@ async def test_never_opening_the_gold_record_is_never_saw(
         await settle(pilot)
         await pilot.press("u")
         await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await submit_with_confidence(pilot)
     (one,) = traces(study_path, clock)
     assert one.label == Sight.NEVER_SAW and one.first_sight_step is None
     assert one.steps == 3  # read, "use as my answer", submitted
@@ -90,10 +76,7 @@ async def test_never_opening_the_gold_record_is_never_saw(
 async def test_the_gold_among_a_list_s_rows_is_seen(make_app, study_path, small_org_path, clock):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        solve = app.screen
+        solve = await open_first_query(pilot)
         answer_object = solve.family.answer_object
         wrong, gold = first_two_ids(small_org_path, answer_object)
         await pilot.press("f2")
@@ -106,10 +89,7 @@ async def test_the_gold_among_a_list_s_rows_is_seen(make_app, study_path, small_
         await settle(pilot)
         await pilot.press("u")
         await settle(pilot)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await submit_with_confidence(pilot)
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
         (attempt,) = db.exec(select(Attempt)).all()
         steps = human_steps(attempt_events(db, row_id(attempt)))
