@@ -23,23 +23,10 @@ from crm_tui.study.models import Annotator, Attempt, Event, EventKind, Invitatio
 from crm_tui.study.profiles import create_profile
 from crm_tui.study.studies import create_study, solve_only_preset
 from tests.helpers.pg_server import PostgresServer
+from tests.helpers.routing_items import instances as routing_instances
 
 SPAWN = multiprocessing.get_context("spawn")  # a second app: its own interpreter and store
 ROUNDS = 4  # attempts raced for: one race could interleave by luck, four rarely do
-
-
-def _instances(count: int) -> list[dict[str, Any]]:
-    return [
-        {
-            "idx": idx,
-            "task": "case_routing",
-            "query": f"Who should take case {idx}?",
-            "answer": f"005Wt00000000{idx:02}AAA",
-            "metadata": {"required": "- Today's date: 2023-01-15"},
-            "reward_metric": "exact_match",
-        }
-        for idx in range(count)
-    ]
 
 
 def _submit_each(
@@ -87,7 +74,7 @@ def test_two_apps_submitting_one_attempt_at_once_one_wins(study_store_url):
             store,
             "race",
             solve_only_preset(1),
-            instances=_instances(ROUNDS),
+            instances=routing_instances(org=None, count=ROUNDS),
             task_set_hash="sha256:test",
             org_fingerprint="local-0000",
         )
