@@ -16,9 +16,15 @@ from datetime import date
 from fractions import Fraction
 from operator import itemgetter
 
+from crm_tui.bench.gold_rows import (
+    ASSIGNMENTS_SQL,
+    CLOSED_BY_STATE_SQL,
+    CLOSED_CASES_SQL,
+    GoldRows,
+    in_period,
+)
 from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT as OWNER_ASSIGNMENT  # re-exported
 from crm_tui.bench.gold_rows import SECONDS_SQL as SECONDS_SQL
-from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.bench.periods import MONTHS, Period, offset_before
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
@@ -66,8 +72,7 @@ def owner_assignments(
         rows = [
             (r[0], r[1], r[2], r[3])
             for r in store.conn.execute(
-                "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
-                "WHERE Field__c = ? AND CreatedDate >= ? AND CreatedDate <= ?",
+                ASSIGNMENTS_SQL.format(period=in_period("CreatedDate")),
                 (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
             )
         ]
@@ -110,12 +115,8 @@ def handle_time(
     if held is not None:
         rows = held.closed_cases.between(start, end)
     else:
-        duration = SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
         rows = store.conn.execute(
-            f'SELECT Id, OwnerId, CreatedDate, {duration} FROM "Case" '
-            "WHERE CreatedDate >= ? AND CreatedDate <= ? AND Status = 'Closed' "
-            "AND ClosedDate IS NOT NULL",
-            (start, end),
+            CLOSED_CASES_SQL.format(period=in_period("CreatedDate")), (start, end)
         ).fetchall()
     _check_boundaries(map(itemgetter(2), rows), period, "case")
     means = _mean_by(
@@ -322,13 +323,8 @@ def best_region_identification(
     if held is not None:
         rows = held.closed_by_state.between(start, end)
     else:
-        duration = SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
         rows = store.conn.execute(
-            f'SELECT a.ShippingState, c.CreatedDate, {duration} FROM "Case" c '
-            "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
-            "AND c.ClosedDate IS NOT NULL AND c.CreatedDate >= ? AND c.CreatedDate <= ? "
-            "AND coalesce(a.ShippingState, '') != ''",
-            (start, end),
+            CLOSED_BY_STATE_SQL.format(period=in_period("c.CreatedDate")), (start, end)
         ).fetchall()
     _check_boundaries(map(itemgetter(1), rows), period, "case")
     means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)

@@ -25,6 +25,35 @@ SECONDS_SQL = (
     "julianday(substr({created}, 1, 19))) * 86400) AS INTEGER)"
 )
 
+# The statements the HTU/TCU/BRI golds read, shared by both ways of reading them: the
+# gold's own (`{period}` = the period's bounds, `in_period`) and `GoldRows.read` (every row
+# with a CreatedDate, `any_time`), so both select by the same conditions.
+ASSIGNMENTS_SQL = (
+    "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
+    "WHERE Field__c = ? AND {period}"
+)
+CLOSED_CASES_SQL = (
+    "SELECT Id, OwnerId, CreatedDate, "
+    + SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
+    + " FROM \"Case\" WHERE Status = 'Closed' AND ClosedDate IS NOT NULL AND {period}"
+)
+CLOSED_BY_STATE_SQL = (
+    "SELECT a.ShippingState, c.CreatedDate, "
+    + SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
+    + " FROM \"Case\" c JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
+    "AND c.ClosedDate IS NOT NULL AND coalesce(a.ShippingState, '') != '' AND {period}"
+)
+
+
+def in_period(column: str) -> str:
+    """The gold's period condition on `column` (two parameters: start, end)."""
+    return f"{column} >= ? AND {column} <= ?"
+
+
+def any_time(column: str) -> str:
+    return f"{column} IS NOT NULL"
+
+
 _Row = TypeVar("_Row", bound=tuple[object, ...])
 
 
@@ -69,28 +98,16 @@ class GoldRows:
         assignments = [
             (r[3], (r[0], r[1], r[2], r[3]))
             for r in conn.execute(
-                "SELECT CaseId__c, NewValue__c, OldValue__c, CreatedDate FROM CaseHistory__c "
-                "WHERE Field__c = ? AND CreatedDate IS NOT NULL",
-                (OWNER_ASSIGNMENT,),
+                ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
             )
         ]
-        seconds = SECONDS_SQL.format(created="CreatedDate", closed="ClosedDate")
         closed = [
             (r[2], (r[0], r[1], r[2], r[3]))
-            for r in conn.execute(
-                f'SELECT Id, OwnerId, CreatedDate, {seconds} FROM "Case" '
-                "WHERE CreatedDate IS NOT NULL AND Status = 'Closed' AND ClosedDate IS NOT NULL"
-            )
+            for r in conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate")))
         ]
-        seconds = SECONDS_SQL.format(created="c.CreatedDate", closed="c.ClosedDate")
         by_state = [
             (r[1], (r[0], r[1], r[2]))
-            for r in conn.execute(
-                f'SELECT a.ShippingState, c.CreatedDate, {seconds} FROM "Case" c '
-                "JOIN Account a ON c.AccountId = a.Id WHERE c.Status = 'Closed' "
-                "AND c.ClosedDate IS NOT NULL AND c.CreatedDate IS NOT NULL "
-                "AND coalesce(a.ShippingState, '') != ''"
-            )
+            for r in conn.execute(CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate")))
         ]
         return cls(
             _sorted(assignments),
