@@ -19,7 +19,6 @@ from crm_tui.org.backends.query import condition
 from crm_tui.org.reports.resolve import DurationRef, FieldRef, Plan, ResolvedCross, ResolvedFilter
 
 __all__ = [
-    "count_soql",
     "cross_subquery",
     "read_paths",
     "rows_soql",
@@ -127,7 +126,3 @@ def rows_soql(plan: Plan, with_children: bool = True) -> str:
     if with_children:
         select += [cross_subquery(c) for c in plan.crosses if c.more_than > 0]
     return f"SELECT {', '.join(select)} FROM {plan.obj.name}{_where(where_soql(plan))}"
-
-
-def count_soql(plan: Plan) -> str:
-    return f"SELECT COUNT() FROM {plan.obj.name}{_where(where_soql(plan))}"
