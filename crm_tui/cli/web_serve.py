@@ -179,7 +179,7 @@ def _check_study(
     create = f"crm-tui study create {shlex.quote(name or 'NAME')} --db {shown}"
     if isinstance(location, Path) and not location.is_file():
         raise CrmTuiError(f"no study file at {shown}: create a study with `{create}`")
-    with StudyStore.open_existing(location) as store:
+    with StudyStore.open_read_only(location) as store:
         if name is not None and name not in {s.name for s in list_studies(store)}:
             raise CrmTuiError(f"no study {name!r} in {shown}: create it with `{create}`")
         return pick_study(store, name, org_fingerprint).name
