@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -148,3 +149,33 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
     except OSError:
         return ""
+
+
+def test_a_server_stopped_before_it_serves_stops_at_once(tiny_org):
+    """`stop()` on a server whose loop never ran (a SIGTERM just after its lines print)
+    returns: it once waited for ever on a loop that was never going to end."""
+    server = OrgServer(tiny_org, today=TODAY, query_workers=1)
+    stopper = threading.Thread(target=server.stop, daemon=True)
+    stopper.start()
+    stopper.join(timeout=20)
+    assert not stopper.is_alive()
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_sigterm_as_soon_as_the_lines_print_stops_the_server(tiny_org, tmp_path, workers):
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "serve"]
+        + ["--org", str(tiny_org), "--port", "0", "--query-workers", workers],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CRM_TUI_HOME": str(tmp_path)},
+    )
+    try:
+        assert server.stdout is not None
+        while (line := server.stdout.readline()) and not line.startswith("or login"):
+            pass
+        server.terminate()
+        server.wait(timeout=20)
+    finally:
+        server.kill()
+        server.wait()

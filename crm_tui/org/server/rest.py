@@ -686,7 +686,12 @@ class OrgServer:
         self.httpd.serve_forever()
 
     def stop(self) -> None:
-        self.httpd.shutdown()
+        # Only a loop running in `self.thread` needs ending: `shutdown()` waits for a loop
+        # to finish, so with none running (a SIGTERM before `serve_forever` began, or
+        # the loop already left by Ctrl-C in this thread) it would wait for ever.
+        if self.thread is not None:
+            self.httpd.shutdown()
+            self.thread = None
         self.httpd.server_close()
         self.api.close()
         self.store.close()
