@@ -17,6 +17,7 @@ import pytest
 
 from crm_tui.org.server.rest import OrgServer
 from tests.helpers.soql_org import TODAY, build_tiny_org
+from tests.helpers.waiting import wait_until
 
 COUNT = "/services/data/v59.0/query/?q=" + urllib.parse.quote("SELECT COUNT() FROM Account")
 
@@ -38,9 +39,7 @@ def get(server: OrgServer, path: str, timeout: float = 10.0) -> tuple[int, bytes
 
 def idle_connections(server: OrgServer, n: int) -> list[socket.socket]:
     """`n` clients that connect and say nothing: each holds a server thread."""
-    held = [socket.create_connection((server.host, server.port), timeout=10) for _ in range(n)]
-    time.sleep(0.3)  # accepted, a thread each
-    return held
+    return [socket.create_connection((server.host, server.port), timeout=10) for _ in range(n)]
 
 
 def test_connections_past_the_cap_get_a_503_at_once_and_threads_stay_bounded(tiny_org):
@@ -48,7 +47,10 @@ def test_connections_past_the_cap_get_a_503_at_once_and_threads_stay_bounded(tin
         threads_before = threading.active_count()
         held = idle_connections(srv, 20)
         try:
-            # 3 threads serve the first three; the other 17 were answered and closed.
+            # 3 threads serve the first three; the other 17 are answered and closed (their
+            # answers read first: then every connection has been accepted).
+            refused = [s for s in held[3:] if s.recv(4096).startswith(b"HTTP/1.1 503 ")]
+            assert len(refused) == 17
             assert threading.active_count() - threads_before <= 3
             start = time.perf_counter()
             status, body = get(srv, COUNT, timeout=5)
@@ -57,12 +59,11 @@ def test_connections_past_the_cap_get_a_503_at_once_and_threads_stay_bounded(tin
             [error] = json.loads(body)
             assert error["errorCode"] == "REQUEST_LIMIT_EXCEEDED"
             assert "3 connections" in error["message"]
-            refused = [s for s in held[3:] if s.recv(4096).startswith(b"HTTP/1.1 503 ")]
-            assert len(refused) == 17
         finally:
             for s in held:
                 s.close()
-        time.sleep(0.3)  # the held threads see their clients go and free their slots
+        # The held threads see their clients go and free their slots.
+        wait_until(lambda: get(srv, COUNT)[0] == 200, "a slot freed by a closed client")
         status, body = get(srv, COUNT)
         assert status == 200 and json.loads(body)["totalSize"] > 0
 

@@ -14,14 +14,15 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from crm_tui.cli import main
+from crm_tui.cli.web_sessions import SHUTDOWN_SECONDS
 from tests.helpers.paths import ROOT
+from tests.helpers.waiting import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 # As root in CI: no sandbox; nothing that would reach the network on its own.
@@ -54,22 +55,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(
-    condition: Callable[[], Any],
-    what: str,
-    timeout: float = 20.0,
-    pause: Callable[[], Any] = lambda: time.sleep(0.1),
-) -> Any:
-    """The first true value of `condition()`, polled; AssertionError naming `what` after
-    `timeout` seconds."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if value := condition():
-            return value
-        pause()
-    raise AssertionError(f"waited {timeout:g} s for {what}")
-
-
 @dataclass
 class Served:
     """A running `crm-tui serve`; `lines` is what it printed on stdout once listening.
@@ -83,8 +68,8 @@ class Served:
     def stop(self) -> str:
         """SIGTERM, as a service manager stops it; returns what it wrote on stderr."""
         self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
+        try:  # the server gives its tabs' apps SHUTDOWN_SECONDS to quit
+            self.process.wait(timeout=SHUTDOWN_SECONDS + 15)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()

@@ -19,6 +19,7 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Annotator, Attempt, Event, InvitationFailure, StudyItem
 from tests.helpers.processes import child_pids
+from tests.helpers.waiting import wait_until
 from tests.tui.web.served_study import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -26,7 +27,6 @@ from tests.tui.web.served_study import (
     Served,
     cli,
     serve,
-    wait_until,
 )
 
 sync_api = pytest.importorskip(
