@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 
 async def settle(pilot, rounds: int = 4) -> None:
     """Wait until key handlers, workers and queued study writes have all finished.
@@ -39,3 +41,12 @@ async def palette_titles(pilot, timeout: float = 10.0) -> list[str]:
         )
         if "Quit" in titles or asyncio.get_running_loop().time() > deadline:
             return titles
+
+
+async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
+    """Pause the app until `condition()` holds (a worker's result, a state), polled;
+    AssertionError after `timeout` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"waited {timeout:g} s"
+        await pilot.pause(0.02)

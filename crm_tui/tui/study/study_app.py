@@ -110,6 +110,7 @@ class StudyApp(CrmApp):
         self.study_clock = study_clock
         self.study_name = study_name  # None: the newest study made for this org
         self.service: StudyService | None = None
+        self.study_opening = False  # its worker runs: "no study" would not be true yet
         # A code first: asked for (--require-code, as `crm-tui serve` runs each browser
         # session), or the study file has invitations (see `_study_opened`).
         self.codes_required = require_code
@@ -132,11 +133,13 @@ class StudyApp(CrmApp):
             service.codes_required(required)  # also true when the file has invitations
             return service
 
+        self.study_opening = True
         fetch_then_show(
             self, open_service, self._study_opened, group="study", failed=self._no_study
         )
 
     def _no_study(self, error: Exception) -> None:
+        self.study_opening = False
         if self.codes_required:  # nothing to see without a code, not even the org
             self.push_screen(NoStudyScreen(explain(self, error)))
             return
@@ -145,7 +148,7 @@ class StudyApp(CrmApp):
         )
 
     async def _study_opened(self, service: StudyService) -> None:
-        self.service = service
+        self.service, self.study_opening = service, False
         self.codes_required = await service.run(service.codes_required)
         first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
         await self.push_screen(first)  # mounted before the worker ends
@@ -306,7 +309,9 @@ class StudyApp(CrmApp):
         """F9: only for a coordinator or auditor at work (whom only a code brings here);
         the study service checks again before it builds anything."""
         profile = self.working_profile()
-        if self.service is None:
+        if self.study_opening:
+            self.notify("The study is still opening; press F9 again in a moment.", title="Results")
+        elif self.service is None:
             self.notify(
                 "No study is open here; `crm-tui report` shows any study of the file.",
                 title="Results",

@@ -4,13 +4,15 @@ the report from the study service, for coordinators only."""
 from __future__ import annotations
 
 import math
+import shutil
+import sqlite3
 
 from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
 from crm_tui.study.service import StudyService
 from crm_tui.tui.app import create_app
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import settle, wait_for
 from tests.helpers.results_study import cells, column_labels, coordinator, open_results
 
 
@@ -101,11 +103,39 @@ async def test_missing_study_file_is_named(small_org_path, tmp_path):
     app = create_app(org_path=small_org_path, study_path=missing)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        await wait_for(pilot, lambda: not app.study_opening)
         await pilot.press("f9")  # no study is open: no results either
         await settle(pilot)
         said = [n.message for n in app._notifications]
         assert str(missing) in said[0] and "No study is open" in said[1]
     assert not missing.exists()  # looking did not create it
+
+
+async def test_f9_while_the_study_opens_says_so_not_that_there_is_none(
+    small_org_path, results_study, tmp_path
+):
+    """Under load a person can press F9 before the study's worker has opened it: "no
+    study is open" was then said of a study about to open."""
+    path = tmp_path / "study.sqlite"
+    shutil.copy(results_study, path)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")  # the app's open waits for it (busy timeout)
+    app = create_app(org_path=small_org_path, study_path=path)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.study_opening)
+            await pilot.press("f9")
+            await pilot.pause()
+            said = [n.message for n in app._notifications]
+            assert said == ["The study is still opening; press F9 again in a moment."]
+            locker.execute("COMMIT")  # then it opens: a study of another org, so none here
+            await wait_for(pilot, lambda: not app.study_opening)
+            await pilot.press("f9")
+            await settle(pilot)
+            said = [n.message for n in app._notifications]
+            assert "no study for this org" in said[1] and "No study is open" in said[2]
+    finally:
+        locker.close()
 
 
 async def test_report_tables_show_brackets_as_text(make_app, results):
