@@ -232,8 +232,9 @@ def test_cli_serve_answers_on_loopback(tmp_path):
             f"{url}/services/data/v59.0/query/?q=SELECT+COUNT()+FROM+Case",
             headers={"Authorization": f"Bearer {token}"},
         )
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        # Generous: under CI's load the server's first answer can take seconds.
+        with urllib.request.urlopen(request, timeout=60) as answer:
             assert json.load(answer)["totalSize"] == 6
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=30)
