@@ -155,8 +155,9 @@ def _child_texts(
         rows = _fetch(conn, batch, base, lead=1)
         if rows is None:
             return None
-        for parent_id, text in rows:
-            grouped[parent_id].append(python_ascii(text))
+        texts = ascii_texts(list(map(itemgetter(1), rows)))
+        for parent_id, text in zip(map(itemgetter(0), rows), texts, strict=True):
+            grouped[parent_id].append(text)
     first = child.offset or 0
     last = None if child.limit is None else first + child.limit
     out = []
