@@ -16,14 +16,22 @@ reports on the local backend (one SQL statement) and on the Salesforce backend a
 Each report runs once untimed first (describes cached, the org file's pages read), then
 `--repeat` times; prints wall p50/p95, CPU p50 (of this process: client and loopback
 server together, which other jobs on a shared machine do not inflate), the path the
-Salesforce backend took and the API calls of one run.
+Salesforce backend took and the API calls of one run. The Salesforce backend runs twice:
+with the loopback server in this process (its threads share the client's GIL), and with
+the server in a process of its own, as `crm-tui org serve` runs it (there the CPU is the
+client's plus the server's, each measured in its own process, shown side by side).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -65,20 +73,64 @@ AGGREGATE_REPORT = ReportDefinition(
 
 
 def timed(
-    backend: Backend, report: ReportDefinition, repeat: int
-) -> tuple[list[float], list[float], int, int]:
-    """Wall and CPU milliseconds per run (CPU: this process, so the loopback server's
-    threads too: what a shared machine's other jobs do not inflate), rows and groups."""
+    backend: Backend,
+    report: ReportDefinition,
+    repeat: int,
+    server_cpu: Callable[[], float] | None = None,
+) -> tuple[list[float], list[float], int, int, list[float]]:
+    """Wall and CPU milliseconds per run (CPU: this process, so an in-process loopback
+    server's threads too: what a shared machine's other jobs do not inflate), rows and
+    groups, and the CPU milliseconds of a server in its own process (`server_cpu`)."""
     backend.run_report(report)  # warm: describes cached, the org's pages in the OS cache
-    samples, cpu = [], []
+    samples, cpu, served = [], [], []
     result = None
     for _ in range(repeat):
+        server_start = server_cpu() if server_cpu else 0.0
         start, start_cpu = time.perf_counter(), time.process_time()
         result = backend.run_report(report)
         samples.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
+        served.append(((server_cpu() if server_cpu else 0.0) - server_start) * 1000)
     assert result is not None
-    return samples, cpu, result.record_count, result.group_count
+    return samples, cpu, result.record_count, result.group_count, served
+
+
+def _serve(org: str, cert_dir: str, link: Connection) -> None:
+    """The loopback server in a process of its own: sends its port, login and CA, then
+    its CPU seconds (all its threads) each time it is asked, until told to stop."""
+    certs = make_loopback_certificates(Path(cert_dir))
+    with OrgServer(org, tls=certs.server_context()) as server:
+        link.send((server.port, server.username, server.password, str(certs.ca_pem)))
+        while link.recv() == "cpu":
+            link.send(time.process_time())
+
+
+@contextmanager
+def server_process(
+    path: Path, folder: Path
+) -> Iterator[tuple[SalesforceBackend, Callable[[], float]]]:
+    """The Salesforce backend on a loopback server in another process, and a function
+    reading that process's CPU seconds."""
+    context = multiprocessing.get_context("spawn")  # no copy of this process's threads
+    ours, theirs = context.Pipe()
+    certs = folder / "crm-tui-bench-certs-server-process"
+    process = context.Process(target=_serve, args=(str(path), str(certs), theirs), daemon=True)
+    process.start()
+    try:
+        port, username, password, ca_pem = ours.recv()
+        where = SimpleNamespace(port=port)  # what login_session reads of a server
+        session = login_session(where, Path(ca_pem), TimeoutSession())  # type: ignore[arg-type]
+        backend = SalesforceBackend(SalesforceCredentials(username, password, ""), session=session)
+
+        def server_cpu() -> float:
+            ours.send("cpu")
+            return float(ours.recv())
+
+        yield backend, server_cpu
+        backend.close()
+    finally:
+        ours.send("stop")
+        process.join(timeout=30)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,22 +156,32 @@ def measure(folder: Path, args: argparse.Namespace) -> int:
         print(f"{args.scale:g}x org ({cases:,} cases), {args.repeat} runs each\n")
         print("| report | backend | p50 ms | p95 ms | CPU p50 ms | cases in the report | groups |")
         print("|---|---|---:|---:|---:|---:|---:|")
-        for report in (REPORT, AGGREGATE_REPORT):
-            for backend in (local, remote):
-                samples, cpu, rows, groups = timed(backend, report, args.repeat)
-                p50, p95 = np.percentile(samples, [50, 95])
-                cpu50 = np.percentile(cpu, 50)
-                if backend is local:
-                    name = "local (one SQL statement)"
-                else:
-                    calls = remote.usage.calls
-                    remote.run_report(report)
-                    calls = remote.usage.calls - calls
-                    name = f"Salesforce over loopback ({remote.last_report_path}, {calls} calls)"
-                print(
-                    f"| {report.name} | {name} | {p50:.0f} | {p95:.0f} | {cpu50:.0f} | "
-                    f"{rows:,} | {groups:,} |"
-                )
+        with server_process(path, folder) as (apart, server_cpu):
+            for report in (REPORT, AGGREGATE_REPORT):
+                for backend in (local, remote, apart):
+                    served = server_cpu if backend is apart else None
+                    samples, cpu, rows, groups, spent = timed(backend, report, args.repeat, served)
+                    p50, p95 = np.percentile(samples, [50, 95])
+                    cpu50 = f"{np.percentile(cpu, 50):.0f}"
+                    if backend is local:
+                        name = "local (one SQL statement)"
+                    else:
+                        assert isinstance(backend, SalesforceBackend)
+                        calls = backend.usage.calls
+                        backend.run_report(report)
+                        calls = backend.usage.calls - calls
+                        where = "this process" if served is None else "its own process"
+                        name = (
+                            f"Salesforce over loopback ({backend.last_report_path}, {calls} "
+                            f"calls), server in {where}"
+                        )
+                    if served is not None:  # the client's CPU and the server's
+                        client, server = np.percentile(cpu, 50), np.percentile(spent, 50)
+                        cpu50 = f"{client + server:.0f} ({client:.0f} + {server:.0f})"
+                    print(
+                        f"| {report.name} | {name} | {p50:.0f} | {p95:.0f} | {cpu50} | "
+                        f"{rows:,} | {groups:,} |"
+                    )
         remote.close()
         local.close()
     return 0

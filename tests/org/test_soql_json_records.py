@@ -149,3 +149,13 @@ def test_a_repeated_query_reuses_its_plan_and_a_bad_one_fails_each_time(store):
     for _ in range(2):
         with pytest.raises(SalesforceError):
             execute_soql_json(store, "SELECT Nope FROM Case", today=TODAY)
+
+
+def test_a_delete_character_in_otherwise_ascii_text_is_escaped(odd_store):
+    """DEL (0x7f) is ASCII yet `json.dumps` escapes it: an answer whose only such character
+    is a DEL is escaped too (the all-ASCII shortcut must not skip it)."""
+    odd_store.conn.execute(f"UPDATE \"Case\" SET Subject = 'a\x7fb' WHERE Id = '{rid('Case', 9)}'")
+    soql = "SELECT Subject FROM Case WHERE CaseNumber = '00000099'"
+    written = execute_soql_json(odd_store, soql, today=TODAY)
+    assert written.records == [json.dumps(r) for r in execute_soql(odd_store, soql).records]
+    assert "\\u007f" in written.records[0]

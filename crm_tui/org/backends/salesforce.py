@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
@@ -129,10 +130,14 @@ class SalesforceBackend(Backend):
         retried = relogged = False
         while True:
             try:
+                # The lock guards the count and the client's swap on a new login, not the
+                # call: a report's names come on another connection while its rows do.
                 with self._lock:
                     self.usage.calls += 1
-                    answer = getattr(self._sf, method)(*args, **kwargs)
-                    self._note_usage()
+                    client = self._sf
+                answer = getattr(client, method)(*args, **kwargs)
+                with self._lock:
+                    self._note_usage(client)
                 return answer
             except requests.exceptions.SSLError:  # a ConnectionError no retry mends
                 raise self._error(
@@ -202,8 +207,8 @@ class SalesforceBackend(Backend):
             message = message.replace(self._sf.session_id, REDACTED)
         return CrmTuiError(message)
 
-    def _note_usage(self) -> None:
-        usage = getattr(self._sf, "api_usage", {}).get("api-usage")
+    def _note_usage(self, client: Salesforce) -> None:
+        usage = getattr(client, "api_usage", {}).get("api-usage")
         if usage is not None:
             self.usage.org_used, self.usage.org_limit = usage.used, usage.total
 
@@ -308,15 +313,43 @@ class SalesforceBackend(Backend):
             return result
         self.last_report_path = "fetched"
         return run_fetched(
-            plan, self._bounded_rows, self._rows, self._names, self.report_fetch_bound
+            plan, self._bounded_rows, self._rows_soon, self._names, self.report_fetch_bound
         )
 
-    def _bounded_rows(self, soql: str, bound: int) -> tuple[int, list[dict[str, Any]]]:
+    def _bounded_rows(
+        self, soql: str, bound: int, on_total: Callable[[int], None]
+    ) -> tuple[int, list[dict[str, Any]]]:
         """How many records match, and all of them unless more than `bound` do: the first
-        page's totalSize says, so no COUNT() call goes first."""
+        page's totalSize says (and `on_total` hears it before the other pages are asked
+        for), so no COUNT() call goes first."""
         answer = self._query(soql)
         total = int(answer["totalSize"])
+        on_total(total)
         return total, [] if total > bound else self._follow(answer, total)
+
+    def _rows_soon(self, soql: str, wanted: int) -> Callable[[], list[dict[str, Any]]]:
+        """`_rows(soql, wanted)` fetched in a thread from now on (its own connection from
+        the session's pool: Salesforce answers a session's calls concurrently); the
+        function returned waits for the records, or raises what the fetch raised."""
+        done: dict[str, Any] = {}
+
+        def fetch() -> None:
+            try:
+                done["records"] = self._rows(soql, wanted)
+            except BaseException as exc:  # handed to the reader, in its thread
+                done["error"] = exc
+
+        thread = threading.Thread(target=fetch, name="report-names", daemon=True)
+        thread.start()
+
+        def records() -> list[dict[str, Any]]:
+            thread.join()
+            if "error" in done:
+                raise done["error"]
+            records: list[dict[str, Any]] = done["records"]
+            return records
+
+        return records
 
     def _names(self, object_name: str, ids: set[str]) -> dict[str, str]:
         """Id -> title of records of `object_name` (200 Ids a query)."""

@@ -12,7 +12,11 @@ The fetch selects only what the aggregation reads (`fetch_soql`): not the fields
 filters SOQL already applied, not the detail columns of a grouped report. A grouping by
 a lookup of the report's own object names its records with one semi-join query
 (`SELECT Id, Name FROM User WHERE Id IN (SELECT OwnerId FROM Case WHERE ...)`) instead of
-a parent record nested in every row: one name per group rather than one per row.
+a parent record nested in every row: one name per group rather than one per row. That
+query is asked for as soon as the rows' first page says they are within the bound, and
+its answer comes while the rows' other pages do (the backend's `soon`, on a connection of
+its own, as Salesforce allows concurrent calls): the server finds the names while the
+client reads rows.
 """
 
 from __future__ import annotations
@@ -30,9 +34,13 @@ from crm_tui.org.reports.rows import aggregate_records, detail_row, finish, keep
 
 FETCH_BOUND = 50_000  # rows a report may fetch to aggregate itself
 
-Rows = Callable[[str, int], list[dict[str, Any]]]  # SOQL, how many -> records
-# SOQL, bound -> (how many match, their records: none when more than the bound match)
-Bounded = Callable[[str, int], tuple[int, list[dict[str, Any]]]]
+Records = list[dict[str, Any]]
+# SOQL, how many -> a function giving the records: the query starts now, its answer is
+# read when the function is called (the backend may fetch it meanwhile)
+Soon = Callable[[str, int], Callable[[], Records]]
+# SOQL, bound, called with how many match once the first page says -> (how many match,
+# their records: none when more than the bound match)
+Bounded = Callable[[str, int, Callable[[int], None]], tuple[int, Records]]
 Names = Callable[[str, set[str]], dict[str, str]]  # object, Ids -> Id: name
 
 
@@ -79,16 +87,26 @@ def names_soql(plan: Plan, ref: FieldRef) -> str:
 
 
 def run_fetched(
-    plan: Plan, bounded: Bounded, rows: Rows, names_of: Names, bound: int = FETCH_BOUND
+    plan: Plan, bounded: Bounded, soon: Soon, names_of: Names, bound: int = FETCH_BOUND
 ) -> ReportResult:
     with collection_paused():  # thousands of records, no cycles: see `org.bulk_gc`
-        return _run_fetched(plan, bounded, rows, names_of, bound)
+        return _run_fetched(plan, bounded, soon, names_of, bound)
 
 
 def _run_fetched(
-    plan: Plan, bounded: Bounded, rows: Rows, names_of: Names, bound: int
+    plan: Plan, bounded: Bounded, soon: Soon, names_of: Names, bound: int
 ) -> ReportResult:
-    total_rows, records = bounded(fetch_soql(plan), bound)
+    named: list[tuple[FieldRef, Callable[[], Records]]] = []
+
+    def within_bound(total_rows: int) -> None:
+        """The rows' first page says how many: the names are needed (some rows, not
+        past the bound), so they are asked for now, while the other pages come."""
+        if 0 < total_rows <= bound:
+            named.extend(
+                (ref, soon(names_soql(plan, ref), total_rows)) for ref in semi_join_named(plan)
+            )
+
+    total_rows, records = bounded(fetch_soql(plan), bound, within_bound)
     if total_rows > bound:
         raise CrmTuiError(
             f"This report would fetch {total_rows:,} {plan.obj.label_plural.lower()} to "
@@ -97,10 +115,10 @@ def _run_fetched(
     groups, total, names = aggregate_records(plan, records)
     if not plan.groupings:
         groups = []
-    for ref in semi_join_named(plan) if records else []:
+    for ref, answer in named:
         assert ref.named_by is not None
         title = object_of(ref.named_by).title_field
-        for rec in rows(names_soql(plan, ref), total_rows):
+        for rec in answer():
             if rec.get(title) is not None:
                 names[str(rec["Id"])] = str(rec[title])
     detail: list[dict[str, Any]] = []

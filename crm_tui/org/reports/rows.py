@@ -10,9 +10,12 @@ date buckets are UTC days, weeks start on Sunday.
 from __future__ import annotations
 
 import calendar
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from itertools import repeat
+from operator import itemgetter, sub, truediv
 from typing import Any
 
 from crm_tui.org.backends.interface import (
@@ -131,7 +134,7 @@ def _row_value(value: Value, record: dict[str, Any]) -> Any:
 
 
 def _summarise(aggregate: Aggregate, values: list[Any]) -> Number | str:
-    present = [v for v in values if v is not None]
+    present = [v for v in values if v is not None] if None in values else values
     if aggregate is Aggregate.COUNT:  # COUNT(): every row counts 1; COUNT(f): f not empty
         return len(present)
     if aggregate is Aggregate.COUNT_DISTINCT:
@@ -144,6 +147,25 @@ def _summarise(aggregate: Aggregate, values: list[Any]) -> Number | str:
         return float(sum(present)) / len(present)
     extreme: float | int | str = min(present) if aggregate is Aggregate.MIN else max(present)
     return extreme
+
+
+def _summaries(aggregate: Aggregate, column: list[Any], groups: list[list[Any]]) -> list[Any]:
+    """`_summarise` of each group's values (`groups`, drawn from `column`). A column of
+    floats only, as durations are, is summarised by C-level maps: the same sums, in the
+    same order, as `_summarise` adds them."""
+    if set(map(type, column)) != {float}:
+        return [_summarise(aggregate, values) for values in groups]
+    if aggregate is Aggregate.AVG:
+        return list(map(truediv, map(sum, groups), map(len, groups)))
+    by_map: dict[Aggregate, Callable[[list[Any]], Any]] = {
+        Aggregate.COUNT: len,
+        Aggregate.SUM: sum,
+        Aggregate.MIN: min,
+        Aggregate.MAX: max,
+    }
+    if aggregate in by_map:
+        return list(map(by_map[aggregate], groups))
+    return [_summarise(aggregate, values) for values in groups]
 
 
 def _stamp(text: str) -> datetime:
@@ -196,6 +218,51 @@ def _own_span(start: str, end: str, per: float) -> Callable[[dict[str, Any]], fl
     return span
 
 
+_FIRST_19 = itemgetter(slice(0, 19))  # a stamp's whole seconds, as `_stamp` reads them
+_TEXT_KINDS = {str, type(None)}
+
+
+def _column(value: Value, records: list[dict[str, Any]]) -> list[Any]:
+    """`_reader(value)` applied to every record, in order. A span between two of the
+    record's own fields (Case Age, read for each of tens of thousands of rows) is worked
+    out by C-level maps over the whole column, the same operations as `_own_span`; any
+    value that is not a stamp text (an open case's empty ClosedDate) sends the column
+    back to the reader, which knows the empty cases."""
+    if isinstance(value, DurationRef) and "." not in value.start.path and "." not in value.end.path:
+        per = 3600.0 if value.unit is DurationUnit.HOURS else 86400.0
+        parse = datetime.fromisoformat
+        try:
+            starts = map(parse, map(_FIRST_19, map(itemgetter(value.start.path), records)))
+            ends = map(parse, map(_FIRST_19, map(itemgetter(value.end.path), records)))
+            seconds_apart = map(timedelta.total_seconds, map(sub, ends, starts))
+            return list(map(truediv, seconds_apart, repeat(per)))
+        except (KeyError, TypeError, ValueError):
+            pass
+    return list(map(_reader(value), records))
+
+
+def _own_text_keys(plan: Plan, records: list[dict[str, Any]]) -> list[Any] | None:
+    """Each record's value of the one grouping when it is a text (or Id) field of the
+    record itself, read by a C-level map: what `_key_reader` reads, without a tuple and
+    two calls per row. None when the grouping is another kind, or a value is not text."""
+    if len(plan.groupings) != 1:
+        return None
+    g = plan.groupings[0]
+    ref = g.value
+    if (
+        g.granularity is not None
+        or not isinstance(ref, FieldRef)
+        or "." in ref.path
+        or ref.field.type in (FieldType.NUMBER, FieldType.CURRENCY, FieldType.BOOLEAN)
+    ):
+        return None
+    try:
+        keys = list(map(itemgetter(ref.path), records))
+    except KeyError:
+        return None
+    return keys if set(map(type, keys)) <= _TEXT_KINDS else None
+
+
 def _key_reader(plan: Plan) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
     """A function giving a record's group key (bucketed)."""
     parts = [(_reader(g.value), g.granularity) for g in plan.groupings]
@@ -226,6 +293,8 @@ def _note_names(
         name_path = g.value.name_path if isinstance(g.value, FieldRef) else None
         if g.granularity is not None or not name_path:
             continue
+        if kept and name_path.split(".")[0] not in kept[0]:
+            continue  # not fetched (the fetch names them by a semi-join): no look per group
         for key, rows in members.items():
             raw = key[i]
             if raw is not None and str(raw) not in names:
@@ -245,32 +314,37 @@ def aggregate_records(
     names: dict[str, str] = {}
     check = bool(duration_filters(plan)) or any(c.more_than > 0 for c in plan.crosses)
     kept = [r for r in records if keep(plan, r)] if check else list(records)
-    key_of = _key_reader(plan)
     members: dict[tuple[Any, ...], list[int]] = {}
-    for i, key in enumerate(map(key_of, kept)):
-        rows = members.get(key)
-        if rows is None:
-            members[key] = [i]
-        else:
-            rows.append(i)
+    own_keys = _own_text_keys(plan, kept)
+    if own_keys is not None:  # one text grouping (owners): grouped by the bare value
+        by_value: defaultdict[Any, list[int]] = defaultdict(list)
+        for i, value in enumerate(own_keys):
+            by_value[value].append(i)
+        members = {(value,): rows for value, rows in by_value.items()}
+    else:
+        for i, key in enumerate(map(_key_reader(plan), kept)):
+            rows = members.get(key)
+            if rows is None:
+                members[key] = [i]
+            else:
+                rows.append(i)
     _note_names(plan, members, kept, names)
     columns: list[list[Any] | None] = []
     for s in plan.summaries:
         if s.value is None:
             columns.append(None)  # COUNT(): the group's size
         else:
-            columns.append(list(map(_reader(s.value), kept)))
+            columns.append(_column(s.value, kept))
     aggregates = [s.summary.aggregate for s in plan.summaries]
-    out = [
-        (
-            key,
-            tuple(
-                len(rows) if col is None else _summarise(agg, [col[i] for i in rows])
-                for agg, col in zip(aggregates, columns, strict=True)
-            ),
-        )
-        for key, rows in members.items()
+    # summary by summary over all groups, then zipped into each group's tuple: thousands
+    # of groups (owners) without a generator per group
+    per_summary = [
+        [len(rows) for rows in members.values()]
+        if col is None
+        else _summaries(agg, col, [list(map(col.__getitem__, rows)) for rows in members.values()])
+        for agg, col in zip(aggregates, columns, strict=True)
     ]
+    out = list(zip(members, zip(*per_summary, strict=True), strict=True))
     total = tuple(
         len(kept) if col is None else _summarise(agg, col)
         for agg, col in zip(aggregates, columns, strict=True)
@@ -324,10 +398,26 @@ def _labeller(g: ResolvedGrouping, names: dict[str, str]) -> Callable[[Any], Gro
     def named(raw: Any) -> GroupKey:
         if raw is None:
             return GroupKey(None, EMPTY_LABEL)
-        text = str(normal(ref, raw))
+        text = raw if type(raw) is str else str(normal(ref, raw))  # Ids: text already
         return GroupKey(text, names.get(text, text), text)
 
     return named
+
+
+def _label_column(
+    g: ResolvedGrouping, names: dict[str, str], column: list[Any]
+) -> tuple[list[GroupKey], list[Any]]:
+    """Each raw value's GroupKey and its `_key_order`. A lookup's values, all Ids (text),
+    are labelled and ordered by C-level maps: what `_labeller`'s `named` and
+    `_key_order` make of each, for thousands of owners."""
+    ref = g.value
+    named = g.granularity is None and isinstance(ref, FieldRef) and ref.named_by
+    if named and set(map(type, column)) == {str}:
+        labels: list[str] = list(map(names.get, column, column))
+        keys = list(map(GroupKey, column, labels, column))
+        return keys, list(zip(repeat(False), map(str.lower, labels), column))
+    keys = list(map(_labeller(g, names), column))
+    return keys, list(map(_key_order, keys))
 
 
 def _key_order(key: GroupKey) -> tuple[bool, Any, str]:
@@ -361,8 +451,16 @@ def _as_value(value: Any) -> float | str | None:
     return value if value is None or isinstance(value, str) else float(value)
 
 
-def _apply(function: Callable[[Any], Any], value: Any) -> Any:
-    return function(value)
+_COUNT_KINDS = {int, type(None)}
+_VALUE_KINDS = {float, str, type(None)}
+
+
+def _cleaned(count: bool, column: list[Any]) -> list[Any]:
+    """A summary's values over all groups, as `_clean` makes each (`_as_count` for
+    counts, else `_as_value`); returned as they are when they already are so."""
+    if set(map(type, column)) <= (_COUNT_KINDS if count else _VALUE_KINDS):
+        return column
+    return list(map(_as_count if count else _as_value, column))
 
 
 def finish(
@@ -378,33 +476,45 @@ def finish(
     them: keys labelled, groups sorted (by the summary asked, then by key) and cut to top N."""
     aggs = [s.summary.aggregate for s in plan.summaries]
     counts = [a in (Aggregate.COUNT, Aggregate.COUNT_DISTINCT) for a in aggs]
-    labels = [_labeller(g, names) for g in plan.groupings]
-    # per summary, _clean without its checks: thousands of groups times each summary
-    cleans = [_as_count if count else _as_value for count in counts]
-    if len(labels) == 1:  # the common case, without a generator per group for its key
-        label = labels[0]
-        rows = [
-            GroupRow((label(key[0]),), tuple(map(_apply, cleans, values))) for key, values in groups
-        ]
-    else:
-        rows = [
-            GroupRow(tuple(map(_apply, labels, key)), tuple(map(_apply, cleans, values)))
-            for key, values in groups
-        ]
-    if len(plan.groupings) == 1:
-        rows.sort(key=lambda r: _key_order(r.keys[0]))
-    else:
-        rows.sort(key=lambda r: tuple(_key_order(k) for k in r.keys))
     d = plan.definition
-    if d.sort is not None:
-        i = [s.key for s in plan.summaries].index(d.sort.summary)
-        present = [r for r in rows if r.values[i] is not None]
-        absent = [r for r in rows if r.values[i] is None]
-        present.sort(key=lambda r: _value_order(r.values[i]), reverse=d.sort.descending)
-        rows = present + absent
-    group_count = len(rows) if plan.groupings else 0  # ungrouped: no groups, on every runner
+    # Column by column (a grouping's labels, a summary's values), then the groups' order
+    # as a permutation of their indices, sorted by keys read through C-level lookups: a
+    # lookup's thousands of groups (owners) without a lambda and a row object each per
+    # comparison key, and a row built only for the groups that are kept.
+    n = len(groups) if plan.groupings else 0
+    key_columns = list(zip(*(key for key, _ in groups))) if n else [()] * len(plan.groupings)
+    labelled: list[list[GroupKey]] = []
+    key_orders: list[list[Any]] = []
+    for g, raw_column in zip(plan.groupings, key_columns, strict=True):
+        keys, key_order = _label_column(g, names, list(raw_column))
+        labelled.append(keys)
+        key_orders.append(key_order)
+    value_columns = (
+        [
+            _cleaned(count, list(column))
+            for count, column in zip(counts, zip(*(values for _, values in groups)), strict=True)
+        ]
+        if n and aggs
+        else []
+    )
+    orders: list[Any] = key_orders[0] if len(labelled) == 1 else list(zip(*key_orders))
+    order = sorted(range(n), key=orders.__getitem__)
+    if d.sort is not None and n:
+        column = value_columns[[s.key for s in plan.summaries].index(d.sort.summary)]
+        present = [j for j in order if column[j] is not None]
+        absent = [j for j in order if column[j] is None]
+        # by the value alone: the same order as `_value_order`'s (False, value)
+        present.sort(key=column.__getitem__, reverse=d.sort.descending)
+        order = present + absent
+    group_count = n  # ungrouped: no groups, on every runner
     if d.top_n is not None:
-        rows = rows[: d.top_n]
+        order = order[: d.top_n]
+    value_rows = list(zip(*value_columns)) if value_columns else [()] * n
+    if len(labelled) == 1:
+        keys_of = labelled[0]
+        rows = [GroupRow((keys_of[j],), value_rows[j]) for j in order]
+    else:
+        rows = [GroupRow(tuple(keys[j] for keys in labelled), value_rows[j]) for j in order]
     return ReportResult(
         definition=d,
         summaries=tuple(s.key for s in plan.summaries),

@@ -23,7 +23,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from itertools import repeat
 from json.encoder import encode_basestring_ascii
+from operator import contains, itemgetter
 from typing import Union
 
 from crm_tui.org.schema.catalogue import FieldType
@@ -62,6 +64,14 @@ def python_ascii(text: str) -> str:
     return _NOT_PRINTABLE_ASCII.sub(_escape, text)
 
 
+def ascii_texts(texts: list[str]) -> list[str]:
+    """`python_ascii` of each text; the list itself when all are printable ASCII already
+    (most answers), found by C-level scans instead of a call per record."""
+    if all(map(str.isascii, texts)) and not any(map(contains, texts, repeat("\x7f"))):
+        return texts
+    return list(map(python_ascii, texts))
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x10000:
@@ -83,9 +93,9 @@ def json_records(conn: sqlite3.Connection, plan: CompiledQuery, base: str) -> li
     if rows is None:
         return None
     if not plan.children:
-        return [python_ascii(text) for (text,) in rows]
-    texts = [python_ascii(text) for _, text in rows]
-    parent_ids = [parent_id for parent_id, _ in rows]
+        return ascii_texts(list(map(itemgetter(0), rows)))
+    texts = ascii_texts(list(map(itemgetter(1), rows)))
+    parent_ids = list(map(itemgetter(0), rows))
     for child in plan.children:
         kids = _child_texts(conn, child, base, parent_ids)
         if kids is None:
@@ -127,7 +137,7 @@ def _fetch(
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: a Row per record costs more than the text
     rows: list[tuple[str, ...]] = cursor.execute(sql, plan.params).fetchall()
-    if any(row[-1] is None for row in rows):
+    if None in map(itemgetter(-1), rows):
         return None
     return rows
 
@@ -145,8 +155,9 @@ def _child_texts(
         rows = _fetch(conn, batch, base, lead=1)
         if rows is None:
             return None
-        for parent_id, text in rows:
-            grouped[parent_id].append(python_ascii(text))
+        texts = ascii_texts(list(map(itemgetter(1), rows)))
+        for parent_id, text in zip(map(itemgetter(0), rows), texts, strict=True):
+            grouped[parent_id].append(text)
     first = child.offset or 0
     last = None if child.limit is None else first + child.limit
     out = []
