@@ -11,9 +11,11 @@ sees the same rows and counts as one reading the store, in an order no gold depe
 
 from __future__ import annotations
 
+import sqlite3
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from crm_tui.org.store.orgstore import OrgStore
@@ -68,10 +70,15 @@ class SortedRows(Generic[_Row]):
         """The rows with start <= CreatedDate <= end."""
         return self.rows[bisect_left(self.created, start) : bisect_right(self.created, end)]
 
+    def on_bounds(self, start: str, end: str) -> bool:
+        """Whether a row's CreatedDate is start or end (found by bisection, not a scan)."""
+        low, high = bisect_left(self.created, start), bisect_right(self.created, end)
+        return low < high and (self.created[low] == start or self.created[high - 1] == end)
 
-def _sorted(pairs: list[tuple[str, _Row]]) -> SortedRows[_Row]:
-    pairs.sort(key=lambda pair: pair[0])
-    return SortedRows([created for created, _ in pairs], [row for _, row in pairs])
+
+def _sorted(rows: list[_Row], created_at: int) -> SortedRows[_Row]:
+    rows.sort(key=itemgetter(created_at))
+    return SortedRows(list(map(itemgetter(created_at), rows)), rows)
 
 
 @dataclass(frozen=True)
@@ -91,28 +98,24 @@ class GoldRows:
     open: dict[str, int]
     # NED: the products a search text finds (gold.search_products), kept as asked.
     searches: dict[str, set[str]] = field(default_factory=dict)
+    # NCR: the agents tied on the most closed cases of an issue (its first rule), as asked.
+    issue_leaders: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, store: OrgStore) -> GoldRows:
-        conn = store.conn
-        assignments = [
-            (r[3], (r[0], r[1], r[2], r[3]))
-            for r in conn.execute(
-                ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
-            )
-        ]
-        closed = [
-            (r[2], (r[0], r[1], r[2], r[3]))
-            for r in conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate")))
-        ]
-        by_state = [
-            (r[1], (r[0], r[1], r[2]))
-            for r in conn.execute(CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate")))
-        ]
+        conn = store.conn.cursor()
+        conn.row_factory = None  # plain tuples: the rows are kept as they come
+        assignments = conn.execute(
+            ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
+        ).fetchall()
+        closed = conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate"))).fetchall()
+        by_state = conn.execute(
+            CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate"))
+        ).fetchall()
         return cls(
-            _sorted(assignments),
-            _sorted(closed),
-            _sorted(by_state),
+            _sorted(assignments, 3),
+            _sorted(closed, 2),
+            _sorted(by_state, 1),
             _nested_counts(
                 store,
                 "SELECT IssueId__c, OwnerId, count(*) FROM \"Case\" WHERE Status = 'Closed' "
@@ -129,17 +132,24 @@ class GoldRows:
         )
 
 
+def _tuples(store: OrgStore, sql: str) -> sqlite3.Cursor:
+    rows = store.conn.cursor()
+    rows.row_factory = None
+    return rows.execute(sql)
+
+
 def _nested_counts(store: OrgStore, sql: str) -> dict[str, dict[str, int]]:
     counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
-    for key, owner, count in store.conn.execute(sql):
+    for key, owner, count in _tuples(store, sql):
         counts[key][owner] = count
     return dict(counts)
 
 
 def _counts(store: OrgStore, condition: str) -> dict[str, int]:
     return dict(
-        store.conn.execute(
+        _tuples(
+            store,
             f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} '
-            "AND OwnerId IS NOT NULL GROUP BY OwnerId"
-        ).fetchall()
+            "AND OwnerId IS NOT NULL GROUP BY OwnerId",
+        )
     )

@@ -1,0 +1,158 @@
+"""What the task generator's draft functions sample from, read once per generation.
+
+Only what nearly every draft needs is held in memory (the cases, product names, policy
+violations, QA pairs, Owner Assignment times). NED's purchases are held as OrderItem
+rowids, in OrderItem Id order, and a drawn one is read by its rowid: a draft needs one
+purchase of tens of thousands, and turning every order line into Python objects cost
+more than the drafts that use them.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from operator import itemgetter
+
+from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT
+from crm_tui.bench.periods import Period
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.sftime import parse_date
+from crm_tui.org.store.orgstore import OrgStore
+
+# Activated order lines whose account has a contact and whose product has nicknames (the
+# Ids of those products as a JSON array: one parameter however many there are). The unary
+# `+` keeps SQLite from driving the join from the product index, a lookup per product
+# (twice the time of reading the orders first).
+_PURCHASES_SQL = (
+    'SELECT oi.rowid FROM "Order" o JOIN OrderItem oi ON oi.OrderId = o.Id '
+    "WHERE o.Status = 'Activated' "
+    "AND o.AccountId IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL) "
+    "AND +oi.Product2Id IN (SELECT value FROM json_each(?)) ORDER BY oi.Id"
+)
+_PURCHASE_SQL = (
+    "SELECT (SELECT min(Id) FROM Contact WHERE AccountId = o.AccountId), o.AccountId, "
+    'o.EffectiveDate, oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
+    "WHERE oi.rowid = ?"
+)
+# The NED gold's own condition on the day (EffectiveDate = the day as a stored Date).
+_ORDERED_ON_SQL = (
+    'SELECT 1 FROM "Order" o WHERE o.AccountId = ? AND o.EffectiveDate = ? '
+    "AND o.Status = 'Activated' AND EXISTS (SELECT 1 FROM OrderItem oi WHERE oi.OrderId = o.Id)"
+)
+
+
+@dataclass
+class CaseFact:
+    id: str
+    created: date
+    status: str
+    issue: str | None
+    product: str | None
+    description: str
+
+
+class Purchases:
+    """(contact, account, day, product) of activated order lines, a sequence for
+    `random.choice`: the contact is the account's first by Id, the product has nicknames."""
+
+    def __init__(self, store: OrgStore, nicknamed: list[str]):
+        self._conn = store.conn
+        rowids = store.conn.cursor()
+        rowids.row_factory = None  # tuples: tens of thousands of order lines
+        self._rowids = [r[0] for r in rowids.execute(_PURCHASES_SQL, (json.dumps(nicknamed),))]
+
+    def __len__(self) -> int:
+        return len(self._rowids)
+
+    def __getitem__(self, index: int) -> tuple[str, str, date, str]:
+        contact, account, day, product = self._conn.execute(
+            _PURCHASE_SQL, (self._rowids[index],)
+        ).fetchone()
+        return contact, account, parse_date(day), product
+
+    def ordered_on(self, account: str, day: date) -> bool:
+        """Whether the account has an activated order with a line on `day`."""
+        found = self._conn.execute(_ORDERED_ON_SQL, (account, day.isoformat())).fetchone()
+        return found is not None
+
+
+@dataclass
+class OrgFacts:
+    """What the draft functions sample from, read once per generation."""
+
+    cases: list[CaseFact]
+    product_names: dict[str, str]
+    nicknames: dict[str, list[str]]
+    purchases: Purchases
+    violations: dict[str, str | None]  # case -> violated article or None
+    qa_pairs: list[tuple[str, str]]  # (article, question)
+    assignments: list[tuple[str, str]]  # (CreatedDate, new owner) of Owner Assignments, sorted
+    first_day: date = field(init=False)
+    last_day: date = field(init=False)
+    _most_managed: dict[tuple[str, str], int] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.cases:
+            raise CrmTuiError("The org has no cases: no task can be generated from it")
+        self.first_day = min(c.created for c in self.cases)
+        self.last_day = max(c.created for c in self.cases)
+
+    def most_managed(self, period: Period) -> int:
+        """The most cases any agent managed in the period (gold.managed_counts, in memory);
+        kept per period, which drafts often draw again."""
+        key = (period.sf_start, period.sf_end)
+        if key not in self._most_managed:
+            low = bisect_left(self.assignments, (period.sf_start,))
+            high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
+            owners = map(itemgetter(1), self.assignments[low:high])
+            self._most_managed[key] = max(Counter(owners).values(), default=0)
+        return self._most_managed[key]
+
+    @classmethod
+    def read(cls, store: OrgStore) -> OrgFacts:
+        conn = store.conn.cursor()
+        conn.row_factory = None  # plain tuples, cheaper than sqlite3.Row for many rows
+        parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
+        cases = [
+            CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "")
+            for r in conn.execute(
+                "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
+                'c.Description FROM "Case" c '
+                "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
+                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id"
+            )
+        ]
+        nicknames = {
+            pid: names
+            for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
+            if (names := latent.loads(text))
+        }
+        violations = {
+            case: latent.loads(text).get("article")
+            for case, text in sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())
+        }
+        qa_pairs = [
+            (article, pair["question"])
+            for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
+            for pair in latent.loads(text) or []
+        ]
+        names = dict(conn.execute("SELECT Id, Name FROM Product2"))
+        assignments: list[tuple[str, str]] = conn.execute(
+            "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
+            "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
+            (OWNER_ASSIGNMENT,),
+        ).fetchall()
+        return cls(
+            cases,
+            names,
+            nicknames,
+            Purchases(store, list(nicknames)),
+            violations,
+            qa_pairs,
+            assignments,
+        )
