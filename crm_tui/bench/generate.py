@@ -166,6 +166,7 @@ class Drafter:
         (a window of a few weeks when a longer one is too busy for that, as in big orgs)."""
         day = rng.choice(self.facts.cases).created
         sampled = _period_around(rng, day)
+        # most_managed counts up to 4, all that the tests below tell apart.
         if want_none and sampled and self.facts.most_managed(sampled[0]) > 3:
             sampled = _relative_around(rng, day, SHORT_UNITS)
         if sampled is None:

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
-from operator import itemgetter
 
 from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT
 from crm_tui.bench.periods import Period
@@ -39,6 +37,7 @@ _PURCHASE_SQL = (
     'o.EffectiveDate, oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
     "WHERE oi.rowid = ?"
 )
+MANAGED_CAP = 4  # OrgFacts.most_managed counts no further
 # The NED gold's own condition on the day (EffectiveDate = the day as a stored Date).
 _ORDERED_ON_SQL = (
     'SELECT 1 FROM "Order" o WHERE o.AccountId = ? AND o.EffectiveDate = ? '
@@ -91,7 +90,8 @@ class OrgFacts:
     purchases: Purchases
     violations: dict[str, str | None]  # case -> violated article or None
     qa_pairs: list[tuple[str, str]]  # (article, question)
-    assignments: list[tuple[str, str]]  # (CreatedDate, new owner) of Owner Assignments, sorted
+    assigned_at: list[str]  # CreatedDate of the Owner Assignments, sorted
+    assigned_to: list[str]  # their new owners, in that order
     first_day: date = field(init=False)
     last_day: date = field(init=False)
     _most_managed: dict[tuple[str, str], int] = field(init=False, default_factory=dict)
@@ -103,15 +103,25 @@ class OrgFacts:
         self.last_day = max(c.created for c in self.cases)
 
     def most_managed(self, period: Period) -> int:
-        """The most cases any agent managed in the period (gold.managed_counts, in memory);
-        kept per period, which drafts often draw again."""
+        """The most cases any agent managed in the period (gold.managed_counts, in memory),
+        counted up to MANAGED_CAP: the drafts ask only whether it is above 3 and, if not,
+        what it is, and a count that stops at 4 stops early in a busy period. Kept per
+        period, which drafts often draw again."""
         key = (period.sf_start, period.sf_end)
-        if key not in self._most_managed:
-            low = bisect_left(self.assignments, (period.sf_start,))
-            high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
-            owners = map(itemgetter(1), self.assignments[low:high])
-            self._most_managed[key] = max(Counter(owners).values(), default=0)
-        return self._most_managed[key]
+        most = self._most_managed.get(key)
+        if most is None:
+            low = bisect_left(self.assigned_at, period.sf_start)
+            high = bisect_right(self.assigned_at, period.sf_end)
+            counts: dict[str, int] = {}
+            most = 0
+            for owner in self.assigned_to[low:high]:
+                count = counts[owner] = counts.get(owner, 0) + 1
+                if count > most:
+                    most = count
+                    if most == MANAGED_CAP:
+                        break
+            self._most_managed[key] = most
+        return most
 
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
@@ -142,7 +152,7 @@ class OrgFacts:
             for pair in latent.loads(text) or []
         ]
         names = dict(conn.execute("SELECT Id, Name FROM Product2"))
-        assignments: list[tuple[str, str]] = conn.execute(
+        assignments = conn.execute(
             "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
             "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
             (OWNER_ASSIGNMENT,),
@@ -154,5 +164,6 @@ class OrgFacts:
             Purchases(store, list(nicknames)),
             violations,
             qa_pairs,
-            assignments,
+            [at for at, _ in assignments],
+            [owner for _, owner in assignments],
         )

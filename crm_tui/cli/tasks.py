@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,24 +50,41 @@ def generate(
     """Generate the nine task families with gold answers from an org (deterministic)."""
     from crm_tui.bench.generate import generate_taskset
     from crm_tui.bench.taskset import write_taskset
-    from crm_tui.org.store.check import find_damage
     from crm_tui.org.store.orgstore import OrgError, OrgStore
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
-    with (
-        OrgStore.open(org_path or default_org()) as store,
-        store.reading("generating tasks"),
-    ):
-        damage = find_damage(store)  # a damaged file: one line, not tasks from bad rows
-        if damage is not None:
-            raise OrgError(f"{store.path} is damaged ({damage}); no task set was written")
-        taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
+    with OrgStore.open(org_path or default_org()) as store, ThreadPoolExecutor(1) as pool:
+        # The damage check reads the whole file: it runs beside the generation, on its
+        # own connection (SQLite runs without the GIL, so on the other core), and has the
+        # last word: a damaged file gives its one line whatever the generation made of
+        # it, never tasks from bad rows.
+        checking = pool.submit(_find_damage, store.path)
+        try:
+            with store.reading("generating tasks"):
+                taskset = generate_taskset(
+                    store, per_task=per_task, seed=seed, allow_short=allow_short
+                )
+        finally:
+            damage = checking.result()
+            if damage is not None:  # in place of what the generation raised, if it did
+                raise OrgError(
+                    f"{store.path} is damaged ({damage}); no task set was written"
+                ) from None
     write_taskset(taskset, out)
     click.echo(
         f"wrote {out} ({len(taskset):,} instances for org {taskset.fingerprint}, "
         f"{time.perf_counter() - started:.1f} s)"
     )
+
+
+def _find_damage(path: Path) -> str | None:
+    """`find_damage` on a connection of its own (for another thread)."""
+    from crm_tui.org.store.check import find_damage
+    from crm_tui.org.store.orgstore import OrgStore
+
+    with OrgStore.open(path) as store:
+        return find_damage(store)
 
 
 @tasks.command(name="import")

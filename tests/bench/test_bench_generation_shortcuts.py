@@ -3,7 +3,8 @@
 NED's purchases read by rowid (`org_facts.Purchases`) are the order lines the generator
 held in a list before, in the same order, and `ordered_on` answers as that list's days did;
 means ranked by integer cross products (`gold.unique_extreme_mean`) pick the winner and
-the ties Fractions pick; `periods.add_units` adds calendar units as dateutil does.
+the ties Fractions pick; `periods.add_units` adds calendar units as dateutil does;
+`OrgFacts.most_managed`, which stops counting at 4, tells apart what the full count does.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 from crm_tui.bench import gold
-from crm_tui.bench.org_facts import OrgFacts
-from crm_tui.bench.periods import add_units
+from crm_tui.bench.org_facts import MANAGED_CAP, OrgFacts
+from crm_tui.bench.periods import add_units, named_period, relative_period
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.store.orgstore import OrgStore
-from tests.helpers.bench_org import OrgBuilder
+from tests.helpers.bench_org import OrgBuilder, random_org
 
 
 def listed_purchases(store: OrgStore) -> tuple[list[tuple], dict[str, set[date]]]:
@@ -146,3 +147,27 @@ def test_calendar_units_add_as_dateutil_adds_them():
         day += timedelta(days=3 if day.day < 26 else 1)
     with pytest.raises(ValueError, match="Unknown unit"):
         add_units(day, 1, "fortnights")
+
+
+def test_most_managed_counts_up_to_the_cap_as_the_full_count_does(tmp_path):
+    store = random_org(tmp_path / "random.sqlite", cases=300)
+    facts = OrgFacts.read(store)
+    periods = [named_period(month, 2021) for month in ("March", "June", "October")]
+    first = date(2021, 1, 1)
+    periods += [
+        relative_period(first + timedelta(days=d), n, unit)
+        for d in range(0, 730, 11)
+        for n, unit in ((1, "weeks"), (3, "weeks"), (1, "months"), (2, "months"), (1, "years"))
+    ]
+    seen = set()
+    for period in periods:
+        (full,) = store.conn.execute(
+            "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM CaseHistory__c "
+            "WHERE Field__c = 'Owner Assignment' AND NewValue__c IS NOT NULL "
+            "AND CreatedDate >= ? AND CreatedDate <= ? GROUP BY NewValue__c)",
+            (period.sf_start, period.sf_end),
+        ).fetchone()
+        assert facts.most_managed(period) == min(full, MANAGED_CAP), period.label
+        seen.add(min(full, MANAGED_CAP + 1))
+    assert seen == {0, 1, 2, 3, 4, 5}  # every count the drafts tell apart, and beyond
+    store.close()
