@@ -4,8 +4,9 @@ which asks them thousands of times: rows sorted by CreatedDate, and NCR's counts
 Each table holds exactly the rows the gold's own SQL statement selects before its period
 filter, read by that statement's conditions; `between` then keeps start <= CreatedDate
 <= end, as `CreatedDate >= ? AND CreatedDate <= ?` does (stored DateTimes are ASCII, so
-Python's string order is SQLite's BINARY order). NCR's counts are its statements'
-GROUP BY counts for every issue, product and owner at once. A gold given these tables
+Python's string order is SQLite's BINARY order). NCR's counts are what its statements'
+GROUP BY counts give for every issue, product and owner, counted in one pass over the
+cases by the same conditions. A gold given these tables
 sees the same rows and counts as one reading the store, in an order no gold depends on.
 """
 
@@ -112,44 +113,41 @@ class GoldRows:
         by_state = conn.execute(
             CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate"))
         ).fetchall()
+        by_issue, by_product, not_closed, open_ = _routing_counts(conn)
         return cls(
             _sorted(assignments, 3),
             _sorted(closed, 2),
             _sorted(by_state, 1),
-            _nested_counts(
-                store,
-                "SELECT IssueId__c, OwnerId, count(*) FROM \"Case\" WHERE Status = 'Closed' "
-                "AND OwnerId IS NOT NULL AND IssueId__c IS NOT NULL GROUP BY 1, 2",
-            ),
-            _nested_counts(
-                store,
-                'SELECT oi.Product2Id, c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi '
-                "ON c.OrderItemId__c = oi.Id WHERE c.Status = 'Closed' AND c.OwnerId IS NOT NULL "
-                "AND oi.Product2Id IS NOT NULL GROUP BY 1, 2",
-            ),
-            _counts(store, "Status != 'Closed'"),
-            _counts(store, "Status = 'Open'"),
+            by_issue,
+            by_product,
+            not_closed,
+            open_,
         )
 
 
-def _tuples(store: OrgStore, sql: str) -> sqlite3.Cursor:
-    rows = store.conn.cursor()
-    rows.row_factory = None
-    return rows.execute(sql)
-
-
-def _nested_counts(store: OrgStore, sql: str) -> dict[str, dict[str, int]]:
-    counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
-    for key, owner, count in _tuples(store, sql):
-        counts[key][owner] = count
-    return dict(counts)
-
-
-def _counts(store: OrgStore, condition: str) -> dict[str, int]:
-    return dict(
-        _tuples(
-            store,
-            f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} '
-            "AND OwnerId IS NOT NULL GROUP BY OwnerId",
-        )
-    )
+def _routing_counts(
+    conn: sqlite3.Cursor,
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, int]], dict[str, int], dict[str, int]]:
+    """NCR's counts, by the conditions of the gold's statements (cases with an owner:
+    Closed ones per issue, per product of their order item; `Status != 'Closed'`, which
+    a NULL status fails, and `Status = 'Open'`), in one pass over the cases."""
+    by_issue: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    by_product: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    not_closed: dict[str, int] = {}
+    open_: dict[str, int] = {}
+    for issue, product, owner, status in conn.execute(
+        'SELECT c.IssueId__c, oi.Product2Id, c.OwnerId, c.Status FROM "Case" c '
+        "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id WHERE c.OwnerId IS NOT NULL"
+    ):
+        if status == "Closed":
+            if issue is not None:
+                counts = by_issue[issue]
+                counts[owner] = counts.get(owner, 0) + 1
+            if product is not None:
+                counts = by_product[product]
+                counts[owner] = counts.get(owner, 0) + 1
+        elif status is not None:
+            not_closed[owner] = not_closed.get(owner, 0) + 1
+            if status == "Open":
+                open_[owner] = open_.get(owner, 0) + 1
+    return dict(by_issue), dict(by_product), not_closed, open_

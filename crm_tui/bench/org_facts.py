@@ -22,16 +22,20 @@ from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.store.orgstore import OrgStore
 
-# Activated order lines whose account has a contact and whose product has nicknames (the
-# Ids of those products as a JSON array: one parameter however many there are). The unary
-# `+` keeps SQLite from driving the join from the product index, a lookup per product
-# (twice the time of reading the orders first).
-_PURCHASES_SQL = (
+# The lines of activated orders whose account has a contact (through the OrderId index,
+# never reading the OrderItem table); then the lines of products without nicknames, left
+# out (none in a generated org); the rest keep the order of OrderItem Ids, which the Id
+# index gives.
+_BUYERS_LINES_SQL = (
     'SELECT oi.rowid FROM "Order" o JOIN OrderItem oi ON oi.OrderId = o.Id '
     "WHERE o.Status = 'Activated' "
-    "AND o.AccountId IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL) "
-    "AND +oi.Product2Id IN (SELECT value FROM json_each(?)) ORDER BY oi.Id"
+    "AND o.AccountId IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL)"
 )
+_UNNAMED_LINES_SQL = (
+    "SELECT rowid FROM OrderItem "
+    "WHERE Product2Id IS NULL OR Product2Id IN (SELECT value FROM json_each(?))"
+)
+_LINES_IN_ID_ORDER_SQL = "SELECT rowid FROM OrderItem ORDER BY Id"
 _PURCHASE_SQL = (
     "SELECT (SELECT min(Id) FROM Contact WHERE AccountId = o.AccountId), o.AccountId, "
     'o.EffectiveDate, oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
@@ -59,11 +63,20 @@ class Purchases:
     """(contact, account, day, product) of activated order lines, a sequence for
     `random.choice`: the contact is the account's first by Id, the product has nicknames."""
 
-    def __init__(self, store: OrgStore, nicknamed: list[str]):
+    def __init__(self, store: OrgStore, nicknamed: set[str]):
         self._conn = store.conn
-        rowids = store.conn.cursor()
-        rowids.row_factory = None  # tuples: tens of thousands of order lines
-        self._rowids = [r[0] for r in rowids.execute(_PURCHASES_SQL, (json.dumps(nicknamed),))]
+        rows = store.conn.cursor()
+        rows.row_factory = None  # tuples: tens of thousands of order lines
+        kept = {r[0] for r in rows.execute(_BUYERS_LINES_SQL)}
+        bought = {r[0] for r in rows.execute("SELECT DISTINCT Product2Id FROM OrderItem")}
+        unnamed = [
+            product for product in bought if product is not None and product not in nicknamed
+        ]
+        if unnamed or None in bought:
+            kept.difference_update(
+                r[0] for r in rows.execute(_UNNAMED_LINES_SQL, (json.dumps(unnamed),))
+            )
+        self._rowids = [r[0] for r in rows.execute(_LINES_IN_ID_ORDER_SQL) if r[0] in kept]
 
     def __len__(self) -> int:
         return len(self._rowids)
@@ -142,10 +155,15 @@ class OrgFacts:
             for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
             if (names := latent.loads(text))
         }
-        violations = {
-            case: latent.loads(text).get("article")
-            for case, text in sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())
-        }
+        # Each value is {"article": Id or null, ...}: SQLite takes the article out, so
+        # thousands of values are not parsed in Python.
+        violations = dict(
+            conn.execute(
+                "SELECT record_id, json_extract(value, '$.article') FROM _latent "
+                "WHERE object = ? AND variable = ? ORDER BY record_id",
+                latent.CASE_POLICY_VIOLATION,
+            )
+        )
         qa_pairs = [
             (article, pair["question"])
             for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
@@ -161,7 +179,7 @@ class OrgFacts:
             cases,
             names,
             nicknames,
-            Purchases(store, list(nicknames)),
+            Purchases(store, set(nicknames)),
             violations,
             qa_pairs,
             [at for at, _ in assignments],
