@@ -367,13 +367,14 @@ def best_region_identification(
     start, end = period.sf_start, period.sf_end
     if held is not None:
         _check_held_boundaries(held.closed_by_state, period, "case")
-        rows = held.closed_by_state.between(start, end)
+        # No row is at `end` now: the rows with start <= CreatedDate < end.
+        means = held.closure_totals(start, end)
     else:
         rows = store.conn.execute(
             CLOSED_BY_STATE_SQL.format(period=in_period("c.CreatedDate")), (start, end)
         ).fetchall()
         _check_boundaries(map(itemgetter(1), rows), period, "case")
-    means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)
+        means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)
     return unique_extreme_mean(means, "min", "average closure time per state")
 
 
@@ -400,9 +401,11 @@ def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
     Undecidable if the article gives the question several answers or the answer is not a
     span of the article's text.
     """
-    pairs: list[dict[str, str]] = (
-        latent.loads(store.latent(*latent.ARTICLE_QA).get(article_id)) or []
-    )
+    value = store.conn.execute(
+        "SELECT value FROM _latent WHERE object = ? AND variable = ? AND record_id = ?",
+        (*latent.ARTICLE_QA, article_id),
+    ).fetchone()
+    pairs: list[dict[str, str]] = latent.loads(value[0] if value else None) or []
     answers = {p["answer"] for p in pairs if p["question"] == question}
     if len(answers) != 1:
         raise Undecidable(f"article {article_id} has {len(answers)} answers to {question!r}")

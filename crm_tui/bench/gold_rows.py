@@ -101,6 +101,27 @@ class GoldRows:
     searches: dict[str, set[str]] = field(default_factory=dict)
     # NCR: the agents tied on the most closed cases of an issue (its first rule), as asked.
     issue_leaders: dict[str, list[str]] = field(default_factory=dict)
+    # BRI: per state, the indexes of its rows in closed_by_state and the running sum of
+    # their seconds to close (from 0), made at the first `closure_totals`.
+    _state_sums: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict)
+
+    def closure_totals(self, start: str, end: str) -> dict[str, tuple[int, int]]:
+        """Per state, (sum of seconds to close, cases) of closed_by_state's rows with
+        start <= CreatedDate < end: two bisections per state instead of a pass over the
+        rows, which BRI's drafts make for periods of thousands of cases."""
+        if not self._state_sums:
+            for index, (state, _, seconds) in enumerate(self.closed_by_state.rows):
+                indexes, sums = self._state_sums.setdefault(state, ([], [0]))
+                indexes.append(index)
+                sums.append(sums[-1] + seconds)
+        created = self.closed_by_state.created
+        low, high = bisect_left(created, start), bisect_left(created, end)
+        totals = {}
+        for state, (indexes, sums) in self._state_sums.items():
+            first, last = bisect_left(indexes, low), bisect_left(indexes, high)
+            if last > first:
+                totals[state] = (sums[last] - sums[first], last - first)
+        return totals
 
     @classmethod
     def read(cls, store: OrgStore) -> GoldRows:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +47,8 @@ def generate(
     org_path: Path | None, per_task: int, seed: int, out: Path, allow_short: bool, force: bool
 ) -> None:
     """Generate the nine task families with gold answers from an org (deterministic)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from crm_tui.bench.generate import generate_taskset
     from crm_tui.bench.taskset import write_taskset
     from crm_tui.org.store.orgstore import OrgError, OrgStore
