@@ -2,12 +2,15 @@
 
 Usage: python -m tests.benchmarks.bench_tasks [--scales 1 10] [--repeat 3] [--smoke]
        python -m tests.benchmarks.bench_tasks --org path/to/org.sqlite   # an existing org
+       python -m tests.benchmarks.bench_tasks --baseline /tmp/old   # and an older tree's command
 Prints a Markdown table for the README's `tasks` section, alternating round by round:
 the whole command (`crm-tui tasks generate` in a process of its own: start-up, the damage
 check, generation, writing the file; byte code cached, as an installed package has it),
 the generation alone in this process, and its floor: reading what the draft functions
 sample from (`OrgFacts`, `GoldRows`), which every generation must do once. Wall and CPU
-medians; a process's CPU counts all its threads.
+medians; a process's CPU counts all its threads. `--baseline` times, in the same rounds,
+the command of another source tree (`git archive <commit> crm_tui tasks | tar -x -C DIR`)
+on the same org, and checks both write the same file.
 """
 
 from __future__ import annotations
@@ -62,11 +65,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--org", type=Path, action="append", default=[])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--per-task", type=int, default=130)
+    parser.add_argument("--baseline", type=Path, help="a source tree whose command to time too")
     args = smoke.parse(parser, argv, scales=[smoke.SMOKE_SCALE], repeat=1, per_task=5, org=[])
+    baseline = " | the baseline's command, wall / CPU s" if args.baseline else ""
     print(
         f"| org | cases | instances | None | command wall / CPU s (median of {args.repeat}) "
-        "| generation wall / CPU s | floor: reading the facts, wall / CPU s |\n"
-        "|---|---|---|---|---|---|---|"
+        f"| generation wall / CPU s | floor: reading the facts, wall / CPU s{baseline} |\n"
+        "|---|---|---|---|---|---|---|" + ("---|" if args.baseline else "")
     )
     loads = []
     with tempfile.TemporaryDirectory() as folder:
@@ -74,7 +79,8 @@ def main(argv: list[str] | None = None) -> None:
         # where PYTHONDONTWRITEBYTECODE is set: the command as installed runs it.
         env = dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(folder) / "pycache"))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        out = Path(folder) / "tasks.json"
+        old_env = dict(env, PYTHONPATH=str(args.baseline)) if args.baseline else env
+        out, old_out = Path(folder) / "tasks.json", Path(folder) / "baseline.json"
         orgs = [(str(path), path) for path in args.org]
         for scale in args.scales if not args.org else []:
             path = Path(folder) / f"scale{scale:g}.sqlite"
@@ -82,10 +88,16 @@ def main(argv: list[str] | None = None) -> None:
             orgs.append((f"scale {scale:g}", path))
         for label, path in orgs:
             load = os.getloadavg()[0]
-            command, program, floor = [], [], []
+            command, program, floor, old = [], [], [], []
             timed_command(path, out, args.per_task, env)  # writes the byte code
+            if args.baseline:
+                timed_command(path, old_out, args.per_task, old_env)
+                if old_out.read_bytes() != out.read_bytes():
+                    raise SystemExit(f"{label}: the baseline's task set differs from this one's")
             with OrgStore.open(path) as store:
                 for _ in range(args.repeat):
+                    if args.baseline:
+                        old.append(timed_command(path, old_out, args.per_task, old_env))
                     command.append(timed_command(path, out, args.per_task, env))
                     program.append(
                         timed(lambda: generate_taskset(store, per_task=args.per_task, seed=1))
@@ -97,6 +109,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"| {label} | {cases:,} | {len(taskset):,} | {nones} | {medians(command)} "
                 f"| {medians(program)} | {medians(floor)} |"
+                + (f" {medians(old)} |" if args.baseline else "")
             )
             loads.append(f"{label}: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     print("\n" + "\n".join(loads))
