@@ -47,11 +47,20 @@ def timed_command(org: Path, out: Path, per_task: int, env: dict[str, str]) -> t
     argv += ["--per-task", str(per_task), "--out", str(out), "--force"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.perf_counter()
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    # From the output's folder: run from a source tree, `-m` would import that tree.
+    subprocess.run(argv, env=env, cwd=out.parent, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return wall, cpu
+
+
+def check_imported_from(tree: Path, env: dict[str, str], folder: Path) -> None:
+    """Stop unless the baseline's processes import crm_tui from `tree`."""
+    argv = [sys.executable, "-c", "import crm_tui; print(crm_tui.__file__)"]
+    found = subprocess.run(argv, env=env, cwd=folder, capture_output=True, text=True)
+    if not found.stdout.startswith(str(tree.resolve())):
+        raise SystemExit(f"the baseline imports crm_tui from {found.stdout.strip()}, not {tree}")
 
 
 def medians(times: list[tuple[float, float]]) -> str:
@@ -79,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         # where PYTHONDONTWRITEBYTECODE is set: the command as installed runs it.
         env = dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(folder) / "pycache"))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        old_env = dict(env, PYTHONPATH=str(args.baseline)) if args.baseline else env
+        old_env = dict(env, PYTHONPATH=str(args.baseline.resolve())) if args.baseline else env
         out, old_out = Path(folder) / "tasks.json", Path(folder) / "baseline.json"
         orgs = [(str(path), path) for path in args.org]
         for scale in args.scales if not args.org else []:
@@ -91,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
             command, program, floor, old = [], [], [], []
             timed_command(path, out, args.per_task, env)  # writes the byte code
             if args.baseline:
+                check_imported_from(args.baseline, old_env, old_out.parent)
                 timed_command(path, old_out, args.per_task, old_env)
                 if old_out.read_bytes() != out.read_bytes():
                     raise SystemExit(f"{label}: the baseline's task set differs from this one's")
