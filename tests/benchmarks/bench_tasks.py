@@ -7,10 +7,11 @@ Prints a Markdown table for the README's `tasks` section, alternating round by r
 the whole command (`crm-tui tasks generate` in a process of its own: start-up, the damage
 check, generation, writing the file; byte code cached, as an installed package has it),
 the generation alone in this process, and its floor: reading what the draft functions
-sample from (`OrgFacts`, `GoldRows`), which every generation must do once. Wall and CPU
+sample from (`OrgFacts`, `GoldRows`), which every generation must do once; below the
+table, per org, the damage check the command runs beside the generation. Wall and CPU
 medians; a process's CPU counts all its threads. `--baseline` times, in the same rounds,
 the command of another source tree (`git archive <commit> crm_tui tasks | tar -x -C DIR`)
-on the same org, and checks both write the same file.
+on the same org, checks both write the same file, and prints the ratios of the medians.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from crm_tui.bench.generate import OrgFacts, generate_taskset
+from crm_tui.bench.generate import generate_taskset
 from crm_tui.bench.gold_rows import GoldRows
+from crm_tui.bench.org_facts import OrgFacts
 from crm_tui.org.generate.build_file import generate
+from crm_tui.org.store.check import find_damage
 from crm_tui.org.store.orgstore import OrgStore
 from tests.benchmarks import smoke
 
@@ -63,6 +66,10 @@ def check_imported_from(tree: Path, env: dict[str, str], folder: Path) -> None:
         raise SystemExit(f"the baseline imports crm_tui from {found.stdout.strip()}, not {tree}")
 
 
+def ratio(times: list[tuple[float, float]], base: list[tuple[float, float]], k: int) -> str:
+    return f"{statistics.median(t[k] for t in times) / statistics.median(t[k] for t in base):.2f}x"
+
+
 def medians(times: list[tuple[float, float]]) -> str:
     wall, cpu = (statistics.median(t[k] for t in times) for k in (0, 1))
     return f"{wall:.2f} / {cpu:.2f}"
@@ -82,7 +89,8 @@ def main(argv: list[str] | None = None) -> None:
         f"| generation wall / CPU s | floor: reading the facts, wall / CPU s{baseline} |\n"
         "|---|---|---|---|---|---|---|" + ("---|" if args.baseline else "")
     )
-    loads = []
+    loads: list[str] = []
+    notes: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         # Byte code cached in a folder of its own (written by a first, untimed run), even
         # where PYTHONDONTWRITEBYTECODE is set: the command as installed runs it.
@@ -97,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
             orgs.append((f"scale {scale:g}", path))
         for label, path in orgs:
             load = os.getloadavg()[0]
-            command, program, floor, old = [], [], [], []
+            command, program, floor, old, damage = [], [], [], [], []
             timed_command(path, out, args.per_task, env)  # writes the byte code
             if args.baseline:
                 check_imported_from(args.baseline, old_env, old_out.parent)
@@ -113,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
                         timed(lambda: generate_taskset(store, per_task=args.per_task, seed=1))
                     )
                     floor.append(timed(lambda: (OrgFacts.read(store), GoldRows.read(store))))
+                    damage.append(timed(lambda: find_damage(store)))
                 taskset = generate_taskset(store, per_task=args.per_task, seed=1)
                 cases = store.count("Case")
             nones = Counter(i.answer is None for i in taskset.instances)[True]
@@ -121,8 +130,12 @@ def main(argv: list[str] | None = None) -> None:
                 f"| {medians(program)} | {medians(floor)} |"
                 + (f" {medians(old)} |" if args.baseline else "")
             )
+            notes.append(f"{label}: the damage check alone, wall / CPU s: {medians(damage)}")
+            if args.baseline:
+                wall, cpu = (ratio(command, old, k) for k in (0, 1))
+                notes.append(f"{label}: the command against the baseline's: wall {wall}, CPU {cpu}")
             loads.append(f"{label}: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
-    print("\n" + "\n".join(loads))
+    print("\n" + "\n".join(notes + loads))
 
 
 if __name__ == "__main__":
