@@ -117,11 +117,18 @@ def _period_fill(rng: random.Random, period: Period, today: date) -> dict[str, s
 class Drafter:
     """Draft functions for every family over one org; `draft(name, rng, want_none)`."""
 
-    def __init__(self, store: OrgStore, facts: OrgFacts, family_defs: dict[str, Family]):
+    def __init__(
+        self,
+        store: OrgStore,
+        facts: OrgFacts,
+        family_defs: dict[str, Family],
+        held: Callable[[], GoldRows] | None = None,
+    ):
         self.store = store
         self.facts = facts
         self.families = family_defs
-        self.held = GoldRows.read(store)  # what the period golds read, read once
+        # What the period golds read, read once (by `held` when given).
+        self.held = held() if held is not None else GoldRows.read(store)
         # (case, its product) of the cases about a product
         self.product_cases = [(c, c.product) for c in facts.cases if c.product]
         self.closed_cases = [c for c in facts.cases if c.status == "Closed"]
@@ -374,14 +381,20 @@ def _collect(
 
 
 def generate_taskset(
-    store: OrgStore, per_task: int = 130, seed: int = 1, allow_short: bool = False
+    store: OrgStore,
+    per_task: int = 130,
+    seed: int = 1,
+    allow_short: bool = False,
+    held: Callable[[], GoldRows] | None = None,
 ) -> TaskSet:
     """Generate `per_task` instances of every family from `store` (deterministic per seed).
 
-    Raises CrmTuiError naming each family the org cannot fill, unless `allow_short`.
+    `held`, if given, gives `GoldRows.read(store)` (e.g. read by another thread meanwhile);
+    it is called after the facts are read. Raises CrmTuiError naming each family the org
+    cannot fill, unless `allow_short`.
     """
     family_defs = families()
-    drafter = Drafter(store, OrgFacts.read(store), family_defs)
+    drafter = Drafter(store, OrgFacts.read(store), family_defs, held)
     optional = domain_details()
     instances, shortfalls = [], []
     for family in family_defs.values():
