@@ -6,7 +6,8 @@ means ranked by integer cross products (`gold.unique_extreme_mean`) pick the win
 the ties Fractions pick; `periods.add_units` adds calendar units as dateutil does;
 `OrgFacts.most_managed`, which stops counting at 4, tells apart what the full count does;
 the policy violations SQLite takes out of the hidden values are the ones Python parses;
-NCR's counts made in one pass are the GROUP BY counts of the gold's statements.
+NCR's counts made in one pass are the GROUP BY counts of the gold's statements; GoldRows
+read on another connection, as `tasks generate` hands them in, give the same task set.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 from crm_tui.bench import gold
+from crm_tui.bench.generate import generate_taskset
 from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.bench.org_facts import MANAGED_CAP, OrgFacts
 from crm_tui.bench.periods import add_units, named_period, relative_period
@@ -241,3 +243,23 @@ def test_routing_counts_in_one_pass_are_the_statements_group_by_counts(tmp_path)
         )
     assert store.conn.execute('SELECT count(*) FROM "Case" WHERE Status IS NULL').fetchone()[0]
     store.close()
+
+
+def test_held_rows_read_elsewhere_give_the_same_task_set(random_store):
+    """`tasks generate` hands in the GoldRows another thread read on its own connection."""
+    other = OrgStore.open(random_store.path)
+    calls = []
+
+    def read_elsewhere() -> GoldRows:
+        calls.append(1)
+        return GoldRows.read(other)
+
+    try:
+        expected = generate_taskset(random_store, per_task=6, seed=3, allow_short=True)
+        given = generate_taskset(
+            random_store, per_task=6, seed=3, allow_short=True, held=read_elsewhere
+        )
+    finally:
+        other.close()
+    assert calls == [1]
+    assert len(expected.instances) > 20 and given.instances == expected.instances
