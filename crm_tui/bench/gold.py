@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
-from fractions import Fraction
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crm_tui.bench.gold_rows import (
     ASSIGNMENTS_SQL,
@@ -31,6 +30,9 @@ from crm_tui.bench.periods import MONTHS, Period, offset_before
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.store.orgstore import OrgStore
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # scores may be exact means; no import at run time
 
 
 class Undecidable(Exception):
