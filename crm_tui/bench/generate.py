@@ -14,33 +14,28 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
-from operator import itemgetter
 from typing import Any
 
 from crm_tui.bench import gold
 from crm_tui.bench.families import Family, domain_details, families
 from crm_tui.bench.gold_rows import GoldRows
 from crm_tui.bench.newcase import compose_case
+from crm_tui.bench.org_facts import OrgFacts
 from crm_tui.bench.periods import (
     MONTHS,
     SEASONS,
     Period,
+    add_units,
     named_period,
     offset_before,
     period_phrases,
     relative_period,
-    unit_delta,
 )
 from crm_tui.bench.taskset import Instance, TaskSet, sealed
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.schema import latent
-from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.store.orgstore import OrgStore
 
 NONE_SHARE = 0.3  # CRMArena: 39 of 130 in each false-presupposition family
@@ -59,112 +54,6 @@ class Draft:
     fill: dict[str, str]  # template placeholders
     none_reason: str | None = None
     decided_by: str | None = None  # the rule that decided, for families with several
-
-
-@dataclass
-class CaseFact:
-    id: str
-    created: date
-    status: str
-    issue: str | None
-    product: str | None
-    subject: str
-    description: str
-
-
-@dataclass
-class OrgFacts:
-    """What the draft functions sample from, read once per generation."""
-
-    cases: list[CaseFact]
-    product_names: dict[str, str]
-    nicknames: dict[str, list[str]]
-    purchases: list[tuple[str, str, date, str]]  # (contact, account, day, product), activated
-    order_days: dict[str, set[date]]  # account -> days with an activated order
-    violations: dict[str, str | None]  # case -> violated article or None
-    qa_pairs: list[tuple[str, str]]  # (article, question)
-    assignments: list[tuple[str, str]]  # (CreatedDate, new owner) of Owner Assignments, sorted
-    first_day: date = field(init=False)
-    last_day: date = field(init=False)
-    _most_managed: dict[tuple[str, str], int] = field(init=False, default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.cases:
-            raise CrmTuiError("The org has no cases: no task can be generated from it")
-        self.first_day = min(c.created for c in self.cases)
-        self.last_day = max(c.created for c in self.cases)
-
-    def most_managed(self, period: Period) -> int:
-        """The most cases any agent managed in the period (gold.managed_counts, in memory);
-        kept per period, which drafts often draw again."""
-        key = (period.sf_start, period.sf_end)
-        if key not in self._most_managed:
-            low = bisect_left(self.assignments, (period.sf_start,))
-            high = bisect_right(self.assignments, (period.sf_end, "\uffff"))
-            owners = map(itemgetter(1), self.assignments[low:high])
-            self._most_managed[key] = max(Counter(owners).values(), default=0)
-        return self._most_managed[key]
-
-    @classmethod
-    def read(cls, store: OrgStore) -> OrgFacts:
-        conn = store.conn
-        parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
-        cases = [
-            CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "", r[6] or "")
-            for r in conn.execute(
-                "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
-                'c.Subject, c.Description FROM "Case" c '
-                "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
-                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id"
-            )
-        ]
-        nicknames = {
-            pid: names
-            for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
-            if (names := latent.loads(text))
-        }
-        contact_of: dict[str, str] = {}  # account -> its first contact
-        for contact, account in conn.execute(
-            "SELECT Id, AccountId FROM Contact WHERE AccountId IS NOT NULL ORDER BY Id"
-        ):
-            contact_of.setdefault(account, contact)
-        purchases: list[tuple[str, str, date, str]] = []
-        order_days: dict[str, set[date]] = {}
-        items = conn.cursor()
-        items.row_factory = None  # tuples: tens of thousands of order items
-        for account, day, product in items.execute(
-            'SELECT o.AccountId, o.EffectiveDate, oi.Product2Id FROM "Order" o '
-            "JOIN OrderItem oi ON oi.OrderId = o.Id WHERE o.Status = 'Activated' "
-            "ORDER BY oi.Id"
-        ):
-            bought_on = parse_day(day)
-            days = order_days.get(account)
-            if days is None:
-                days = order_days[account] = set()
-            days.add(bought_on)
-            if product in nicknames and account in contact_of:
-                purchases.append((contact_of[account], account, bought_on, product))
-        violations = {
-            case: latent.loads(text).get("article")
-            for case, text in sorted(store.latent(*latent.CASE_POLICY_VIOLATION).items())
-        }
-        qa_pairs = [
-            (article, pair["question"])
-            for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
-            for pair in latent.loads(text) or []
-        ]
-        names = dict(conn.execute("SELECT Id, Name FROM Product2"))
-        assignments = [
-            tuple(r)
-            for r in conn.execute(
-                "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
-                "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
-                (gold.OWNER_ASSIGNMENT,),
-            )
-        ]
-        return cls(
-            cases, names, nicknames, purchases, order_days, violations, qa_pairs, assignments
-        )
 
 
 # ----------------------------------------------------------------- periods
@@ -228,11 +117,18 @@ def _period_fill(rng: random.Random, period: Period, today: date) -> dict[str, s
 class Drafter:
     """Draft functions for every family over one org; `draft(name, rng, want_none)`."""
 
-    def __init__(self, store: OrgStore, facts: OrgFacts, family_defs: dict[str, Family]):
+    def __init__(
+        self,
+        store: OrgStore,
+        facts: OrgFacts,
+        family_defs: dict[str, Family],
+        held: Callable[[], GoldRows] | None = None,
+    ):
         self.store = store
         self.facts = facts
         self.families = family_defs
-        self.held = GoldRows.read(store)  # what the period golds read, read once
+        # What the period golds read, read once (by `held` when given).
+        self.held = held() if held is not None else GoldRows.read(store)
         # (case, its product) of the cases about a product
         self.product_cases = [(c, c.product) for c in facts.cases if c.product]
         self.closed_cases = [c for c in facts.cases if c.status == "Closed"]
@@ -241,7 +137,8 @@ class Drafter:
         self._routing: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._expertise: dict[str, tuple[str, str]] = {}
         # What a new case's text needs, and must not repeat (an order, a description).
-        conn = store.conn
+        conn = store.conn.cursor()
+        conn.row_factory = None  # plain tuples: tens of thousands of order numbers
         self.issue_names: dict[str, str] = dict(conn.execute("SELECT Id, Name FROM Issue__c"))
         self.order_numbers = {r[0] for r in conn.execute('SELECT OrderNumber FROM "Order"')}
         self.last_order = max((int(n) for n in self.order_numbers if n and n.isdigit()), default=0)
@@ -276,6 +173,7 @@ class Drafter:
         (a window of a few weeks when a longer one is too busy for that, as in big orgs)."""
         day = rng.choice(self.facts.cases).created
         sampled = _period_around(rng, day)
+        # most_managed counts up to 4, all that the tests below tell apart.
         if want_none and sampled and self.facts.most_managed(sampled[0]) > 3:
             sampled = _relative_around(rng, day, SHORT_UNITS)
         if sampled is None:
@@ -388,9 +286,9 @@ class Drafter:
         day = bought_on
         if want_none:  # a nearby day on which the customer placed no order at all
             day = bought_on + timedelta(days=rng.choice((-1, 1)) * rng.randint(1, 30))
-            if day in self.facts.order_days.get(account, ()):
+            if self.facts.purchases.ordered_on(account, day):
                 return None
-        today = day + unit_delta(n, unit)
+        today = add_units(day, n, unit)
         if offset_before(today, n, unit) != day:
             return None
         nickname = rng.choice(self.facts.nicknames[product])
@@ -483,14 +381,20 @@ def _collect(
 
 
 def generate_taskset(
-    store: OrgStore, per_task: int = 130, seed: int = 1, allow_short: bool = False
+    store: OrgStore,
+    per_task: int = 130,
+    seed: int = 1,
+    allow_short: bool = False,
+    held: Callable[[], GoldRows] | None = None,
 ) -> TaskSet:
     """Generate `per_task` instances of every family from `store` (deterministic per seed).
 
-    Raises CrmTuiError naming each family the org cannot fill, unless `allow_short`.
+    `held`, if given, gives `GoldRows.read(store)` (e.g. read by another thread meanwhile);
+    it is called after the facts are read. Raises CrmTuiError naming each family the org
+    cannot fill, unless `allow_short`.
     """
     family_defs = families()
-    drafter = Drafter(store, OrgFacts.read(store), family_defs)
+    drafter = Drafter(store, OrgFacts.read(store), family_defs, held)
     optional = domain_details()
     instances, shortfalls = [], []
     for family in family_defs.values():

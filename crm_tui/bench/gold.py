@@ -13,14 +13,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
-from fractions import Fraction
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from crm_tui.bench.gold_rows import (
     ASSIGNMENTS_SQL,
     CLOSED_BY_STATE_SQL,
     CLOSED_CASES_SQL,
     GoldRows,
+    SortedRows,
     in_period,
 )
 from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT as OWNER_ASSIGNMENT  # re-exported
@@ -28,8 +29,10 @@ from crm_tui.bench.gold_rows import SECONDS_SQL as SECONDS_SQL
 from crm_tui.bench.periods import MONTHS, Period, offset_before
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
-from crm_tui.org.soql.sosl import fts_query
 from crm_tui.org.store.orgstore import OrgStore
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # scores may be exact means; no import at run time
 
 
 class Undecidable(Exception):
@@ -52,12 +55,42 @@ def _check_boundaries(timestamps: Iterable[str], period: Period, what: str) -> N
         raise Undecidable(f"a {what} lies exactly on a boundary of {period.label}")
 
 
-def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, Fraction]:
-    """Exact per-key means, so that ties are found exactly."""
+def _check_held_boundaries(rows: SortedRows[Any], period: Period, what: str) -> None:
+    """`_check_boundaries` on rows sorted by CreatedDate: two bisections, not a scan."""
+    if rows.on_bounds(period.sf_start, period.sf_end):
+        raise Undecidable(f"a {what} lies exactly on a boundary of {period.label}")
+
+
+def _mean_by(pairs: Iterable[tuple[str, int]]) -> dict[str, tuple[int, int]]:
+    """Per-key (sum, count), the exact mean for `unique_extreme_mean`."""
     totals: dict[str, list[int]] = {}
     for key, value in pairs:
         totals.setdefault(key, []).append(value)
-    return {k: Fraction(sum(v), len(v)) for k, v in totals.items()}
+    return {k: (sum(v), len(v)) for k, v in totals.items()}
+
+
+def unique_extreme_mean(totals: Mapping[str, tuple[int, int]], extreme: str, what: str) -> str:
+    """`unique_extreme` over the exact means sum / count, compared as integer cross
+    products (a/b < c/d exactly when a*d < c*b, counts being positive): the same winner
+    and ties as Fractions, without making one per key."""
+    if not totals:
+        raise Undecidable(f"nothing to rank by {what}")
+    lowest = extreme == "min"
+    winners: list[str] = []
+    best_sum, best_count = 0, 1
+    for key, (total, count) in totals.items():
+        if winners:
+            mine, theirs = total * best_count, best_sum * count
+            if mine == theirs:
+                winners.append(key)
+                continue
+            if (mine > theirs) if lowest else (mine < theirs):
+                continue
+        winners, best_sum, best_count = [key], total, count
+    if len(winners) > 1:
+        winners.sort()
+        raise Undecidable(f"tie on {what} between {', '.join(winners)}")
+    return winners[0]
 
 
 # ----------------------------------------------------------------- case history
@@ -67,15 +100,15 @@ def owner_assignments(
     """(case, new owner, old owner, time) of every Owner Assignment row in [start, end];
     from `held` (the same rows, read once) when given."""
     if held is not None:
-        rows = held.assignments.between(period.sf_start, period.sf_end)
-    else:
-        rows = [
-            (r[0], r[1], r[2], r[3])
-            for r in store.conn.execute(
-                ASSIGNMENTS_SQL.format(period=in_period("CreatedDate")),
-                (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
-            )
-        ]
+        _check_held_boundaries(held.assignments, period, "case-history row")
+        return held.assignments.between(period.sf_start, period.sf_end)
+    rows = [
+        (r[0], r[1], r[2], r[3])
+        for r in store.conn.execute(
+            ASSIGNMENTS_SQL.format(period=in_period("CreatedDate")),
+            (OWNER_ASSIGNMENT, period.sf_start, period.sf_end),
+        )
+    ]
     _check_boundaries(map(itemgetter(3), rows), period, "case-history row")
     return rows
 
@@ -113,12 +146,13 @@ def handle_time(
     single = {case for case, n in per_case.items() if n == 1}
     start, end = period.sf_start, period.sf_end
     if held is not None:
+        _check_held_boundaries(held.closed_cases, period, "case")
         rows = held.closed_cases.between(start, end)
     else:
         rows = store.conn.execute(
             CLOSED_CASES_SQL.format(period=in_period("CreatedDate")), (start, end)
         ).fetchall()
-    _check_boundaries(map(itemgetter(2), rows), period, "case")
+        _check_boundaries(map(itemgetter(2), rows), period, "case")
     means = _mean_by(
         (owner, seconds)
         for case, owner, created, seconds in rows
@@ -126,7 +160,7 @@ def handle_time(
     )
     if not means:
         return None
-    return unique_extreme(means, extreme, "average handle time")
+    return unique_extreme_mean(means, extreme, "average handle time")
 
 
 def transfer_count(
@@ -166,20 +200,22 @@ def case_routing_decision(
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
     `held`: the same counts, read once (`gold_rows`).
     """
-    if held is not None:
-        issue_counts = dict(held.closed_by_issue.get(issue_id, {}))
+    if held is not None:  # the first rule depends on the issue only: kept per issue
+        tied = held.issue_leaders.get(issue_id)
+        if tied is None:
+            tied = held.issue_leaders[issue_id] = _leaders(held.closed_by_issue.get(issue_id, {}))
     else:
-        issue_counts = dict(
-            store.conn.execute(
-                'SELECT OwnerId, count(*) FROM "Case" WHERE IssueId__c = ? '
-                "AND Status = 'Closed' AND OwnerId IS NOT NULL GROUP BY OwnerId",
-                (issue_id,),
-            ).fetchall()
+        tied = _leaders(
+            dict(
+                store.conn.execute(
+                    'SELECT OwnerId, count(*) FROM "Case" WHERE IssueId__c = ? '
+                    "AND Status = 'Closed' AND OwnerId IS NOT NULL GROUP BY OwnerId",
+                    (issue_id,),
+                ).fetchall()
+            )
         )
-    if not issue_counts:
+    if not tied:
         raise Undecidable(f"no closed case of issue {issue_id}")
-    top = max(issue_counts.values())
-    tied = sorted(a for a, n in issue_counts.items() if n == top)
     if len(tied) == 1:
         return tied[0], "expertise"
     marks = ", ".join("?" * len(tied))
@@ -221,10 +257,21 @@ def case_routing_decision(
     return workloads[0], "workload"
 
 
+def _leaders(counts: Mapping[str, int]) -> list[str]:
+    """The agents with the highest count, sorted; none for no counts."""
+    if not counts:
+        return []
+    top = max(counts.values())
+    return sorted(a for a, n in counts.items() if n == top)
+
+
 # ----------------------------------------------------------------- products
 def search_products(store: OrgStore, text: str) -> set[str]:
     """Product2 Ids that SOSL `FIND {text} IN ALL FIELDS RETURNING Product2` finds: every
     word of `text` in the product's indexed name or description."""
+    # Imported here: only searches need the SOQL package, slow to import (~30 ms).
+    from crm_tui.org.soql.sosl import fts_query
+
     rows = store.conn.execute(
         "SELECT record_id FROM search_index WHERE search_index MATCH ? AND object = 'Product2'",
         (fts_query(text, "ALL"),),
@@ -321,14 +368,16 @@ def best_region_identification(
     """
     start, end = period.sf_start, period.sf_end
     if held is not None:
-        rows = held.closed_by_state.between(start, end)
+        _check_held_boundaries(held.closed_by_state, period, "case")
+        # No row is at `end` now: the rows with start <= CreatedDate < end.
+        means = held.closure_totals(start, end)
     else:
         rows = store.conn.execute(
             CLOSED_BY_STATE_SQL.format(period=in_period("c.CreatedDate")), (start, end)
         ).fetchall()
-    _check_boundaries(map(itemgetter(1), rows), period, "case")
-    means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)
-    return unique_extreme(means, "min", "average closure time per state")
+        _check_boundaries(map(itemgetter(1), rows), period, "case")
+        means = _mean_by((state, seconds) for state, created, seconds in rows if created < end)
+    return unique_extreme_mean(means, "min", "average closure time per state")
 
 
 # ----------------------------------------------------------------- hidden variables
@@ -354,9 +403,11 @@ def knowledge_qa(store: OrgStore, article_id: str, question: str) -> str:
     Undecidable if the article gives the question several answers or the answer is not a
     span of the article's text.
     """
-    pairs: list[dict[str, str]] = (
-        latent.loads(store.latent(*latent.ARTICLE_QA).get(article_id)) or []
-    )
+    value = store.conn.execute(
+        "SELECT value FROM _latent WHERE object = ? AND variable = ? AND record_id = ?",
+        (*latent.ARTICLE_QA, article_id),
+    ).fetchone()
+    pairs: list[dict[str, str]] = latent.loads(value[0] if value else None) or []
     answers = {p["answer"] for p in pairs if p["question"] == question}
     if len(answers) != 1:
         raise Undecidable(f"article {article_id} has {len(answers)} answers to {question!r}")

@@ -4,16 +4,19 @@ which asks them thousands of times: rows sorted by CreatedDate, and NCR's counts
 Each table holds exactly the rows the gold's own SQL statement selects before its period
 filter, read by that statement's conditions; `between` then keeps start <= CreatedDate
 <= end, as `CreatedDate >= ? AND CreatedDate <= ?` does (stored DateTimes are ASCII, so
-Python's string order is SQLite's BINARY order). NCR's counts are its statements'
-GROUP BY counts for every issue, product and owner at once. A gold given these tables
+Python's string order is SQLite's BINARY order). NCR's counts are what its statements'
+GROUP BY counts give for every issue, product and owner, counted in one pass over the
+cases by the same conditions. A gold given these tables
 sees the same rows and counts as one reading the store, in an order no gold depends on.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from crm_tui.org.store.orgstore import OrgStore
@@ -68,10 +71,15 @@ class SortedRows(Generic[_Row]):
         """The rows with start <= CreatedDate <= end."""
         return self.rows[bisect_left(self.created, start) : bisect_right(self.created, end)]
 
+    def on_bounds(self, start: str, end: str) -> bool:
+        """Whether a row's CreatedDate is start or end (found by bisection, not a scan)."""
+        low, high = bisect_left(self.created, start), bisect_right(self.created, end)
+        return low < high and (self.created[low] == start or self.created[high - 1] == end)
 
-def _sorted(pairs: list[tuple[str, _Row]]) -> SortedRows[_Row]:
-    pairs.sort(key=lambda pair: pair[0])
-    return SortedRows([created for created, _ in pairs], [row for _, row in pairs])
+
+def _sorted(rows: list[_Row], created_at: int) -> SortedRows[_Row]:
+    rows.sort(key=itemgetter(created_at))
+    return SortedRows(list(map(itemgetter(created_at), rows)), rows)
 
 
 @dataclass(frozen=True)
@@ -91,55 +99,76 @@ class GoldRows:
     open: dict[str, int]
     # NED: the products a search text finds (gold.search_products), kept as asked.
     searches: dict[str, set[str]] = field(default_factory=dict)
+    # NCR: the agents tied on the most closed cases of an issue (its first rule), as asked.
+    issue_leaders: dict[str, list[str]] = field(default_factory=dict)
+    # BRI: per state, the indexes of its rows in closed_by_state and the running sum of
+    # their seconds to close (from 0), made at the first `closure_totals`.
+    _state_sums: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict)
+
+    def closure_totals(self, start: str, end: str) -> dict[str, tuple[int, int]]:
+        """Per state, (sum of seconds to close, cases) of closed_by_state's rows with
+        start <= CreatedDate < end: two bisections per state instead of a pass over the
+        rows, which BRI's drafts make for periods of thousands of cases."""
+        if not self._state_sums:
+            for index, (state, _, seconds) in enumerate(self.closed_by_state.rows):
+                indexes, sums = self._state_sums.setdefault(state, ([], [0]))
+                indexes.append(index)
+                sums.append(sums[-1] + seconds)
+        created = self.closed_by_state.created
+        low, high = bisect_left(created, start), bisect_left(created, end)
+        totals = {}
+        for state, (indexes, sums) in self._state_sums.items():
+            first, last = bisect_left(indexes, low), bisect_left(indexes, high)
+            if last > first:
+                totals[state] = (sums[last] - sums[first], last - first)
+        return totals
 
     @classmethod
     def read(cls, store: OrgStore) -> GoldRows:
-        conn = store.conn
-        assignments = [
-            (r[3], (r[0], r[1], r[2], r[3]))
-            for r in conn.execute(
-                ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
-            )
-        ]
-        closed = [
-            (r[2], (r[0], r[1], r[2], r[3]))
-            for r in conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate")))
-        ]
-        by_state = [
-            (r[1], (r[0], r[1], r[2]))
-            for r in conn.execute(CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate")))
-        ]
+        conn = store.conn.cursor()
+        conn.row_factory = None  # plain tuples: the rows are kept as they come
+        assignments = conn.execute(
+            ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
+        ).fetchall()
+        closed = conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate"))).fetchall()
+        by_state = conn.execute(
+            CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate"))
+        ).fetchall()
+        by_issue, by_product, not_closed, open_ = _routing_counts(conn)
         return cls(
-            _sorted(assignments),
-            _sorted(closed),
-            _sorted(by_state),
-            _nested_counts(
-                store,
-                "SELECT IssueId__c, OwnerId, count(*) FROM \"Case\" WHERE Status = 'Closed' "
-                "AND OwnerId IS NOT NULL AND IssueId__c IS NOT NULL GROUP BY 1, 2",
-            ),
-            _nested_counts(
-                store,
-                'SELECT oi.Product2Id, c.OwnerId, count(*) FROM "Case" c JOIN OrderItem oi '
-                "ON c.OrderItemId__c = oi.Id WHERE c.Status = 'Closed' AND c.OwnerId IS NOT NULL "
-                "AND oi.Product2Id IS NOT NULL GROUP BY 1, 2",
-            ),
-            _counts(store, "Status != 'Closed'"),
-            _counts(store, "Status = 'Open'"),
+            _sorted(assignments, 3),
+            _sorted(closed, 2),
+            _sorted(by_state, 1),
+            by_issue,
+            by_product,
+            not_closed,
+            open_,
         )
 
 
-def _nested_counts(store: OrgStore, sql: str) -> dict[str, dict[str, int]]:
-    counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
-    for key, owner, count in store.conn.execute(sql):
-        counts[key][owner] = count
-    return dict(counts)
-
-
-def _counts(store: OrgStore, condition: str) -> dict[str, int]:
-    return dict(
-        store.conn.execute(
-            f'SELECT OwnerId, count(*) FROM "Case" WHERE {condition} '
-            "AND OwnerId IS NOT NULL GROUP BY OwnerId"
-        ).fetchall()
-    )
+def _routing_counts(
+    conn: sqlite3.Cursor,
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, int]], dict[str, int], dict[str, int]]:
+    """NCR's counts, by the conditions of the gold's statements (cases with an owner:
+    Closed ones per issue, per product of their order item; `Status != 'Closed'`, which
+    a NULL status fails, and `Status = 'Open'`), in one pass over the cases."""
+    by_issue: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    by_product: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    not_closed: dict[str, int] = {}
+    open_: dict[str, int] = {}
+    for issue, product, owner, status in conn.execute(
+        'SELECT c.IssueId__c, oi.Product2Id, c.OwnerId, c.Status FROM "Case" c '
+        "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id WHERE c.OwnerId IS NOT NULL"
+    ):
+        if status == "Closed":
+            if issue is not None:
+                counts = by_issue[issue]
+                counts[owner] = counts.get(owner, 0) + 1
+            if product is not None:
+                counts = by_product[product]
+                counts[owner] = counts.get(owner, 0) + 1
+        elif status is not None:
+            not_closed[owner] = not_closed.get(owner, 0) + 1
+            if status == "Open":
+                open_[owner] = open_.get(owner, 0) + 1
+    return dict(by_issue), dict(by_product), not_closed, open_

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import cached_property
-
-from dateutil.relativedelta import relativedelta
+from typing import TypeVar
 
 from crm_tui.org.schema.sftime import format_datetime
 
@@ -62,6 +61,8 @@ class Period:
     @property
     def months(self) -> int:
         """Whole calendar months spanned (for window limits)."""
+        from dateutil.relativedelta import relativedelta  # only here: drafts never ask
+
         delta = relativedelta(self.end, self.start)
         return delta.years * 12 + delta.months
 
@@ -77,16 +78,16 @@ def named_period(name: str, year: int) -> Period:
     else:
         raise ValueError(f"Unknown period name {name!r}")
     start = datetime(year, first, 1)
-    return Period(start, start + relativedelta(months=length), f"{name} {year}", named=True)
+    return Period(start, _add_months(start, length), f"{name} {year}", named=True)
 
 
 def relative_period(today: date, n: int, unit: str) -> Period:
     """The past `n` days, weeks, months, quarters or years before `today` (today excluded)."""
     end = datetime(today.year, today.month, today.day)
     if unit in UNIT_MONTHS:
-        start = end - relativedelta(months=n * UNIT_MONTHS[unit])
+        start = _add_months(end, -n * UNIT_MONTHS[unit])
     elif unit in ("days", "weeks"):
-        start = end - unit_delta(n, unit)
+        start = add_units(end, -n, unit)
     else:
         raise ValueError(f"Unknown unit {unit!r}")
     return Period(start, end, f"past {n} {unit[:-1] if n == 1 else unit}", named=False)
@@ -94,20 +95,31 @@ def relative_period(today: date, n: int, unit: str) -> Period:
 
 def offset_before(today: date, n: int, unit: str) -> date:
     """The calendar day `n` days/weeks/months before `today` (NED's purchase day)."""
-    return today - unit_delta(n, unit)
+    return add_units(today, -n, unit)
 
 
-def unit_delta(n: int, unit: str) -> relativedelta:
-    """`n` calendar days, weeks, months or years."""
+_Day = TypeVar("_Day", date, datetime)
+
+
+def add_units(day: _Day, n: int, unit: str) -> _Day:
+    """`day` plus `n` (minus, when negative) calendar days, weeks, months or years, as
+    dateutil's relativedelta adds them (done here: drafts add thousands of them)."""
     if unit == "days":
-        return relativedelta(days=n)
+        return day + timedelta(days=n)
     if unit == "weeks":
-        return relativedelta(weeks=n)
+        return day + timedelta(weeks=n)
     if unit == "months":
-        return relativedelta(months=n)
+        return _add_months(day, n)
     if unit == "years":
-        return relativedelta(years=n)
+        return _add_months(day, 12 * n)
     raise ValueError(f"Unknown unit {unit!r}")
+
+
+def _add_months(day: _Day, months: int) -> _Day:
+    """The same day `months` calendar months on, or that month's last day if it is shorter."""
+    year, month = divmod(day.year * 12 + day.month - 1 + months, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return day.replace(year=year, month=month + 1, day=min(day.day, last))
 
 
 def number_word(n: int) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -16,6 +17,9 @@ from crm_tui.cli.output import print_table
 
 if TYPE_CHECKING:
     from crm_tui.bench.taskset import Instance
+    from crm_tui.org.store.orgstore import OrgStore
+
+_Read = TypeVar("_Read")
 
 
 @click.group()
@@ -47,26 +51,48 @@ def generate(
     org_path: Path | None, per_task: int, seed: int, out: Path, allow_short: bool, force: bool
 ) -> None:
     """Generate the nine task families with gold answers from an org (deterministic)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from crm_tui.bench.generate import generate_taskset
+    from crm_tui.bench.gold_rows import GoldRows
     from crm_tui.bench.taskset import write_taskset
     from crm_tui.org.store.check import find_damage
     from crm_tui.org.store.orgstore import OrgError, OrgStore
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
-    with (
-        OrgStore.open(org_path or default_org()) as store,
-        store.reading("generating tasks"),
-    ):
-        damage = find_damage(store)  # a damaged file: one line, not tasks from bad rows
-        if damage is not None:
-            raise OrgError(f"{store.path} is damaged ({damage}); no task set was written")
-        taskset = generate_taskset(store, per_task=per_task, seed=seed, allow_short=allow_short)
+    with OrgStore.open(org_path or default_org()) as store, ThreadPoolExecutor(1) as pool:
+        # Beside the generation, on connections of their own and so on the other core
+        # (SQLite runs without the GIL): first the rows the period golds hold, which the
+        # generation asks for once it has read its facts, then the damage check, a read
+        # of the whole file. The check has the last word: a damaged file gives its one
+        # line whatever the generation made of it, never tasks from bad rows.
+        held = pool.submit(_read_in_own_store, store.path, GoldRows.read)
+        checking = pool.submit(_read_in_own_store, store.path, find_damage)
+        try:
+            with store.reading("generating tasks"):
+                taskset = generate_taskset(
+                    store, per_task=per_task, seed=seed, allow_short=allow_short, held=held.result
+                )
+        finally:
+            damage = checking.result()
+            if damage is not None:  # in place of what the generation raised, if it did
+                raise OrgError(
+                    f"{store.path} is damaged ({damage}); no task set was written"
+                ) from None
     write_taskset(taskset, out)
     click.echo(
         f"wrote {out} ({len(taskset):,} instances for org {taskset.fingerprint}, "
         f"{time.perf_counter() - started:.1f} s)"
     )
+
+
+def _read_in_own_store(path: Path, read: Callable[[OrgStore], _Read]) -> _Read:
+    """`read` on a connection of its own (for another thread)."""
+    from crm_tui.org.store.orgstore import OrgStore
+
+    with OrgStore.open(path) as store:
+        return read(store)
 
 
 @tasks.command(name="import")

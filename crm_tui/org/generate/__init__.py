@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from crm_tui.org.generate import cases, knowledge, orders, people, products
 from crm_tui.org.generate.common import Sizes
 from crm_tui.org.store.orgstore import OrgStore
 
@@ -30,6 +29,9 @@ def build(
     store: OrgStore, seed: int, scale: float, progress: Progress | None = None
 ) -> dict[str, int]:
     """Generate every object into `store`; returns rows written per object."""
+    # Imported here: the task generator imports the text composers of this package and
+    # must not pay for the stages (Faker among them).
+    from crm_tui.org.generate import cases, knowledge, orders, people, products
 
     def step(fraction: float, label: str) -> None:
         if progress is not None:

@@ -207,11 +207,14 @@ class OrgStore:
         self.conn.executemany("INSERT OR REPLACE INTO _latent VALUES (?, ?, ?, ?)", rows)
 
     def latent(self, object_name: str, variable: str) -> dict[str, str]:
-        rows = self.conn.execute(
-            "SELECT record_id, value FROM _latent WHERE object = ? AND variable = ?",
-            (object_name, variable),
+        rows = self.conn.cursor()
+        rows.row_factory = None  # pairs straight into the dict: thousands of rows
+        return dict(
+            rows.execute(
+                "SELECT record_id, value FROM _latent WHERE object = ? AND variable = ?",
+                (object_name, variable),
+            )
         )
-        return {r[0]: r[1] for r in rows}
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO _meta VALUES (?, ?)", (key, value))

@@ -1,0 +1,187 @@
+"""What the task generator's draft functions sample from, read once per generation.
+
+Only what nearly every draft needs is held in memory (the cases, product names, policy
+violations, QA pairs, Owner Assignment times). NED's purchases are held as OrderItem
+rowids, in OrderItem Id order, and a drawn one is read by its rowid: a draft needs one
+purchase of tens of thousands, and turning every order line into Python objects cost
+more than the drafts that use them.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+
+from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT
+from crm_tui.bench.periods import Period
+from crm_tui.errors import CrmTuiError
+from crm_tui.org.schema import latent
+from crm_tui.org.schema.sftime import parse_date
+from crm_tui.org.store.orgstore import OrgStore
+
+# The lines of activated orders whose account has a contact (through the OrderId index,
+# never reading the OrderItem table); then the lines of products without nicknames, left
+# out (none in a generated org); the rest keep the order of OrderItem Ids, which the Id
+# index gives.
+_BUYERS_LINES_SQL = (
+    'SELECT oi.rowid FROM "Order" o JOIN OrderItem oi ON oi.OrderId = o.Id '
+    "WHERE o.Status = 'Activated' "
+    "AND o.AccountId IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL)"
+)
+_UNNAMED_LINES_SQL = (
+    "SELECT rowid FROM OrderItem "
+    "WHERE Product2Id IS NULL OR Product2Id IN (SELECT value FROM json_each(?))"
+)
+_LINES_IN_ID_ORDER_SQL = "SELECT rowid FROM OrderItem ORDER BY Id"
+_PURCHASE_SQL = (
+    "SELECT (SELECT min(Id) FROM Contact WHERE AccountId = o.AccountId), o.AccountId, "
+    'o.EffectiveDate, oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
+    "WHERE oi.rowid = ?"
+)
+MANAGED_CAP = 4  # OrgFacts.most_managed counts no further
+# The NED gold's own condition on the day (EffectiveDate = the day as a stored Date).
+_ORDERED_ON_SQL = (
+    'SELECT 1 FROM "Order" o WHERE o.AccountId = ? AND o.EffectiveDate = ? '
+    "AND o.Status = 'Activated' AND EXISTS (SELECT 1 FROM OrderItem oi WHERE oi.OrderId = o.Id)"
+)
+
+
+@dataclass
+class CaseFact:
+    id: str
+    created: date
+    status: str
+    issue: str | None
+    product: str | None
+    description: str
+
+
+class Purchases:
+    """(contact, account, day, product) of activated order lines, a sequence for
+    `random.choice`: the contact is the account's first by Id, the product has nicknames."""
+
+    def __init__(self, store: OrgStore, nicknamed: set[str]):
+        self._conn = store.conn
+        rows = store.conn.cursor()
+        rows.row_factory = None  # tuples: tens of thousands of order lines
+        kept = {r[0] for r in rows.execute(_BUYERS_LINES_SQL)}
+        bought = {r[0] for r in rows.execute("SELECT DISTINCT Product2Id FROM OrderItem")}
+        unnamed = [
+            product for product in bought if product is not None and product not in nicknamed
+        ]
+        if unnamed or None in bought:
+            kept.difference_update(
+                r[0] for r in rows.execute(_UNNAMED_LINES_SQL, (json.dumps(unnamed),))
+            )
+        self._rowids = [r[0] for r in rows.execute(_LINES_IN_ID_ORDER_SQL) if r[0] in kept]
+
+    def __len__(self) -> int:
+        return len(self._rowids)
+
+    def __getitem__(self, index: int) -> tuple[str, str, date, str]:
+        contact, account, day, product = self._conn.execute(
+            _PURCHASE_SQL, (self._rowids[index],)
+        ).fetchone()
+        return contact, account, parse_date(day), product
+
+    def ordered_on(self, account: str, day: date) -> bool:
+        """Whether the account has an activated order with a line on `day`."""
+        found = self._conn.execute(_ORDERED_ON_SQL, (account, day.isoformat())).fetchone()
+        return found is not None
+
+
+@dataclass
+class OrgFacts:
+    """What the draft functions sample from, read once per generation."""
+
+    cases: list[CaseFact]
+    product_names: dict[str, str]
+    nicknames: dict[str, list[str]]
+    purchases: Purchases
+    violations: dict[str, str | None]  # case -> violated article or None
+    qa_pairs: list[tuple[str, str]]  # (article, question)
+    assigned_at: list[str]  # CreatedDate of the Owner Assignments, sorted
+    assigned_to: list[str]  # their new owners, in that order
+    first_day: date = field(init=False)
+    last_day: date = field(init=False)
+    _most_managed: dict[tuple[str, str], int] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.cases:
+            raise CrmTuiError("The org has no cases: no task can be generated from it")
+        self.first_day = min(c.created for c in self.cases)
+        self.last_day = max(c.created for c in self.cases)
+
+    def most_managed(self, period: Period) -> int:
+        """The most cases any agent managed in the period (gold.managed_counts, in memory),
+        counted up to MANAGED_CAP: the drafts ask only whether it is above 3 and, if not,
+        what it is, and a count that stops at 4 stops early in a busy period. Kept per
+        period, which drafts often draw again."""
+        key = (period.sf_start, period.sf_end)
+        most = self._most_managed.get(key)
+        if most is None:
+            low = bisect_left(self.assigned_at, period.sf_start)
+            high = bisect_right(self.assigned_at, period.sf_end)
+            counts: dict[str, int] = {}
+            most = 0
+            for owner in self.assigned_to[low:high]:
+                count = counts[owner] = counts.get(owner, 0) + 1
+                if count > most:
+                    most = count
+                    if most == MANAGED_CAP:
+                        break
+            self._most_managed[key] = most
+        return most
+
+    @classmethod
+    def read(cls, store: OrgStore) -> OrgFacts:
+        conn = store.conn.cursor()
+        conn.row_factory = None  # plain tuples, cheaper than sqlite3.Row for many rows
+        parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
+        cases = [
+            CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "")
+            for r in conn.execute(
+                "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
+                'c.Description FROM "Case" c '
+                "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
+                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id"
+            )
+        ]
+        nicknames = {
+            pid: names
+            for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
+            if (names := latent.loads(text))
+        }
+        # Each value is {"article": Id or null, ...}: SQLite takes the article out, so
+        # thousands of values are not parsed in Python.
+        violations = dict(
+            conn.execute(
+                "SELECT record_id, json_extract(value, '$.article') FROM _latent "
+                "WHERE object = ? AND variable = ? ORDER BY record_id",
+                latent.CASE_POLICY_VIOLATION,
+            )
+        )
+        qa_pairs = [
+            (article, pair["question"])
+            for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
+            for pair in latent.loads(text) or []
+        ]
+        names = dict(conn.execute("SELECT Id, Name FROM Product2"))
+        assignments = conn.execute(
+            "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
+            "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
+            (OWNER_ASSIGNMENT,),
+        ).fetchall()
+        return cls(
+            cases,
+            names,
+            nicknames,
+            Purchases(store, set(nicknames)),
+            violations,
+            qa_pairs,
+            [at for at, _ in assignments],
+            [owner for _, owner in assignments],
+        )
