@@ -4,7 +4,11 @@ Each measure runs in a fresh process, side by side with its floor (the same inte
 doing nothing: `python -c pass`), alternating, and prints medians. The app starts warm:
 the data folder already holds the default org, task set and practice study (made once
 before timing), as on every start after the first; it runs in a pseudo-terminal of 120x40,
-and the time ends when the profile screen's prompt is on that terminal.
+and the time ends when the profile screen's prompt is on that terminal. Warm also means
+Python's bytecode caches are written, as a person's Python writes them on the first start:
+the commands run without PYTHONDONTWRITEBYTECODE (which this machine's shells set, and
+which made every timed start compile each crm_tui module from source), after one untimed
+start of each.
 
 Run: python -m tests.benchmarks.bench_startup [--repeat 11]  (prints a Markdown table;
 `--smoke`: one run each, on an org at scale 0.02: the start barely depends on its size).
@@ -128,7 +132,10 @@ def main(argv: list[str] | None = None) -> None:
             os.environ.pop(name, None)
         make_data_folder(folder, args.scale)
         env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # warm: bytecode cached, as a person's is
         command = crm_tui_command()
+        time_process([*command, "--version"], env)  # untimed: writes the bytecode caches
+        time_first_screen(command, env)
         runs: dict[str, list[tuple[float, float]]] = {"floor": [], "version": [], "app": []}
         for _ in range(args.repeat):  # alternating, so a change of load hits all three
             runs["floor"].append(time_process([sys.executable, "-c", "pass"], env))
