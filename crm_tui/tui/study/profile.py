@@ -61,9 +61,14 @@ class ProfileScreen(StudyScreen):
             raise ValueError("the profile screen needs the study or a first look at it")
         super().__init__(service)  # type: ignore[arg-type]  # None until study_opened
         self.first_look = first_look
+        # Set once the app has tried to open the study: to the service, or None.
         self._study_open = asyncio.Event()
         if service is not None:
             self._study_open.set()
+
+    def study_failed(self) -> None:
+        """The study did not open (the app says why): what waited for it does nothing."""
+        self._study_open.set()
 
     async def study_opened(self, service: StudyService) -> None:
         """The study is open: actions go ahead. Should the file have changed since the
@@ -77,8 +82,18 @@ class ProfileScreen(StudyScreen):
                 self.query_one("#profile-study", Static).update(f"Study: {service.study.name}")
                 self._show(profiles)
 
-    async def _opened_service(self) -> StudyService:
-        await self._study_open.wait()
+    async def _opened_service(self) -> StudyService | None:
+        """The study's service once open (at once, mostly); None if it did not open.
+
+        While it opens, keys typed after the action reach no field or list here (with
+        nothing focused they queue on this screen, behind the action): Textual then finds
+        their keys on the screen the action brought, as if typed there."""
+        if not self._study_open.is_set():
+            focused = self.focused
+            self.set_focus(None)
+            await self._study_open.wait()
+            if self.service is None and focused is not None and self.is_active:
+                focused.focus()
         return self.service
 
     def _first_looked(self) -> FirstLook | None:
@@ -113,7 +128,8 @@ class ProfileScreen(StudyScreen):
 
     async def reload(self) -> None:
         service = await self._opened_service()
-        self._show(await self.study(service.pickable_profiles) or [])
+        if service is not None:
+            self._show(await self.study(service.pickable_profiles) or [])
 
     def _show(self, profiles: Sequence[Profile]) -> None:
         self.profiles = {str(p.id): p for p in profiles}
@@ -167,6 +183,8 @@ class ProfileScreen(StudyScreen):
             self.query_one("#profile-years", Input).focus()
             return
         service = await self._opened_service()
+        if service is None:
+            return
         profile = await self.study(service.create_profile, name, role, years)
         if profile is not None:
             for field in self.query("#profile-form Input").results(Input):
@@ -178,4 +196,5 @@ class ProfileScreen(StudyScreen):
         from crm_tui.tui.study.home import HomeScreen
 
         service = await self._opened_service()
-        self.app.push_screen(HomeScreen(service, profile))
+        if service is not None:
+            self.app.push_screen(HomeScreen(service, profile))

@@ -139,17 +139,25 @@ class StudyApp(CrmApp):
             service.codes_required(required)  # also true when the file has invitations
             return service
 
-        fetch_then_show(
-            self,
-            open_service,
-            lambda service: self._study_opened(service, early),
-            group="study",
-            failed=lambda error: self._no_study(error, early),
-        )
+        def start_opening() -> None:
+            fetch_then_show(
+                self,
+                open_service,
+                lambda service: self._study_opened(service, early),
+                group="study",
+                failed=lambda error: self._no_study(error, early),
+            )
+
+        if early is None:
+            start_opening()
+        else:  # once the screen is painted: the worker's imports would hold the GIL before
+            self.call_after_refresh(start_opening)
 
     def _no_study(self, error: Exception, early: ProfileScreen | None = None) -> None:
-        if early is not None and early is self.screen:  # the first look was wrong after all
-            self.pop_screen()
+        if early is not None:  # the first look was wrong after all
+            early.study_failed()
+            if early is self.screen:
+                self.pop_screen()
         if self.codes_required:  # nothing to see without a code, not even the org
             from crm_tui.tui.study.invitation_code import NoStudyScreen
 
