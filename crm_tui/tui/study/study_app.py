@@ -176,7 +176,9 @@ class StudyApp(CrmApp):
             await early.study_opened(service)
         else:
             first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
-            if early is not None and early is self.screen:  # invited since the first look
+            if early is not None:  # invited since the first look: its list opens nothing
+                early.study_failed()
+            if early is not None and early is self.screen:
                 await self.switch_screen(first)
             else:
                 await self.push_screen(first)  # mounted before the worker ends

@@ -5,6 +5,7 @@ where it went, and a profile picked goes on once the study is open."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 
 import pytest
@@ -12,6 +13,8 @@ from textual import events
 from textual.widgets import Input, OptionList
 
 from crm_tui.study import service as study_service
+from crm_tui.study.first_look import first_look
+from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
@@ -74,3 +77,20 @@ async def test_a_profile_picked_before_the_study_opens_goes_on_once_it_has(
         await settle(pilot)
         assert isinstance(app.screen, SolveScreen)
         assert app.screen.person.name == "Dana"
+
+
+async def test_a_study_that_then_fails_to_open_leaves_the_org_and_says_why(make_app, study_path):
+    """The first look cannot know every refusal of the store (here: a file of a newer
+    crm-tui): the profile screen goes, and the notice says why, as without a first look."""
+    with sqlite3.connect(study_path) as connection:
+        connection.execute("INSERT INTO schema_version VALUES (999, '2030-01-01 00:00:00')")
+    connection.close()
+    app = make_app()
+    assert first_look(study_path, None, app.backend.fingerprint) is not None  # shown first
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.service is None
+        assert not any(isinstance(s, ProfileScreen) for s in app.screen_stack)
+        assert isinstance(app.screen, BrowserScreen)
+        notices = [n.message for n in app._notifications]
+        assert any("newer than this crm-tui understands" in n for n in notices), notices
