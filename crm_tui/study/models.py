@@ -13,6 +13,8 @@ from typing import Protocol
 from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from crm_tui.study.modes import Mode as Mode  # defined apart: the app reads it before SQLModel
+
 
 class _Row(Protocol):
     @property
@@ -28,12 +30,6 @@ def row_id(row: _Row) -> int:
     if row.id is None:
         raise RuntimeError(f"{type(row).__name__} has no id yet: it was never flushed")
     return row.id
-
-
-class Mode(StrEnum):
-    ANNOTATOR = "annotator"
-    COORDINATOR = "coordinator"
-    AUDITOR = "auditor"
 
 
 class AttemptStatus(StrEnum):

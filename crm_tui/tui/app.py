@@ -6,13 +6,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crm_tui.org.backends.interface import Backend
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.paths import study_location
-from crm_tui.study.service import Clock
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.settings import BrowserSettings
+
+if TYPE_CHECKING:
+    from crm_tui.study.service import Clock
 
 
 def create_app(

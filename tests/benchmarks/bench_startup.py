@@ -4,7 +4,12 @@ Each measure runs in a fresh process, side by side with its floor (the same inte
 doing nothing: `python -c pass`), alternating, and prints medians. The app starts warm:
 the data folder already holds the default org, task set and practice study (made once
 before timing), as on every start after the first; it runs in a pseudo-terminal of 120x40,
-and the time ends when the profile screen's prompt is on that terminal.
+and the time ends when the profile screen's prompt is on that terminal. Warm also means
+Python's bytecode caches are written, as a person's Python writes them on the first start:
+the commands run without PYTHONDONTWRITEBYTECODE (which this machine's shells set, and
+which made every timed start compile each crm_tui module from source), after one untimed
+start of each. A third measure is the app's floor: Textual alone painting the same prompt
+and one Input, timed the same way.
 
 Run: python -m tests.benchmarks.bench_startup [--repeat 11]  (prints a Markdown table;
 `--smoke`: one run each, on an org at scale 0.02: the start barely depends on its size).
@@ -32,6 +37,19 @@ from tests.benchmarks import smoke
 
 FIRST_SCREEN = b"Who is working?"  # the profile screen's prompt (crm_tui/tui/study/profile.py)
 SCREEN_SECONDS = 120.0  # a start slower than this is a failure, not a figure
+# The app's own floor: Textual alone, importing itself and painting the prompt and one
+# Input (the profile screen's least), timed the same way.
+TEXTUAL_ALONE = f"""
+from textual.app import App
+from textual.widgets import Input, Label
+
+class FirstScreen(App):
+    def compose(self):
+        yield Label({FIRST_SCREEN.decode()!r})
+        yield Input(placeholder="Your name")
+
+FirstScreen().run()
+"""
 
 
 def crm_tui_command() -> list[str]:
@@ -128,12 +146,22 @@ def main(argv: list[str] | None = None) -> None:
             os.environ.pop(name, None)
         make_data_folder(folder, args.scale)
         env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # warm: bytecode cached, as a person's is
         command = crm_tui_command()
-        runs: dict[str, list[tuple[float, float]]] = {"floor": [], "version": [], "app": []}
-        for _ in range(args.repeat):  # alternating, so a change of load hits all three
+        time_process([*command, "--version"], env)  # untimed: writes the bytecode caches
+        time_first_screen(command, env)
+        textual_alone = [sys.executable, "-c", TEXTUAL_ALONE]
+        runs: dict[str, list[tuple[float, float]]] = {
+            "floor": [],
+            "version": [],
+            "app": [],
+            "textual": [],
+        }
+        for _ in range(args.repeat):  # alternating, so a change of load hits them all
             runs["floor"].append(time_process([sys.executable, "-c", "pass"], env))
             runs["version"].append(time_process([*command, "--version"], env))
             runs["app"].append(time_first_screen(command, env))
+            runs["textual"].append(time_first_screen(textual_alone, env))
     load = os.getloadavg()[0]
     wall = {name: statistics.median(w for w, _ in got) * 1000 for name, got in runs.items()}
     cpu = {name: statistics.median(c for _, c in got) * 1000 for name, got in runs.items()}
@@ -146,6 +174,10 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"| `crm-tui` to the first screen (warm, org at scale {args.scale:g}) | "
         f"{wall['app']:.0f} | {cpu['app']:.0f} | {floor} | 800 |"
+    )
+    print(
+        "| Textual alone: the prompt and one Input, to the first frame (the app's floor) | "
+        f"{wall['textual']:.0f} | {cpu['textual']:.0f} | {floor} | |"
     )
 
 

@@ -1,5 +1,8 @@
 """`crm-tui --version` and `--help` start fast: they load none of the heavy libraries that
 only some commands need (issue 17: every command paid 0.29 s for SQLAlchemy and SQLModel).
+The app shows its first screen before it loads the study store and the screens not on show
+(SQLAlchemy and SQLModel were half its start; the other study screens and the report
+screens about a fifth).
 
 Each runs in a fresh interpreter, as the `crm-tui` script does, and lists what got imported.
 """
@@ -12,7 +15,12 @@ import sys
 
 import pytest
 
+from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.study.db import StudyStore
+from crm_tui.study.protocol import load_preset
+from crm_tui.study.studies import create_study
 from tests.helpers.paths import ROOT
+from tests.helpers.study_pilot import crafted_instances
 
 # Each is loaded by the commands that use it, never by the command line itself.
 HEAVY = ("sqlalchemy", "sqlmodel", "pydantic", "textual", "numpy", "krippendorff", "rich")
@@ -70,6 +78,57 @@ def test_the_command_line_alone_loads_no_heavy_library(args):
 APP_LATER = ("numpy", "krippendorff", "simple_salesforce", "requests", "faker")
 
 
+# What the study loads, and the study screens a person reaches only after the first one.
+STUDY_LATER = ("sqlalchemy", "sqlmodel", "pydantic", "psycopg")
+SCREENS_LATER = (
+    "crm_tui.study.db",
+    "crm_tui.study.models",
+    "crm_tui.study.service",
+    "crm_tui.tui.study.home",
+    "crm_tui.tui.study.solve",
+    "crm_tui.tui.study.results",
+    "crm_tui.tui.study.live_progress",
+    "crm_tui.tui.study.invitation_code",
+    "crm_tui.tui.study.audit_screen",
+    "crm_tui.tui.study.realism",
+    "crm_tui.tui.study.replay_screen",
+    "crm_tui.tui.browser.screens.report_builder",
+    "crm_tui.tui.browser.screens.report_result",
+)
+
+# The app on an org and a study file, until its first screen (the profiles) is on show.
+# Imports off the UI thread (the worker that opens the study) wait until then, so what had
+# been imported by then is what the first screen needed, whichever thread runs first.
+LIST_FIRST_SCREEN_IMPORTS = """
+import asyncio, json, sys, threading
+
+shown = threading.Event()
+
+class HoldUntilShown:
+    def find_spec(self, name, path=None, target=None):
+        if threading.current_thread() is not threading.main_thread():
+            if not shown.wait(10):  # the first screen waits for the worker: stop holding
+                shown.set()
+        return None
+
+sys.meta_path.insert(0, HoldUntilShown())
+
+from crm_tui.tui.app import create_app
+from crm_tui.tui.study.profile import ProfileScreen
+
+async def first_screen():
+    app = create_app(org_path=sys.argv[1], study_path=sys.argv[2])
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not (isinstance(app.screen, ProfileScreen) and app.screen.query("#profiles")):
+            await pilot.pause(0.01)
+        modules = sorted(sys.modules)
+        shown.set()
+    print(json.dumps(modules), file=sys.stderr)
+
+asyncio.run(first_screen())
+"""
+
+
 def test_the_app_starts_without_what_only_some_screens_need():
     modules = imported_by_code(
         "from crm_tui.cli.main import cli\n"
@@ -77,4 +136,32 @@ def test_the_app_starts_without_what_only_some_screens_need():
         "from crm_tui.tui.study.study_app import StudyApp\n"
     )
     assert "textual" in modules  # the app was imported
-    assert sorted(m for m in modules if m.split(".")[0] in APP_LATER) == []
+    assert sorted(m for m in modules if m.split(".")[0] in APP_LATER + STUDY_LATER) == []
+    assert sorted(m for m in modules if m in SCREENS_LATER) == []
+
+
+@pytest.fixture
+def study_file(tmp_path, small_org_path):
+    path = tmp_path / "study.sqlite"
+    preset, preset_path = load_preset("paper-expert-study")
+    with OrgStore.open(small_org_path) as org, StudyStore.open(path) as store:
+        create_study(
+            store,
+            "pilot",
+            preset,
+            instances=crafted_instances(org),
+            task_set_hash="sha256:crafted",
+            org_fingerprint=org.fingerprint,
+            preset_path=preset_path,
+        )
+    return path
+
+
+def test_the_first_screen_shows_before_the_study_store_loads(small_org_path, study_file):
+    run = run_python(LIST_FIRST_SCREEN_IMPORTS, str(small_org_path), str(study_file))
+    modules = set(json.loads(run.stderr.strip().splitlines()[-1]))
+    assert "crm_tui.tui.study.profile" in modules  # the first screen is the profiles
+    loaded = sorted(
+        m for m in modules if m.split(".")[0] in APP_LATER + STUDY_LATER or m in SCREENS_LATER
+    )
+    assert loaded == [], f"imported before the first screen: {loaded[:20]}"

@@ -1,7 +1,9 @@
 """The study app: the record browser with the study loop on top.
 
 It opens its study through the study service (off the UI loop) and starts on the profile
-screen. To the browser it adds what only a study has: F2 back to the study, `u` on a
+screen, shown before the study has opened where a first look at the file can tell what it
+lists (`study.first_look`). Screens not on show yet are imported when pushed: the app's
+start loads neither the study store nor the results' statistics. To the browser it adds what only a study has: F2 back to the study, `u` on a
 record page to take the record as the answer, F9 results for coordinators, and the
 places visited, the queries run and the terminal's focus written as study events.
 """
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import CSSPathType
@@ -19,14 +22,8 @@ from textual.binding import Binding
 
 from crm_tui import paths
 from crm_tui.org.backends.interface import Backend
-from crm_tui.study.service import (
-    LIVE_IS_FOR_COORDINATORS,
-    RESULTS_ARE_FOR_COORDINATORS,
-    Clock,
-    Mode,
-    Profile,
-    StudyService,
-)
+from crm_tui.study.first_look import first_look
+from crm_tui.study.modes import Mode
 from crm_tui.tui.browser import browser_app, report_files
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (
@@ -38,14 +35,16 @@ from crm_tui.tui.browser.history import (
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.messages import QueryRun, ReportRun, RowsShown
 from crm_tui.tui.notices import explain, notify_error
-from crm_tui.tui.study.invitation_code import InvitationCodeScreen, NoStudyScreen
-from crm_tui.tui.study.live_progress import LiveProgressScreen
 from crm_tui.tui.study.profile import ProfileScreen
-from crm_tui.tui.study.results import ResultsScreen
-from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
+
+if TYPE_CHECKING:  # loaded with the study, off the UI loop, or when their screen opens
+    from crm_tui.study.service import Clock, Profile, StudyService
+    from crm_tui.tui.study.solve import SolveScreen
+
+SOLVE_MODULE = "crm_tui.tui.study.solve"  # imported with the first solve screen
 
 
 def browsing_events(place: Location, before: Location | None) -> list[tuple[str, dict[str, Any]]]:
@@ -125,33 +124,67 @@ class StudyApp(CrmApp):
         path, name, clock = self.study_path, self.study_name, self.study_clock
         org = self.backend.fingerprint  # only a study of this org: its Ids belong to it
         required = self.codes_required
+        # The profile screen at once, where a first look at the file tells what it lists;
+        # else (a code first, a server, no study) the first screen waits for the study.
+        looked = None if required else first_look(path, name, org)
+        early = None if looked is None else ProfileScreen(first_look=looked)
+        if early is not None:
+            self.push_screen(early)
 
         def open_service() -> StudyService:
+            from crm_tui.study.service import StudyService  # SQLAlchemy: off the UI loop
+
             service = StudyService.open(
                 path, name=name, org_fingerprint=org, clock=clock, person_session=True
             )
             service.codes_required(required)  # also true when the file has invitations
             return service
 
-        self.study_opening = True
-        fetch_then_show(
-            self, open_service, self._study_opened, group="study", failed=self._no_study
-        )
+        def start_opening() -> None:
+            fetch_then_show(
+                self,
+                open_service,
+                lambda service: self._study_opened(service, early),
+                group="study",
+                failed=lambda error: self._no_study(error, early),
+            )
 
-    def _no_study(self, error: Exception) -> None:
+        self.study_opening = True
+        if early is None:
+            start_opening()
+        else:  # once the screen is painted: the worker's imports would hold the GIL before
+            self.call_after_refresh(start_opening)
+
+    def _no_study(self, error: Exception, early: ProfileScreen | None = None) -> None:
         self.study_opening = False
+        if early is not None:  # the first look was wrong after all
+            early.study_failed()
+            if early is self.screen:
+                self.pop_screen()
         if self.codes_required:  # nothing to see without a code, not even the org
+            from crm_tui.tui.study.invitation_code import NoStudyScreen
+
             self.push_screen(NoStudyScreen(explain(self, error)))
             return
         notify_error(
             self, error, title="No study", severity="warning", note="Meanwhile, browse the org."
         )
 
-    async def _study_opened(self, service: StudyService) -> None:
+    async def _study_opened(self, service: StudyService, early: ProfileScreen | None) -> None:
+        from crm_tui.tui.study.invitation_code import InvitationCodeScreen
+
         self.service, self.study_opening = service, False
         self.codes_required = await service.run(service.codes_required)
-        first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
-        await self.push_screen(first)  # mounted before the worker ends
+        if early is not None and not self.codes_required:
+            await early.study_opened(service)
+        else:
+            first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
+            if early is not None:  # invited since the first look: its list opens nothing
+                early.study_failed()
+            if early is not None and early is self.screen:
+                await self.switch_screen(first)
+            else:
+                await self.push_screen(first)  # mounted before the worker ends
         # The answer field and "use as my answer" read object labels while a person types;
         # describing every object now, in a worker, keeps those reads off a live org.
         backend = self.backend
@@ -173,6 +206,10 @@ class StudyApp(CrmApp):
 
     # ----------------------------------------------------------------- routing
     def solving(self) -> SolveScreen | None:
+        if SOLVE_MODULE not in sys.modules:  # no solve screen was ever made: none to find
+            return None
+        from crm_tui.tui.study.solve import SolveScreen
+
         return next(
             (
                 s
@@ -316,7 +353,11 @@ class StudyApp(CrmApp):
                 "No study is open here; `crm-tui report` shows any study of the file.",
                 title="Results",
             )
-        elif profile is None or not profile.sees_gold:
+            return
+        from crm_tui.study.service import RESULTS_ARE_FOR_COORDINATORS
+        from crm_tui.tui.study.results import ResultsScreen
+
+        if profile is None or not profile.sees_gold:
             self.notify(RESULTS_ARE_FOR_COORDINATORS, title="Results", severity="warning")
         elif not isinstance(self.screen, ResultsScreen):
             self.push_screen(ResultsScreen(self.service, profile, start_tab))
@@ -327,6 +368,9 @@ class StudyApp(CrmApp):
 
     def action_live(self) -> None:
         """F10: live progress, for a coordinator at work (as F9; the service checks too)."""
+        from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
+        from crm_tui.tui.study.live_progress import LiveProgressScreen
+
         profile = self._coordinator_at_work()
         if self.service is None or profile is None:
             self.notify(LIVE_IS_FOR_COORDINATORS, title="Live progress", severity="warning")

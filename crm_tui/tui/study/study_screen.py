@@ -4,17 +4,19 @@ profile at work, and service calls awaited off the UI loop with failures as noti
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Header
 
-from crm_tui.study.service import Profile, StudyService
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.typed_keys import OffersOnlyKeysThatAct
 from crm_tui.tui.widgets.fitting_footer import FittingFooter
+
+if TYPE_CHECKING:  # the service loads the study store: the first screen shows before it
+    from crm_tui.study.service import Profile, StudyService
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -1,4 +1,5 @@
-"""One module per browser screen; `screen_for` builds the screen showing a location."""
+"""One module per browser screen; `screen_for` builds the screen showing a location. The
+report screens, the heaviest, are imported when first shown: an app's start needs neither."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from crm_tui.tui.browser.history import (
 from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.objects import ObjectListScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
-from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
-from crm_tui.tui.browser.screens.report_result import ReportScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
 
 
@@ -32,7 +31,11 @@ def screen_for(place: Location) -> Screen:
         case SearchLocation():
             return SearchScreen(place)
         case ReportBuilderLocation():
+            from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
+
             return ReportBuilderScreen(place)
         case ReportLocation():
+            from crm_tui.tui.browser.screens.report_result import ReportScreen
+
             return ReportScreen(place)
     raise TypeError(f"No screen shows {place!r}")
