@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from itertools import accumulate
 
 from crm_tui.org.generate import agent_phrases as ap
 from crm_tui.org.generate import chats, threads
@@ -110,12 +111,13 @@ def _pick_lines(
     weights: list[float] = []
     recent: list[tuple[int, int, int, int]] = []
     recent_weights: list[float] = []
+    issue_weights: dict[int, list[float]] = {}
     for oi, order in enumerate(book.orders):
         if order.status != "Activated":
             continue
         for li, (product, _) in enumerate(order.items):
             p = cat.products[product]
-            issue = _issue_for(r, p)
+            issue = _issue_for(r, p, issue_weights)
 
             def weight(delay: int) -> float:
                 month = (order.day + timedelta(days=delay)).month  # noqa: B023
@@ -159,11 +161,16 @@ def _wanted_instead(
     return r.choice(same or [p for k, p in enumerate(cat.products) if k != bought])
 
 
-def _issue_for(r: random.Random, product: Product) -> int:
-    w = list(tx.ISSUE_WEIGHTS[product.type.kind])
-    nonzero = [i for i, x in enumerate(w) if x > 0]
-    w[nonzero[product.issue_bias % len(nonzero)]] *= 4.0
-    return r.choices(range(len(w)), w)[0]
+def _issue_for(r: random.Random, product: Product, known: dict[int, list[float]]) -> int:
+    """A case's issue for `product`; `known` keeps each product's cumulative weights (the
+    draw is the same as with the weights themselves, once per order line)."""
+    cum = known.get(product.index)
+    if cum is None:
+        w = list(tx.ISSUE_WEIGHTS[product.type.kind])
+        nonzero = [i for i, x in enumerate(w) if x > 0]
+        w[nonzero[product.issue_bias % len(nonzero)]] *= 4.0
+        cum = known[product.index] = list(accumulate(w))
+    return r.choices(range(len(cum)), cum_weights=cum)[0]
 
 
 class _Router:
@@ -707,36 +714,30 @@ def _write(
 
     history.sort(key=lambda h: (h[0], h[2], h[1]))
     hist_id = IdMaker("CaseHistory__c")
-    store.insert(
+    store.insert_tuples(
         "CaseHistory__c",
+        ("Id", "Name", "CaseId__c", "Field__c", "OldValue__c", "NewValue__c", "CreatedDate"),
         (
-            {
-                "Id": hist_id(),
-                "Name": f"CH-{i + 1:06d}",
-                "CaseId__c": cid,
-                "Field__c": f,
-                "OldValue__c": old,
-                "NewValue__c": new,
-                "CreatedDate": format_datetime(t),
-            }
+            (hist_id(), f"CH-{i + 1:06d}", cid, f, old, new, format_datetime(t))
             for i, (t, _, cid, f, old, new) in enumerate(history)
         ),
     )
 
     mail_id = IdMaker("EmailMessage")
-    n_mails = store.insert(
+    n_mails = store.insert_tuples(
         "EmailMessage",
         (
-            {
-                "Id": mail_id(),
-                "Subject": subj,
-                "TextBody": body,
-                "ParentId": case_ids[k],
-                "FromAddress": frm,
-                "ToAddress": to,
-                "ToIds": to_id,
-                "MessageDate": date,
-            }
+            "Id",
+            "Subject",
+            "TextBody",
+            "ParentId",
+            "FromAddress",
+            "ToAddress",
+            "ToIds",
+            "MessageDate",
+        ),
+        (
+            (mail_id(), subj, body, case_ids[k], frm, to, to_id, date)
             for k, subj, body, frm, to, to_id, date in spill.mails()
         ),
     )

@@ -34,6 +34,15 @@ ITEM_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)
 ITEM_WEIGHTS = (17, 20, 20, 16, 12, 8, 4, 3)  # mean about 3.4 lines per order
 PEAK_BOOST = 3.0
 _ITEM_PREFIX = get_object("OrderItem").key_prefix
+ITEM_COLUMNS = (
+    "Id",
+    "OrderItemNumber",
+    "OrderId",
+    "Product2Id",
+    "Quantity",
+    "UnitPrice",
+    "PricebookEntryId",
+)
 
 
 @dataclass(slots=True)
@@ -109,24 +118,31 @@ def _order_day(
     return START + timedelta(days=r.randrange(span))
 
 
-def _book_for(r: random.Random, cat: Catalog, day: date) -> int:
+def _books_on(cat: Catalog, day: date) -> tuple[list[int], list[int]]:
+    """The promotion books valid on `day` and the other channel books (indexes)."""
     promos = [
         b.index
         for b in cat.pricebooks
         if b.promo and b.valid_from.date() <= day <= b.valid_to.date()
     ]
-    if promos and r.random() < 0.85:
-        return promos[0]
     others = [
-        b
+        b.index
         for b in cat.pricebooks
         if not b.promo
         and b.index > 0
         and b.valid_from.date() <= day <= b.valid_to.date()
         and b.name.split()[0] in ("Loyalty", "Marketplace", "Outlet", "Clearance")
     ]
+    return promos, others
+
+
+def _book_for(r: random.Random, books_on: tuple[list[int], list[int]]) -> int:
+    """The price book of an order, given `_books_on` its day."""
+    promos, others = books_on
+    if promos and r.random() < 0.85:
+        return promos[0]
     if others and r.random() < 0.2:
-        return r.choice(others).index
+        return r.choice(others)
     return 0
 
 
@@ -145,10 +161,13 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
         per_customer[i] += 1
 
     drafts: list[tuple[date, int, int, list[tuple[int, int]]]] = []
+    books_on: dict[date, tuple[list[int], list[int]]] = {}
     for ci, cust in enumerate(customers):
         for _ in range(per_customer[ci]):
             day = _order_day(r, cust.seasons, cust.season_share, days, span)
-            book = _book_for(r, cat, day)
+            if day not in books_on:  # the same for every order of a day
+                books_on[day] = _books_on(cat, day)
+            book = _book_for(r, books_on[day])
             n_lines = r.choices(ITEM_COUNTS, ITEM_WEIGHTS)[0]
             chosen: list[tuple[int, int]] = []
             seen: set[int] = set()
@@ -169,7 +188,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
     order_id, item_id = IdMaker("Order"), IdMaker("OrderItem")
     orders: list[Order] = []
 
-    def item_rows() -> Iterator[dict[str, object]]:
+    def item_rows() -> Iterator[tuple[object, ...]]:
         # Yielded to the store as they are made (never a list of every row: at scale 100
         # that list alone is hundreds of MiB); `orders` fills up on the way.
         item_no = 0
@@ -180,18 +199,18 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
             for p, qty in chosen:
                 entry, price = cat.entry(book, p)
                 item_no += 1
-                yield {
-                    "Id": item_id(),
-                    "OrderItemNumber": f"{item_no:010d}",
-                    "OrderId": oid,
-                    "Product2Id": cat.products[p].id,
-                    "Quantity": qty,
-                    "UnitPrice": price,
-                    "PricebookEntryId": entry,
-                }
+                yield (
+                    item_id(),
+                    f"{item_no:010d}",
+                    oid,
+                    cat.products[p].id,
+                    qty,
+                    price,
+                    entry,
+                )
             orders.append(order)
 
-    items = store.insert("OrderItem", item_rows())
+    items = store.insert_tuples("OrderItem", ITEM_COLUMNS, item_rows())
     del drafts[:]
     store.insert(
         "Order",
