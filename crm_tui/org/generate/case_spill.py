@@ -93,9 +93,14 @@ class TextSpill:
         self.conn.execute("CREATE INDEX temp.spill_rank_j ON spill_rank (j)")
 
     # ------------------------------------------------------------------ reading back
+    def _tuples(self, sql: str) -> sqlite3.Cursor:
+        cursor = self.conn.cursor()
+        cursor.row_factory = None  # plain tuples, whatever the connection's factory
+        return cursor.execute(sql)
+
     def cases(self) -> Iterator[tuple[str, str]]:
         """(subject, description) of every case, in rank order."""
-        yield from self.conn.execute(
+        yield from self._tuples(
             "SELECT c.subject, c.description FROM temp.spill_rank r "
             "JOIN temp.spill_case c ON c.j = r.j ORDER BY r.k"
         )
@@ -104,7 +109,7 @@ class TextSpill:
         """(case rank, subject, body, from, to, to Id, MessageDate) of every e-mail, by
         time, then case, then place in the thread: the order of a stable sort by (time,
         case Id) of the e-mails listed case by case."""
-        yield from self.conn.execute(
+        yield from self._tuples(
             "SELECT r.k, m.subject, m.body, m.from_address, m.to_address, m.to_ids, "
             "m.message_date FROM temp.spill_mail m JOIN temp.spill_rank r ON r.j = m.j "
             "ORDER BY m.at, r.k, m.i"
