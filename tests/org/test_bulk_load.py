@@ -96,3 +96,30 @@ def test_an_unknown_field_is_refused_in_one_line(tmp_path):
     with OrgStore.create(tmp_path / "org.sqlite") as store:
         with pytest.raises(OrgError, match="Issue__c has no field 'Colour'"):
             store.insert("Issue__c", [{"Id": make_id("a1M", 1), "Name": "x", "Colour": "red"}])
+
+
+def test_rows_as_tuples_are_written_as_the_same_rows_as_dicts(tmp_path):
+    rows = [
+        {
+            "Id": make_id("01s", n),
+            "Name": f"Book {n}",
+            "Description": None if n % 2 else "x",
+            "IsActive": n % 3,
+        }
+        for n in range(1, 8)
+    ]
+    with OrgStore.create(tmp_path / "dicts.sqlite") as dicts:
+        assert dicts.insert("Pricebook2", rows) == 7
+        expected = [tuple(r) for r in dicts.conn.execute("SELECT * FROM Pricebook2 ORDER BY rowid")]
+    with OrgStore.create(tmp_path / "tuples.sqlite") as tuples:
+        columns = ("Name", "Id", "IsActive", "Description")
+        written = tuples.insert_tuples(
+            "Pricebook2", columns, (tuple(r[c] for c in columns) for r in rows)
+        )
+        assert written == 7
+        got = [tuple(r) for r in tuples.conn.execute("SELECT * FROM Pricebook2 ORDER BY rowid")]
+    assert got == expected
+    with OrgStore.create(tmp_path / "bad.sqlite") as store:
+        with pytest.raises(OrgError, match="Pricebook2 has no field 'Colour'"):
+            store.insert_tuples("Pricebook2", ("Id", "Colour"), [(make_id("01s", 1), "red")])
+        assert store.count("Pricebook2") == 0

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from crm_tui.org.schema.ids import make_id
-from crm_tui.org.store.check import CheckReport, check_org
+from crm_tui.org.schema.ids import is_valid_id, make_id
+from crm_tui.org.store.check import CheckReport, _valid_id, check_org
 from crm_tui.org.store.orgstore import OrgStore
 
 FIRST_CASE = "(SELECT Id FROM \"Case\" WHERE Status = 'Closed' ORDER BY Id LIMIT 1)"
@@ -222,3 +222,16 @@ def test_problem_lines_name_the_offending_record(broken_copy, small_org):
     victim = small_org.conn.execute("SELECT min(Id) FROM Contact").fetchone()[0]
     report = broken_copy(BREAKAGES[0][1])
     assert any(victim in p for p in report.problems)
+
+
+def test_the_id_check_agrees_with_is_valid_id_on_every_one_character_change():
+    # The check's fast path knows the suffix of an Id's first 10 characters once: a change
+    # anywhere (in a known head or not) must still fail exactly as `is_valid_id` says.
+    ids = [make_id(p, n) for p in ("500", "a1M", "001") for n in (1, 61, 3844, 10**6, 62**5 + 7)]
+    for good in ids:
+        assert _valid_id(good) == 1
+        for i in range(18):
+            for ch in {good[i].swapcase(), "a", "Z", "0", "-", "\u00e9"} - {good[i]}:
+                bad = good[:i] + ch + good[i + 1 :]
+                assert _valid_id(bad) == int(is_valid_id(bad)), bad
+    assert _valid_id(None) == 0 and _valid_id(42) == 0 and _valid_id(ids[0][:15]) == 1

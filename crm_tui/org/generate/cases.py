@@ -16,9 +16,10 @@ offer, a New case has no agent activity yet, and an Escalated case was handed on
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from itertools import accumulate
 
 from crm_tui.org.generate import agent_phrases as ap
 from crm_tui.org.generate import chats, threads
@@ -27,6 +28,7 @@ from crm_tui.org.generate import emails as em
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate import worktime as wt
 from crm_tui.org.generate import writing_style as ws
+from crm_tui.org.generate.case_spill import TextSpill
 from crm_tui.org.generate.common import (
     COMPANY,
     END,
@@ -68,7 +70,8 @@ WORK_SHARE = 0.25
 
 @dataclass(slots=True)  # every case's draft is kept until all are written
 class Draft:
-    """A case before Ids are assigned (cases are numbered in CreatedDate order)."""
+    """A case before Ids are assigned (cases are numbered in CreatedDate order). Its texts
+    wait in the `TextSpill` (case_spill.py), not here."""
 
     order: int
     line: int
@@ -79,11 +82,9 @@ class Draft:
     priority: str
     owners: list[int]  # agent indexes, first to last
     transfer_times: list[datetime]
-    subject: str
-    description: str
-    emails: list[tuple[datetime, bool, str]] = field(default_factory=list)  # (time, agent?, body)
-    chat: tuple[list[tuple[datetime, bool, str]], int] | None = None  # (lines, agent index)
-    violation: dict[str, str | None] | None = None  # latent CASE_POLICY_VIOLATION
+    chat_end: datetime | None = None  # the chat's last line, if the case has a chat
+    chat_owner: int = 0  # the agent (index) on the chat
+    violation: str | None = None  # latent CASE_POLICY_VIOLATION, as stored
 
 
 def _fmt_day(d: date) -> str:
@@ -110,12 +111,13 @@ def _pick_lines(
     weights: list[float] = []
     recent: list[tuple[int, int, int, int]] = []
     recent_weights: list[float] = []
+    issue_weights: dict[int, list[float]] = {}
     for oi, order in enumerate(book.orders):
         if order.status != "Activated":
             continue
-        for li, line in enumerate(order.lines):
-            p = cat.products[line.product]
-            issue = _issue_for(r, p)
+        for li, (product, _) in enumerate(order.items):
+            p = cat.products[product]
+            issue = _issue_for(r, p, issue_weights)
 
             def weight(delay: int) -> float:
                 month = (order.day + timedelta(days=delay)).month  # noqa: B023
@@ -136,23 +138,39 @@ def _pick_lines(
                 recent_weights.append(weight(late) * (1.0 if in_season else OFF_SEASON_RECENT))
     picked = weighted_sample(r, recent, recent_weights, min(round(n * RECENT_SHARE), len(recent)))
     taken = {(oi, li) for oi, li, _, _ in picked}
-    others = [(item, w) for item, w in zip(items, weights) if item[:2] not in taken]
-    rest = min(n - len(picked), len(others))
-    return picked + weighted_sample(r, [i for i, _ in others], [w for _, w in others], rest)
+    weights = [w for item, w in zip(items, weights) if item[:2] not in taken]
+    items = [item for item in items if item[:2] not in taken]
+    rest = min(n - len(picked), len(items))
+    return picked + weighted_sample(r, items, weights, rest)
 
 
-def _wanted_instead(r: random.Random, cat: Catalog, bought: int) -> Product:
-    """A product of the same type as product `bought` (any other product if it is alone)."""
-    kind = cat.products[bought].type
-    same = [p for k, p in enumerate(cat.products) if p.type.noun == kind.noun and k != bought]
+def _by_type(cat: Catalog) -> dict[str, list[int]]:
+    """The product indexes of each product type (by its noun), in catalogue order."""
+    out: dict[str, list[int]] = {}
+    for k, p in enumerate(cat.products):
+        out.setdefault(p.type.noun, []).append(k)
+    return out
+
+
+def _wanted_instead(
+    r: random.Random, cat: Catalog, by_type: dict[str, list[int]], bought: int
+) -> Product:
+    """A product of the same type as product `bought` (any other product if it is alone).
+    `by_type` is `_by_type(cat)`: scanning the catalogue per case grew with scale squared."""
+    same = [cat.products[k] for k in by_type[cat.products[bought].type.noun] if k != bought]
     return r.choice(same or [p for k, p in enumerate(cat.products) if k != bought])
 
 
-def _issue_for(r: random.Random, product: Product) -> int:
-    w = list(tx.ISSUE_WEIGHTS[product.type.kind])
-    nonzero = [i for i, x in enumerate(w) if x > 0]
-    w[nonzero[product.issue_bias % len(nonzero)]] *= 4.0
-    return r.choices(range(len(w)), w)[0]
+def _issue_for(r: random.Random, product: Product, known: dict[int, list[float]]) -> int:
+    """A case's issue for `product`; `known` keeps each product's cumulative weights (the
+    draw is the same as with the weights themselves, once per order line)."""
+    cum = known.get(product.index)
+    if cum is None:
+        w = list(tx.ISSUE_WEIGHTS[product.type.kind])
+        nonzero = [i for i, x in enumerate(w) if x > 0]
+        w[nonzero[product.issue_bias % len(nonzero)]] *= 4.0
+        cum = known[product.index] = list(accumulate(w))
+    return r.choices(range(len(cum)), cum_weights=cum)[0]
 
 
 class _Router:
@@ -277,11 +295,13 @@ def build(
     router = _Router(rt, crowd, len(kb.issues))
     agents, customers = crowd.agents, crowd.customers
     drafts: list[Draft] = []
+    spill = TextSpill(store.conn)
+    by_type = _by_type(cat)
     order_history = descr.OrderHistory((o.customer, o.day) for o in book.orders)
 
     for oi, li, issue, delay in _pick_lines(r, sizes.cases, cat, book):
         order = book.orders[oi]
-        line = order.lines[li]
+        line = book.line(oi, li)
         product = cat.products[line.product]
         cust = customers[order.customer]
         policy = kb.issues[issue]
@@ -370,7 +390,9 @@ def build(
         amount = line.price * line.quantity
         # An unavailable item is one the customer could not buy: another product of the
         # type, never the order line's own (which the case is linked to).
-        about = _wanted_instead(r, cat, line.product) if issue == tx.UNAVAILABLE else product
+        about = (
+            _wanted_instead(r, cat, by_type, line.product) if issue == tx.UNAVAILABLE else product
+        )
         slots = descr.case_slots(
             r, about.type, about.name, order.number, order.day, created.date(), amount, COMPANY
         )
@@ -390,9 +412,9 @@ def build(
             priority,
             owners,
             transfer_times,
-            subject,
-            description,
         )
+        j = len(drafts)
+        spill.case(j, subject, description)
 
         # ---- communications: the agent on the case at that moment makes the offer
         def owner_at(t: datetime) -> int:  # used only within this iteration
@@ -473,17 +495,21 @@ def build(
                         f"{offered} was offered {last_days} days after the purchase date; "
                         f"the policy allows it only within {allowed[offered]} days"
                     )
-            d.violation = {
-                "article": policy.article_id if why else None,
-                "offered": offered,
-                "why": why
-                or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
-            }
+            d.violation = latent.dumps(
+                {
+                    "article": policy.article_id if why else None,
+                    "offered": offered,
+                    "why": why
+                    or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
+                }
+            )
             lead = "" if why else ws.vary(r, tx.pick(r, ap.IN_WINDOW))
             offer = ws.vary(r, tx.pick(r, ap.OFFERS[offered])).format_map(slots)
             slots["offer"] = tx.with_lead(lead, offer)
             slots["offered"] = offered
 
+        chat: list[tuple[datetime, bool, str]] = []
+        mails: list[tuple[datetime, bool, str]] = []
         if chat_times:
             owner = owner_at(chat_times[0])
             if "declined_offer" in plan.chat_steps:
@@ -496,24 +522,28 @@ def build(
                     slots["declined"] = ws.vary(r, tx.pick(r, ap.OFFERS[declined])).format_map(
                         slots
                     )
-            d.chat = (
-                _chat_lines(
-                    r, plan.chat_steps, chat_times, agents[owner], text, writer, info, seed
-                ),
-                owner,
+            chat = _chat_lines(
+                r, plan.chat_steps, chat_times, agents[owner], text, writer, info, seed
             )
+            d.chat_end, d.chat_owner = chat[-1][0], owner
+            spill.chat(j, _chat_body(chat, agents[owner], cust))
         if mail_times:
-            d.emails = _emails(
+            mails = _emails(
                 r, plan.mail_steps, mail_times, text, writer, info, owner_at, agents, seed
             )
-        if status == "Closed" and (d.emails or d.chat):  # closed after the last message, at work
-            last = max([t for t, _, _ in d.emails] + [t for t, _, _ in (d.chat or ([], 0))[0]])
+            _spill_mails(spill, j, d, mails, subject, agents, cust)
+        if status == "Closed" and (mails or chat):  # closed after the last message, at work
+            last = max([t for t, _, _ in mails] + [t for t, _, _ in chat])
             if d.closed is not None and last >= d.closed:
                 later = last + timedelta(minutes=rt.randint(5, 120))
                 d.closed = wt.at_work(agents[owners[-1]].shift, later, rt)
         drafts.append(d)
 
-    return _write(store, seed, drafts, crowd, cat, book, kb)
+    # Every customer's and agent's style is known again from the seed: keep none of them
+    # (at scale 100, tens of MiB) through the writing and the org's indexing.
+    ws.customer_style.cache_clear()
+    ws.agent_voice.cache_clear()
+    return _write(store, seed, drafts, spill, crowd, book, kb)
 
 
 CHAT_MINUTES = 60  # room for a whole chat inside the chat hours and the agent's shift
@@ -586,36 +616,89 @@ def _declinable(
     return r.choice(others) if others and offered else None
 
 
+def _chat_body(lines: list[tuple[datetime, bool, str]], agent: Agent, cust: Customer) -> str:
+    """A transcript's Body: one line per message, with its time and who wrote it."""
+    return "\n".join(
+        f"[{t:%Y-%m-%dT%H:%M:%S}] {agent.name if a else cust.name} "
+        f"({'Agent' if a else 'Customer'}): {text}"
+        for t, a, text in lines
+    )
+
+
+def _spill_mails(
+    spill: TextSpill,
+    j: int,
+    d: Draft,
+    mails: list[tuple[datetime, bool, str]],
+    subject: str,
+    agents: list[Agent],
+    cust: Customer,
+) -> None:
+    """Set draft `j`'s e-mails aside as their rows will read (all but Id and ParentId)."""
+    for i, (t, is_agent, body) in enumerate(mails):
+        agent = agents[_owner_at(d, t)]
+        spill.mail(
+            j,
+            i,
+            t,
+            subject if i == 0 else f"Re: {subject}",
+            body,
+            agent.email if is_agent else cust.email,
+            cust.email if is_agent else agent.email,
+            cust.contact_id if is_agent else agent.id,
+            format_datetime(t),
+        )
+
+
 def _write(
     store: OrgStore,
     seed: int,
     drafts: list[Draft],
+    spill: TextSpill,
     crowd: People,
-    cat: Catalog,
     book: OrderBook,
     kb: KnowledgeBase,
 ) -> dict[str, int]:
     r = rng(seed, "cases-write")
     agents, customers = crowd.agents, crowd.customers
-    drafts.sort(key=lambda d: (d.created, d.order, d.line))
+    ranked = sorted(
+        range(len(drafts)), key=lambda j: (drafts[j].created, drafts[j].order, drafts[j].line)
+    )
+    spill.rank(ranked)
     case_id = IdMaker("Case")
-    case_rows: list[dict[str, object]] = []
+    case_ids: list[str] = []
     # (time, order within the case, case Id, field, old value, new value)
     history: list[tuple[datetime, int, str, str, str | None, str | None]] = []
-    # (time, case Id, subject, body, from, to, to Id)
-    mails: list[tuple[datetime, str, str, str, str, str, str]] = []
-    chats: list[tuple[datetime, str, Customer, str, str]] = []  # (end, case Id, ...)
+    chats: list[tuple[datetime, str, Customer, str, int]] = []  # (end, case Id, ..., draft)
     lat: list[tuple[str, str, str, str]] = []
-    for k, d in enumerate(drafts):
-        order = book.orders[d.order]
-        cust = customers[order.customer]
+    for j in ranked:
+        d = drafts[j]
+        cust = customers[book.orders[d.order].customer]
         cid = case_id()
-        case_rows.append(
-            {
-                "Id": cid,
+        case_ids.append(cid)
+        history.append((d.created, 0, cid, "Case Creation", None, None))
+        history.append((d.created, 1, cid, "Owner Assignment", None, agents[d.owners[0]].id))
+        for t, old, new in zip(d.transfer_times, d.owners, d.owners[1:]):
+            history.append((t, 2, cid, "Owner Assignment", agents[old].id, agents[new].id))
+        if d.closed:
+            history.append((d.closed, 3, cid, "Case Closed", None, None))
+        if d.chat_end is not None:
+            end = d.chat_end + timedelta(seconds=r.randint(10, 90))
+            chats.append((end, cid, cust, agents[d.chat_owner].id, j))
+        if d.violation is not None:
+            lat.append(("Case", cid, latent.CASE_POLICY_VIOLATION[1], d.violation))
+
+    def case_rows() -> Iterator[dict[str, object]]:
+        texts = spill.cases()
+        for k, (j, (subject, description)) in enumerate(zip(ranked, texts)):
+            d = drafts[j]
+            order = book.orders[d.order]
+            cust = customers[order.customer]
+            yield {
+                "Id": case_ids[k],
                 "CaseNumber": f"{1001 + k:08d}",
-                "Subject": d.subject,
-                "Description": d.description,
+                "Subject": subject,
+                "Description": description,
                 "Status": d.status,
                 "Priority": d.priority,
                 "ContactId": cust.contact_id,
@@ -623,79 +706,39 @@ def _write(
                 "OwnerId": agents[d.owners[-1]].id,
                 "CreatedDate": format_datetime(d.created),
                 "ClosedDate": format_datetime(d.closed) if d.closed else None,
-                "OrderItemId__c": order.lines[d.line].id,
+                "OrderItemId__c": book.line(d.order, d.line).id,
                 "IssueId__c": kb.issues[d.issue].id,
             }
-        )
-        history.append((d.created, 0, cid, "Case Creation", None, None))
-        history.append((d.created, 1, cid, "Owner Assignment", None, agents[d.owners[0]].id))
-        for t, old, new in zip(d.transfer_times, d.owners, d.owners[1:]):
-            history.append((t, 2, cid, "Owner Assignment", agents[old].id, agents[new].id))
-        if d.closed:
-            history.append((d.closed, 3, cid, "Case Closed", None, None))
-        subject = d.subject
-        for i, (t, is_agent, body) in enumerate(d.emails):
-            agent = agents[_owner_at(d, t)]
-            mails.append(
-                (
-                    t,
-                    cid,
-                    subject if i == 0 else f"Re: {subject}",
-                    body,
-                    agent.email if is_agent else cust.email,
-                    cust.email if is_agent else agent.email,
-                    cust.contact_id if is_agent else agent.id,
-                )
-            )
-        if d.chat:
-            lines, owner = d.chat
-            agent = agents[owner]
-            body = "\n".join(
-                f"[{t:%Y-%m-%dT%H:%M:%S}] {agent.name if a else cust.name} "
-                f"({'Agent' if a else 'Customer'}): {text}"
-                for t, a, text in lines
-            )
-            chats.append(
-                (lines[-1][0] + timedelta(seconds=r.randint(10, 90)), cid, cust, agent.id, body)
-            )
-        if d.violation is not None:
-            lat.append(("Case", cid, latent.CASE_POLICY_VIOLATION[1], latent.dumps(d.violation)))
-    store.insert("Case", case_rows)
+
+    n_cases = store.insert("Case", case_rows())
 
     history.sort(key=lambda h: (h[0], h[2], h[1]))
     hist_id = IdMaker("CaseHistory__c")
-    store.insert(
+    store.insert_tuples(
         "CaseHistory__c",
+        ("Id", "Name", "CaseId__c", "Field__c", "OldValue__c", "NewValue__c", "CreatedDate"),
         (
-            {
-                "Id": hist_id(),
-                "Name": f"CH-{i + 1:06d}",
-                "CaseId__c": cid,
-                "Field__c": f,
-                "OldValue__c": old,
-                "NewValue__c": new,
-                "CreatedDate": format_datetime(t),
-            }
+            (hist_id(), f"CH-{i + 1:06d}", cid, f, old, new, format_datetime(t))
             for i, (t, _, cid, f, old, new) in enumerate(history)
         ),
     )
 
-    mails.sort(key=lambda m: (m[0], m[1]))
     mail_id = IdMaker("EmailMessage")
-    store.insert(
+    n_mails = store.insert_tuples(
         "EmailMessage",
         (
-            {
-                "Id": mail_id(),
-                "Subject": subj,
-                "TextBody": body,
-                "ParentId": cid,
-                "FromAddress": frm,
-                "ToAddress": to,
-                "ToIds": to_id,
-                "MessageDate": format_datetime(t),
-            }
-            for t, cid, subj, body, frm, to, to_id in mails
+            "Id",
+            "Subject",
+            "TextBody",
+            "ParentId",
+            "FromAddress",
+            "ToAddress",
+            "ToIds",
+            "MessageDate",
+        ),
+        (
+            (mail_id(), subj, body, case_ids[k], frm, to, to_id, date)
+            for k, subj, body, frm, to, to_id, date in spill.mails()
         ),
     )
 
@@ -711,18 +754,19 @@ def _write(
                 "AccountId": cust.id,
                 "ContactId": cust.contact_id,
                 "OwnerId": owner,
-                "Body": body,
+                "Body": spill.chat_body(j),
                 "EndTime": format_datetime(end),
                 "LiveChatVisitorId": make_id("571", i + 1),
             }
-            for i, (end, cid, cust, owner, body) in enumerate(chats)
+            for i, (end, cid, cust, owner, j) in enumerate(chats)
         ),
     )
+    spill.close()
     store.set_latent(lat)
     return {
-        "Case": len(case_rows),
+        "Case": n_cases,
         "CaseHistory__c": len(history),
-        "EmailMessage": len(mails),
+        "EmailMessage": n_mails,
         "LiveChatTranscript": len(chats),
     }
 

@@ -19,45 +19,74 @@ from crm_tui.org.generate.common import (
     START,
     IdMaker,
     Sizes,
+    fast_id,
     rng,
     season_days,
 )
 from crm_tui.org.generate.data import CATEGORY_NAMES
 from crm_tui.org.generate.people import People
-from crm_tui.org.generate.products import Catalog
+from crm_tui.org.generate.products import Catalog, price_in_book
+from crm_tui.org.schema.catalogue import get_object
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.store.orgstore import OrgStore
 
 ITEM_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)
 ITEM_WEIGHTS = (17, 20, 20, 16, 12, 8, 4, 3)  # mean about 3.4 lines per order
 PEAK_BOOST = 3.0
+_ITEM_PREFIX = get_object("OrderItem").key_prefix
+ITEM_COLUMNS = (
+    "Id",
+    "OrderItemNumber",
+    "OrderId",
+    "Product2Id",
+    "Quantity",
+    "UnitPrice",
+    "PricebookEntryId",
+)
 
 
-# slots: an org at scale 100 keeps ~700,000 lines and 200,000 orders until its cases are
-# written, and a __dict__ per object would double what they take.
 @dataclass(slots=True)
 class Line:
+    """An order line, made on demand by `OrderBook.line`."""
+
     id: str
     product: int  # product index
     quantity: int
     price: float
 
 
+# An org at scale 100 keeps ~700,000 lines and 200,000 orders until its cases are written:
+# an order keeps only what cannot be derived (its Id, number, line Ids and prices follow
+# from its rank, its first line's number and its price book), in slots.
 @dataclass(slots=True)
 class Order:
-    id: str
-    number: str
+    rank: int  # place in OrderNumber (and Id) order, from 0
     customer: int  # index into People.customers
     day: date
     book: int  # price book index
     status: str
-    lines: list[Line]
+    first_item: int  # the OrderItem number (1, 2, ...) of its first line
+    items: list[tuple[int, int]]  # (product index, quantity) per line
+
+    @property
+    def number(self) -> str:
+        return f"{self.rank + 101:08d}"
 
 
 @dataclass
 class OrderBook:
     orders: list[Order]
     counts: dict[str, int]
+    catalog: Catalog
+
+    def line(self, order: int, line: int) -> Line:
+        """Line `line` of order `order`, as its OrderItem row has it."""
+        o = self.orders[order]
+        product, quantity = o.items[line]
+        price = price_in_book(
+            self.catalog.products[product].price, self.catalog.pricebooks[o.book].factor
+        )
+        return Line(fast_id(_ITEM_PREFIX, o.first_item + line), product, quantity, price)
 
 
 class _Picker:
@@ -89,24 +118,31 @@ def _order_day(
     return START + timedelta(days=r.randrange(span))
 
 
-def _book_for(r: random.Random, cat: Catalog, day: date) -> int:
+def _books_on(cat: Catalog, day: date) -> tuple[list[int], list[int]]:
+    """The promotion books valid on `day` and the other channel books (indexes)."""
     promos = [
         b.index
         for b in cat.pricebooks
         if b.promo and b.valid_from.date() <= day <= b.valid_to.date()
     ]
-    if promos and r.random() < 0.85:
-        return promos[0]
     others = [
-        b
+        b.index
         for b in cat.pricebooks
         if not b.promo
         and b.index > 0
         and b.valid_from.date() <= day <= b.valid_to.date()
         and b.name.split()[0] in ("Loyalty", "Marketplace", "Outlet", "Clearance")
     ]
+    return promos, others
+
+
+def _book_for(r: random.Random, books_on: tuple[list[int], list[int]]) -> int:
+    """The price book of an order, given `_books_on` its day."""
+    promos, others = books_on
+    if promos and r.random() < 0.85:
+        return promos[0]
     if others and r.random() < 0.2:
-        return r.choice(others).index
+        return r.choice(others)
     return 0
 
 
@@ -125,10 +161,13 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
         per_customer[i] += 1
 
     drafts: list[tuple[date, int, int, list[tuple[int, int]]]] = []
+    books_on: dict[date, tuple[list[int], list[int]]] = {}
     for ci, cust in enumerate(customers):
         for _ in range(per_customer[ci]):
             day = _order_day(r, cust.seasons, cust.season_share, days, span)
-            book = _book_for(r, cat, day)
+            if day not in books_on:  # the same for every order of a day
+                books_on[day] = _books_on(cat, day)
+            book = _book_for(r, books_on[day])
             n_lines = r.choices(ITEM_COUNTS, ITEM_WEIGHTS)[0]
             chosen: list[tuple[int, int]] = []
             seen: set[int] = set()
@@ -149,36 +188,35 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
     order_id, item_id = IdMaker("Order"), IdMaker("OrderItem")
     orders: list[Order] = []
 
-    def item_rows() -> Iterator[dict[str, object]]:
+    def item_rows() -> Iterator[tuple[object, ...]]:
         # Yielded to the store as they are made (never a list of every row: at scale 100
         # that list alone is hundreds of MiB); `orders` fills up on the way.
         item_no = 0
         for k, (day, ci, book, chosen) in enumerate(drafts):
             status = "Draft" if (LAST_ORDER - day).days < 6 and r.random() < 0.4 else "Activated"
-            order = Order(order_id(), f"{k + 101:08d}", ci, day, book, status, [])
+            order = Order(k, ci, day, book, status, item_no + 1, chosen)
+            oid = order_id()
             for p, qty in chosen:
                 entry, price = cat.entry(book, p)
                 item_no += 1
-                line = Line(item_id(), p, qty, price)
-                order.lines.append(line)
-                yield {
-                    "Id": line.id,
-                    "OrderItemNumber": f"{item_no:010d}",
-                    "OrderId": order.id,
-                    "Product2Id": cat.products[p].id,
-                    "Quantity": qty,
-                    "UnitPrice": price,
-                    "PricebookEntryId": entry,
-                }
+                yield (
+                    item_id(),
+                    f"{item_no:010d}",
+                    oid,
+                    cat.products[p].id,
+                    qty,
+                    price,
+                    entry,
+                )
             orders.append(order)
 
-    items = store.insert("OrderItem", item_rows())
+    items = store.insert_tuples("OrderItem", ITEM_COLUMNS, item_rows())
     del drafts[:]
     store.insert(
         "Order",
         (
             {
-                "Id": order.id,
+                "Id": fast_id(order_id.prefix, order.rank + 1),
                 "OrderNumber": order.number,
                 "AccountId": customers[order.customer].id,
                 "Status": order.status,
@@ -188,4 +226,4 @@ def build(store: OrgStore, seed: int, sizes: Sizes, crowd: People, cat: Catalog)
             for order in orders
         ),
     )
-    return OrderBook(orders, {"Order": len(orders), "OrderItem": items})
+    return OrderBook(orders, {"Order": len(orders), "OrderItem": items}, cat)

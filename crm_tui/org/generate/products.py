@@ -348,16 +348,17 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     # ---------------------------------------------------------------- entries
     entry_base = 1
     n = len(products)
-    store.insert(
+    store.insert_tuples(
         "PricebookEntry",
+        ("Id", "Name", "Pricebook2Id", "Product2Id", "UnitPrice"),
         (
-            {
-                "Id": fast_id("01u", entry_base + b.index * n + p.index),
-                "Name": p.name,
-                "Pricebook2Id": b.id,
-                "Product2Id": p.id,
-                "UnitPrice": price_in_book(p.price, b.factor),
-            }
+            (
+                fast_id("01u", entry_base + b.index * n + p.index),
+                p.name,
+                b.id,
+                p.id,
+                price_in_book(p.price, b.factor),
+            )
             for b in books
             for p in products
         ),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,8 @@ SCHEMA_VERSION = 1
 ORG_KIND = "crm-tui-org"
 BATCH = 5000
 HASH_BLOCK = 2000  # rows per update of the content hash
+CACHE_KIB = 65536  # SQLite's page cache per connection (64 MiB)
+LOAD_CACHE_KIB = 16384  # while a new org's rows go in (`create` to `finish`)
 # Text as SOQL sees it (compared without case), as opposed to Ids, dates and numbers.
 CASELESS_TYPES = frozenset(
     {FieldType.TEXT, FieldType.LONG_TEXT, FieldType.PICKLIST, FieldType.EMAIL, FieldType.PHONE}
@@ -84,7 +86,7 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(str(path), check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = OFF")
-    conn.execute("PRAGMA cache_size = -65536")  # 64 MiB: list views touch big indexes
+    conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")  # list views touch big indexes
     conn.execute("PRAGMA mmap_size = 268435456")
     return conn
 
@@ -112,6 +114,10 @@ class OrgStore:
         # Mapped pages count as the writer's resident memory (up to 256 MiB on a big org,
         # read once by the hash and the checks): read through the page cache instead.
         conn.execute("PRAGMA mmap_size = 0")
+        # Rows go in Id order (appended to the table and its key): a small cache does, and
+        # the generator's own peak (its drafts) comes while they go in. `finish` restores
+        # the full cache for the index builds.
+        conn.execute(f"PRAGMA cache_size = -{LOAD_CACHE_KIB}")
         with conn:
             for stmt in META_DDL:
                 conn.execute(stmt)
@@ -202,6 +208,23 @@ class OrgStore:
             n += len(batch)
         return n
 
+    def insert_tuples(
+        self, object_name: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
+    ) -> int:
+        """Insert rows given as tuples of `columns` (the other fields are NULL), streamed:
+        what `insert` writes from dicts, without a dict and a field check per record (the
+        generator's largest tables). Returns the count."""
+        obj = get_object(object_name)
+        unknown = [c for c in columns if c not in obj.field_names]
+        if unknown:
+            raise OrgError(f"{obj.name} has no field {unknown[0]!r}")
+        sql = (
+            f"INSERT INTO {q(obj.name)} ({', '.join(map(q, columns))}) "
+            f"VALUES ({', '.join('?' * len(columns))})"
+        )
+        n: int = self.conn.executemany(sql, rows).rowcount
+        return n
+
     def set_latent(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
         """Store hidden variables as (object, record_id, variable, value-as-text)."""
         self.conn.executemany("INSERT OR REPLACE INTO _latent VALUES (?, ?, ?, ?)", rows)
@@ -249,6 +272,7 @@ class OrgStore:
 
     def finish(self) -> str:
         """Index, hash and seal a freshly written org; returns its content hash."""
+        self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         self.build_indexes()
         self.build_search_index()
         digest = self.content_hash()
