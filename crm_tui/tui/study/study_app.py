@@ -348,7 +348,8 @@ class StudyApp(CrmApp):
         profile = self.working_profile()
         if self.study_opening:
             self.notify("The study is still opening; press F9 again in a moment.", title="Results")
-        elif self.service is None:
+            return
+        if self.service is None:
             self.notify(
                 "No study is open here; `crm-tui report` shows any study of the file.",
                 title="Results",
