@@ -117,7 +117,11 @@ class LocalBackend(Backend):
         return self._fingerprint
 
     def close(self) -> None:
-        self._store.close()
+        # Under the lock: a worker's query still running on the connection (the app
+        # quit while the object list counted) ends first. SQLite's connection closed
+        # under a running statement crashed the process (a segfault, not an error).
+        with self._lock:
+            self._store.close()
 
     def soql(self, text: str) -> QueryResult:
         """Run one SOQL query (the app's console); raises SalesforceError for bad ones."""
