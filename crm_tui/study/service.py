@@ -137,12 +137,12 @@ class StudyService:
             store = StudyStore.open_read_only(path, clock)
         else:
             store = StudyStore.open_existing(path, clock)
-        try:
+        try:  # a refusal (no such study, its protocol damaged) leaves no file open
             study = pick_study(store, name, org_fingerprint)
+            return cls(store, study, person_session=person_session)
         except BaseException:
             store.close()
             raise
-        return cls(store, study, person_session=person_session)
 
     @property
     def path(self) -> Path | str:

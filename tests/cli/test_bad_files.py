@@ -3,6 +3,7 @@ line naming the file, a non-zero exit and leave every file as it was."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -193,6 +194,20 @@ def test_a_damaged_study_file_is_refused_in_one_line_and_not_written(study_file,
         line = fails(capsys, *argv)
         assert str(study_file) in line and "damaged" in line
     assert snapshot(study_file.parent) == before
+
+
+def test_a_damaged_protocol_is_refused_and_leaves_no_file_open(study_file, capsys):
+    """A study whose stored protocol no longer reads (found by the fuzz test): refused in
+    one line; the study file was left open, and its -wal and -shm stayed beside it."""
+    with sqlite3.connect(study_file) as conn:
+        conn.execute("UPDATE study SET protocol_json = 'x' || protocol_json")
+    conn.close()
+    before = snapshot(study_file.parent)
+    for argv in (["study", "status", "--db", study_file], ["report", "--db", study_file]):
+        line = fails(capsys, *argv)
+        assert "protocol is damaged" in line
+        gc.collect()  # a connection only a traceback held would be closed now
+        assert snapshot(study_file.parent) == before
 
 
 @pytest.mark.parametrize("kind", ["schema-version-table", "views-only"])
