@@ -17,6 +17,16 @@ async def settle(pilot, rounds: int = 4) -> None:
         await app.workers.wait_for_complete()
         await app.wait_for_background_writes()
         await pilot.pause()
+    await wait_for(pilot, lambda: not _tables_sizing(app))
+
+
+def _tables_sizing(app) -> bool:
+    """Whether a table still has rows whose widths it has not measured: a DataTable does
+    that on its next idle, which a loaded machine can reach after a snapshot was taken
+    (cells then showed cut to their header's width)."""
+    from textual.widgets import DataTable
+
+    return any(table._require_update_dimensions for table in app.screen.query(DataTable))
 
 
 async def palette_titles(pilot, timeout: float = 10.0) -> list[str]:
