@@ -17,10 +17,8 @@ import pytest
 
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
 from tests.helpers.paths import ROOT
-from tests.helpers.study_pilot import crafted_instances
+from tests.helpers.study_pilot import create_crafted_study
 
 # Each is loaded by the commands that use it, never by the command line itself.
 HEAVY = ("sqlalchemy", "sqlmodel", "pydantic", "textual", "numpy", "krippendorff", "rich")
@@ -143,17 +141,8 @@ def test_the_app_starts_without_what_only_some_screens_need():
 @pytest.fixture
 def study_file(tmp_path, small_org_path):
     path = tmp_path / "study.sqlite"
-    preset, preset_path = load_preset("paper-expert-study")
     with OrgStore.open(small_org_path) as org, StudyStore.open(path) as store:
-        create_study(
-            store,
-            "pilot",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
-        )
+        create_crafted_study(store, org)
     return path
 
 

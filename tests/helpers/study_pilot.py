@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlmodel import select
 
 from crm_tui.bench.families import get_family
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Event
+from crm_tui.study.protocol import Preset, load_preset
+from crm_tui.study.studies import create_study
 from tests.helpers.pilot import settle
 
 
@@ -90,6 +94,27 @@ def crafted_instances(org: OrgStore) -> list[dict]:
             }
         )
     return rows
+
+
+def create_crafted_study(
+    store: StudyStore,
+    org: OrgStore,
+    name: str = "pilot",
+    change: Callable[[Preset], Preset] | None = None,
+):
+    """The paper preset (`change`d, if given) on `crafted_instances(org)`, in `store`."""
+    preset, preset_path = load_preset("paper-expert-study")
+    if change is not None:
+        preset = change(preset)
+    return create_study(
+        store,
+        name,
+        preset,
+        instances=crafted_instances(org),
+        task_set_hash="sha256:crafted",
+        org_fingerprint=org.fingerprint,
+        preset_path=preset_path,
+    )
 
 
 def first_two_ids(org_path, object_name: str) -> list[str]:

@@ -9,11 +9,9 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.clock import FakeClock
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.study_app import StudyApp
-from tests.helpers.study_pilot import crafted_instances
+from tests.helpers.study_pilot import create_crafted_study
 
 
 @pytest.fixture
@@ -25,17 +23,8 @@ def clock() -> FakeClock:
 def study_path(tmp_path, small_org_path, clock):
     """A study file holding the paper preset on crafted instances of the small org."""
     path = tmp_path / "study.sqlite"
-    preset, preset_path = load_preset("paper-expert-study")
     with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
-        create_study(
-            store,
-            "pilot",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
-        )
+        create_crafted_study(store, org)
     return path
 
 

@@ -13,13 +13,12 @@ from crm_tui.study.db import StudyStore
 from crm_tui.study.invitations import invite
 from crm_tui.study.models import Attempt
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
 from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
-from crm_tui.study.studies import create_study, find_study, with_overrides
+from crm_tui.study.studies import find_study, with_overrides
 from crm_tui.tui.study import live_progress
 from crm_tui.tui.study.live_progress import LiveProgressScreen, ReassignDialog
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import crafted_instances
+from tests.helpers.study_pilot import create_crafted_study
 
 SIZE = (120, 40)
 
@@ -28,17 +27,13 @@ SIZE = (120, 40)
 def study_path(tmp_path, small_org_path, clock):
     """Two queries per annotator, two annotators per query (overrides conftest's)."""
     path = tmp_path / "study.sqlite"
-    preset, preset_path = load_preset("paper-expert-study")
-    preset = with_overrides(preset, items=2, annotators_per_item=2, distinct_families=False)
     with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
-        create_study(
+        create_crafted_study(
             store,
-            "pilot",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
+            org,
+            change=lambda p: with_overrides(
+                p, items=2, annotators_per_item=2, distinct_families=False
+            ),
         )
     return path
 

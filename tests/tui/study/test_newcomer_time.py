@@ -12,13 +12,15 @@ from crm_tui.study.audit import audit_items
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Mode
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import crafted_instances, event_kinds, type_text
+from tests.helpers.study_pilot import (
+    create_crafted_study,
+    event_kinds,
+    type_text,
+)
 
 SIZE = (120, 40)
 
@@ -80,17 +82,9 @@ async def test_a_kill_seconds_after_opening_keeps_the_active_time(
 def limited_path(tmp_path, small_org_path, clock):
     """The paper study with a 2-minute limit per query, and an annotator and an auditor."""
     path = tmp_path / "limited.sqlite"
-    preset, preset_path = load_preset("paper-expert-study")
-    preset = preset.model_copy(update={"time_limit_minutes": 2})
     with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
-        create_study(
-            store,
-            "limited",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
+        create_crafted_study(
+            store, org, "limited", change=lambda p: p.model_copy(update={"time_limit_minutes": 2})
         )
         create_profile(store, "Dana", "Customer Service Associate", 6)
         create_profile(store, "Ada", "Auditor", 9, mode=Mode.AUDITOR)

@@ -13,8 +13,6 @@ from textual.widgets._footer import FooterKey
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
@@ -22,7 +20,7 @@ from crm_tui.tui.study.realism import RealismScreen
 from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_help import StudyHelpScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import crafted_instances, type_text
+from tests.helpers.study_pilot import create_crafted_study, type_text
 
 SIZE = (120, 40)
 
@@ -189,17 +187,9 @@ async def test_f1_help_describes_every_key_in_one_aligned_column(make_app):
 def solve_only_path(tmp_path, small_org_path, clock):
     """A study whose protocol is one solve part: no exploring, no rating."""
     path = tmp_path / "solve-only.sqlite"
-    preset, preset_path = load_preset("paper-expert-study")
-    preset = preset.model_copy(update={"parts": [preset.solve]})
     with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
-        create_study(
-            store,
-            "solve-only",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
+        create_crafted_study(
+            store, org, "solve-only", change=lambda p: p.model_copy(update={"parts": [p.solve]})
         )
         create_profile(store, "Dana", "Customer Service Associate", 6)
     return path

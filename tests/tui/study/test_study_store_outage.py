@@ -14,15 +14,17 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.db import StudyStore
 from crm_tui.study.models import Attempt
 from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pg_server import PASSWORD, PostgresServer, find_binaries, started_server
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import crafted_instances, first_two_ids, type_text
+from tests.helpers.study_pilot import (
+    create_crafted_study,
+    first_two_ids,
+    type_text,
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,17 +42,8 @@ def own_server() -> Iterator[PostgresServer]:
 def study_url(own_server, small_org_path, clock) -> str:
     """The paper preset on crafted instances of the small org, on the server; Dana."""
     url = own_server.new_database()
-    preset, preset_path = load_preset("paper-expert-study")
     with OrgStore.open(small_org_path) as org, StudyStore.open(url, clock) as store:
-        create_study(
-            store,
-            "pilot",
-            preset,
-            instances=crafted_instances(org),
-            task_set_hash="sha256:crafted",
-            org_fingerprint=org.fingerprint,
-            preset_path=preset_path,
-        )
+        create_crafted_study(store, org)
         create_profile(store, "Dana", "Customer Service Associate", 6)
     return url
 
