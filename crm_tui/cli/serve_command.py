@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 from datetime import datetime
@@ -79,7 +78,7 @@ def serve(
     Only the printed username and password log in (SOAP or OAuth password grant); the
     session id they get is printed too.
     """
-    from crm_tui.org.server.rest import DEFAULT_USERNAME, OrgServer
+    from crm_tui.org.server.rest import DEFAULT_USERNAME, OrgServer, default_query_workers
 
     path = org_path or default_org()
     context = None
@@ -97,7 +96,7 @@ def serve(
         verbose=verbose,
         username=username or DEFAULT_USERNAME,
         password=password or None,
-        query_workers=min(os.cpu_count() or 1, 4) if query_workers is None else query_workers,
+        query_workers=default_query_workers() if query_workers is None else query_workers,
     )
     click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
     click.echo(f"session id : {server.session_id}")

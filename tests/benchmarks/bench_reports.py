@@ -18,8 +18,9 @@ Each report runs once untimed first (describes cached, the org file's pages read
 server together, which other jobs on a shared machine do not inflate), the path the
 Salesforce backend took and the API calls of one run. The Salesforce backend runs twice:
 with the loopback server in this process (its threads share the client's GIL), and with
-the server in a process of its own, as `crm-tui org serve` runs it (there the CPU is the
-client's plus the server's, each measured in its own process, shown side by side).
+the server in a process of its own with its query workers, as `crm-tui org serve` runs it
+(there the CPU is the client's plus the server process's, each measured in its own
+process, shown side by side; the query workers' CPU is not counted).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from crm_tui.org.reports import (
     SummarySort,
 )
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
-from crm_tui.org.server.rest import OrgServer
+from crm_tui.org.server.rest import OrgServer, default_query_workers
 from tests.benchmarks import smoke
 from tests.helpers.sf_client import login_session
 
@@ -70,6 +71,8 @@ AGGREGATE_REPORT = ReportDefinition(
     groupings=(Grouping("Account.ShippingState"), Grouping("ClosedDate", DateGranularity.MONTH)),
     summaries=(Summary.parse("COUNT_DISTINCT(OwnerId)"),),
 )
+
+WORKERS = default_query_workers()  # as `crm-tui org serve` starts its server
 
 
 def timed(
@@ -99,7 +102,7 @@ def _serve(org: str, cert_dir: str, link: Connection) -> None:
     """The loopback server in a process of its own: sends its port, login and CA, then
     its CPU seconds (all its threads) each time it is asked, until told to stop."""
     certs = make_loopback_certificates(Path(cert_dir))
-    with OrgServer(org, tls=certs.server_context()) as server:
+    with OrgServer(org, tls=certs.server_context(), query_workers=WORKERS) as server:
         link.send((server.port, server.username, server.password, str(certs.ca_pem)))
         while link.recv() == "cpu":
             link.send(time.process_time())
@@ -114,7 +117,7 @@ def server_process(
     context = multiprocessing.get_context("spawn")  # no copy of this process's threads
     ours, theirs = context.Pipe()
     certs = folder / "crm-tui-bench-certs-server-process"
-    process = context.Process(target=_serve, args=(str(path), str(certs), theirs), daemon=True)
+    process = context.Process(target=_serve, args=(str(path), str(certs), theirs))
     process.start()
     try:
         port, username, password, ca_pem = ours.recv()
@@ -170,7 +173,11 @@ def measure(folder: Path, args: argparse.Namespace) -> int:
                         calls = backend.usage.calls
                         backend.run_report(report)
                         calls = backend.usage.calls - calls
-                        where = "this process" if served is None else "its own process"
+                        where = (
+                            "this process, no query workers (as the tests run it)"
+                            if served is None
+                            else f"its own process, {WORKERS} query workers (as `org serve`)"
+                        )
                         name = (
                             f"Salesforce over loopback ({backend.last_report_path}, {calls} "
                             f"calls), server in {where}"

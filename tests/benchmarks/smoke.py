@@ -61,15 +61,17 @@ def bench_folder(smoke: bool) -> Iterator[Path]:
 
 
 def generator_fingerprint() -> str:
-    """A short hash of the generator's and schema's source: an org cached by an older (or
-    another checkout's) generator is never taken for this one's."""
+    """A short hash of the generator's, schema's and store's source (the store writes the
+    tables and indexes): an org cached by an older (or another checkout's) generator is
+    never taken for this one's."""
     import hashlib
 
     import crm_tui.org
 
     package = Path(crm_tui.org.__file__).parent
     digest = hashlib.sha256()
-    for source in sorted([*package.glob("generate/*.py"), *package.glob("schema/*.py")]):
+    parts = ("generate", "schema", "store")
+    for source in sorted(path for part in parts for path in package.glob(f"{part}/*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:10]
 

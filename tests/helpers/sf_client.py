@@ -9,6 +9,7 @@ import requests
 import requests.adapters
 from simple_salesforce import Salesforce
 
+from crm_tui.org.backends.sf_connection import TimeoutSession
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
 
@@ -41,8 +42,9 @@ def password_client(server: OrgServer, ca_pem: Path) -> Salesforce:
 
 
 def trusted_session(ca_pem: Path, session: requests.Session | None = None) -> requests.Session:
-    """`session` (a new one by default) trusting only the test CA at `ca_pem`."""
-    session = session or requests.Session()
+    """`session` (by default a new one of the kind the app uses) trusting only the test
+    CA at `ca_pem`."""
+    session = session or TimeoutSession()
     session.verify = str(ca_pem)
     session.trust_env = False  # REQUESTS_CA_BUNDLE would otherwise override `verify`
     return session

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 import sqlite3
+from datetime import date
 
 import pytest
 
@@ -15,8 +16,9 @@ from crm_tui.org.schema.ids import (
     checksum_suffix,
     make_id,
 )
+from crm_tui.org.soql.executor import compiled
 from crm_tui.org.store.check import check_org
-from crm_tui.org.store.orgstore import CASELESS_TYPES, OrgError, OrgStore, q
+from crm_tui.org.store.orgstore import CASELESS_TYPES, REPORT_INDEXES, OrgError, OrgStore, q
 
 LAST_NUMBER = 62**10 - 62**5 - 1  # the largest counter that fits the 10 digits
 
@@ -83,6 +85,7 @@ def test_secondary_indexes_come_after_the_load_and_all_exist_once_finished(tmp_p
         for f in o.fields
         if f.indexed and f.type in CASELESS_TYPES
     }
+    expected |= {f"ix_{obj}_{name}" for obj, made in REPORT_INDEXES.items() for name in made}
     assert catalogue_indexes(store.conn) == expected
     plan = store.conn.execute(
         "EXPLAIN QUERY PLAN SELECT Id FROM Issue__c ORDER BY Name COLLATE NOCASE, Id"
@@ -123,3 +126,15 @@ def test_rows_as_tuples_are_written_as_the_same_rows_as_dicts(tmp_path):
         with pytest.raises(OrgError, match="Pricebook2 has no field 'Colour'"):
             store.insert_tuples("Pricebook2", ("Id", "Colour"), [(make_id("01s", 1), "red")])
         assert store.count("Pricebook2") == 0
+
+
+def test_closed_cases_of_a_period_by_owner_are_read_from_the_report_index(small_org):
+    """The rows the Age report fetches (and the handle-time reports group) come from the
+    covering index alone, not a table row per case."""
+    soql = (
+        "SELECT OwnerId, CreatedDate, ClosedDate FROM Case WHERE Status = 'Closed' "
+        "AND ClosedDate >= 2023-01-01T00:00:00Z AND ClosedDate < 2024-01-01T00:00:00Z"
+    )
+    plan = compiled(soql, date(2024, 9, 1))
+    steps = small_org.conn.execute("EXPLAIN QUERY PLAN " + plan.sql, plan.params).fetchall()
+    assert "COVERING INDEX ix_Case_closed_by_owner" in str([tuple(s) for s in steps])

@@ -4,6 +4,7 @@ CrmTuiError without secrets (real TLS server on 127.0.0.1 answering badly on pur
 from __future__ import annotations
 
 import pytest
+import requests
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.salesforce import SalesforceBackend
@@ -57,3 +58,24 @@ def test_any_failure_of_the_org_is_a_crm_tui_error_without_secrets(served, respo
     text = str(caught.value)
     for secret in (server.session_id, server.password):
         assert secret not in text
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        b'{"attributes": {"type": "Case"}, "Id": "500000000000001AAA", "X": NaN}',
+        '{"Id": "500000000000001AAA", "X": "caf\u00e9"}'.encode("latin-1"),
+    ],
+    ids=["NaN", "latin-1"],
+)
+def test_answers_the_fast_parser_refuses_read_as_before(served, tmp_path, record):
+    """The app's session parses with orjson; what orjson refuses (NaN, a body not in
+    UTF-8) is read by requests' own parser: the same values a plain session reads."""
+    server, backend = served
+    page = b'{"totalSize": 1, "done": true, "records": [' + record + b"]}"
+    _answer_with(server, lambda url: Response(200, page))
+    got = backend.soql("SELECT Id, X FROM Case").records[0]["X"]
+    url = f"{server.url}/services/data/v59.0/query?q=SELECT+Id+FROM+Case"
+    ca_pem = tmp_path / "certs" / "ca.pem"
+    plain = trusted_session(ca_pem, requests.Session()).get(url).json()["records"][0]["X"]
+    assert type(got) is type(plain) and str(got) == str(plain)

@@ -313,7 +313,7 @@ class SalesforceBackend(Backend):
             return result
         self.last_report_path = "fetched"
         return run_fetched(
-            plan, self._bounded_rows, self._rows_soon, self._names, self.report_fetch_bound
+            plan, self._bounded_rows, self._query_ahead, self._names, self.report_fetch_bound
         )
 
     def _bounded_rows(
@@ -327,29 +327,9 @@ class SalesforceBackend(Backend):
         on_total(total)
         return total, [] if total > bound else self._follow(answer, total)
 
-    def _rows_soon(self, soql: str, wanted: int) -> Callable[[], list[dict[str, Any]]]:
-        """`_rows(soql, wanted)` fetched in a thread from now on (its own connection from
-        the session's pool: Salesforce answers a session's calls concurrently); the
-        function returned waits for the records, or raises what the fetch raised."""
-        done: dict[str, Any] = {}
-
-        def fetch() -> None:
-            try:
-                done["records"] = self._rows(soql, wanted)
-            except BaseException as exc:  # handed to the reader, in its thread
-                done["error"] = exc
-
-        thread = threading.Thread(target=fetch, name="report-names", daemon=True)
-        thread.start()
-
-        def records() -> list[dict[str, Any]]:
-            thread.join()
-            if "error" in done:
-                raise done["error"]
-            records: list[dict[str, Any]] = done["records"]
-            return records
-
-        return records
+    def _query_ahead(self, soql: str) -> QueryAhead:
+        """`soql` sent now, in a thread on its own connection (see `QueryAhead`)."""
+        return QueryAhead(self._query, self._follow, soql)
 
     def _names(self, object_name: str, ids: set[str]) -> dict[str, str]:
         """Id -> title of records of `object_name` (200 Ids a query)."""
@@ -470,6 +450,53 @@ class SalesforceBackend(Backend):
 
 
 # --------------------------------------------------------------------- SOSL
+class QueryAhead:
+    """A query sent now, in a thread on a connection of its own from the session's pool
+    (Salesforce answers a session's calls concurrently): its first page comes while the
+    caller makes other calls. Its further pages are asked for only after `follow()`
+    (`records()` follows too); after `drop()` never, so a query asked for in case it
+    is wanted costs one call when it is not."""
+
+    def __init__(
+        self,
+        first_page: Callable[[str], dict[str, Any]],
+        rest: Callable[[dict[str, Any], int], list[dict[str, Any]]],
+        soql: str,
+    ):
+        self._decided = threading.Event()
+        self._wanted = False
+        self._done: dict[str, Any] = {}
+
+        def fetch() -> None:
+            try:
+                answer = first_page(soql)
+                self._decided.wait()
+                if self._wanted:
+                    self._done["records"] = rest(answer, int(answer["totalSize"]))
+            except BaseException as exc:  # handed to the reader, in its thread
+                self._done["error"] = exc
+
+        self._thread = threading.Thread(target=fetch, name="query-ahead", daemon=True)
+        self._thread.start()
+
+    def follow(self) -> None:
+        if not self._decided.is_set():
+            self._wanted = True
+            self._decided.set()
+
+    def drop(self) -> None:
+        self._decided.set()
+
+    def records(self) -> list[dict[str, Any]]:
+        """All its records (waiting for them), or what the fetch raised; none if dropped."""
+        self.follow()
+        self._thread.join()
+        if "error" in self._done:
+            raise self._done["error"]
+        records: list[dict[str, Any]] = self._done.get("records", [])
+        return records
+
+
 def sosl_escape(word: str) -> str:
     """A search word with SOSL's reserved characters backslash-escaped."""
     return "".join("\\" + ch if ch in SOSL_RESERVED else ch for ch in word)

@@ -13,16 +13,16 @@ filters SOQL already applied, not the detail columns of a grouped report. A grou
 a lookup of the report's own object names its records with one semi-join query
 (`SELECT Id, Name FROM User WHERE Id IN (SELECT OwnerId FROM Case WHERE ...)`) instead of
 a parent record nested in every row: one name per group rather than one per row. That
-query is asked for as soon as the rows' first page says they are within the bound, and
-its answer comes while the rows' other pages do (the backend's `soon`, on a connection of
-its own, as Salesforce allows concurrent calls): the server finds the names while the
-client reads rows.
+query goes out with the rows' (the backend's `ahead`, on a connection of its own, as
+Salesforce allows concurrent calls): the server finds the names while it finds the rows.
+Its further pages follow once the rows' first page says they are within the bound; past
+the bound it costs that one call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import object_of
@@ -35,9 +35,18 @@ from crm_tui.org.reports.rows import aggregate_records, detail_row, finish, keep
 FETCH_BOUND = 50_000  # rows a report may fetch to aggregate itself
 
 Records = list[dict[str, Any]]
-# SOQL, how many -> a function giving the records: the query starts now, its answer is
-# read when the function is called (the backend may fetch it meanwhile)
-Soon = Callable[[str, int], Callable[[], Records]]
+
+
+class Ahead(Protocol):
+    """A query already sent: `follow()` wants all its pages, `drop()` none past the
+    first, `records()` waits for them all."""
+
+    def follow(self) -> None: ...
+    def drop(self) -> None: ...
+    def records(self) -> Records: ...
+
+
+Soon = Callable[[str], Ahead]  # SOQL -> the query, sent now
 # SOQL, bound, called with how many match once the first page says -> (how many match,
 # their records: none when more than the bound match)
 Bounded = Callable[[str, int, Callable[[int], None]], tuple[int, Records]]
@@ -96,17 +105,23 @@ def run_fetched(
 def _run_fetched(
     plan: Plan, bounded: Bounded, soon: Soon, names_of: Names, bound: int
 ) -> ReportResult:
-    named: list[tuple[FieldRef, Callable[[], Records]]] = []
+    # the names go out with the rows: the server finds both at once
+    named = [(ref, soon(names_soql(plan, ref))) for ref in semi_join_named(plan)]
 
     def within_bound(total_rows: int) -> None:
-        """The rows' first page says how many: the names are needed (some rows, not
-        past the bound), so they are asked for now, while the other pages come."""
-        if 0 < total_rows <= bound:
-            named.extend(
-                (ref, soon(names_soql(plan, ref), total_rows)) for ref in semi_join_named(plan)
-            )
+        """The rows' first page says how many: the names' other pages are wanted when
+        some rows are, within the bound."""
+        for _, ahead in named:
+            if 0 < total_rows <= bound:
+                ahead.follow()
+            else:
+                ahead.drop()
 
-    total_rows, records = bounded(fetch_soql(plan), bound, within_bound)
+    try:
+        total_rows, records = bounded(fetch_soql(plan), bound, within_bound)
+    finally:
+        for _, ahead in named:
+            ahead.drop()  # no effect once followed; a failed fetch wants no more names
     if total_rows > bound:
         raise CrmTuiError(
             f"This report would fetch {total_rows:,} {plan.obj.label_plural.lower()} to "
@@ -118,7 +133,7 @@ def _run_fetched(
     for ref, answer in named:
         assert ref.named_by is not None
         title = object_of(ref.named_by).title_field
-        for rec in answer():
+        for rec in answer.records():
             if rec.get(title) is not None:
                 names[str(rec["Id"])] = str(rec[title])
     detail: list[dict[str, Any]] = []

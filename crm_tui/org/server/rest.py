@@ -12,6 +12,7 @@ global and per-object describe, record by Id, limits. Writes get a Salesforce er
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import socket
@@ -612,6 +613,11 @@ class _HttpServer(ThreadingHTTPServer):
         """The address bound (an IP address, so text; the stubs allow bytes too)."""
         host = self.server_address[0]
         return host if isinstance(host, str) else host.decode()
+
+
+def default_query_workers() -> int:
+    """Query worker processes `crm-tui org serve` starts: one per CPU, at most 4."""
+    return min(os.cpu_count() or 1, 4)
 
 
 class OrgServer:

@@ -47,6 +47,15 @@ def _table_ddl(obj: SObject) -> str:
     return f"CREATE TABLE {q(obj.name)} ({cols})"
 
 
+# Covering indexes for the reports the task families need: a report that reads only these
+# columns finds its rows in the index, without a table row per record. Closed cases of a
+# period by owner with their Age (handle time, the Age report): the server's rows query
+# took 28 ms less of 160 at 100x.
+REPORT_INDEXES: dict[str, dict[str, tuple[str, ...]]] = {
+    "Case": {"closed_by_owner": ("ClosedDate", "Status", "OwnerId", "CreatedDate", "Id")},
+}
+
+
 def _index_ddl(obj: SObject) -> list[str]:
     """The secondary indexes of an object's table. `finish` builds them once the rows are
     in: one sort per index is about twice as fast as keeping them up to date per row."""
@@ -64,6 +73,11 @@ def _index_ddl(obj: SObject) -> list[str]:
                 f"CREATE INDEX IF NOT EXISTS {q(f'ix_{obj.name}_{f.name}_nocase')} "
                 f"ON {q(obj.name)} ({q(f.name)} COLLATE NOCASE, {q('Id')})"
             )
+    for name, columns in REPORT_INDEXES.get(obj.name, {}).items():
+        ddl.append(
+            f"CREATE INDEX IF NOT EXISTS {q(f'ix_{obj.name}_{name}')} ON {q(obj.name)} "
+            f"({', '.join(map(q, columns))})"
+        )
     return ddl
 
 
