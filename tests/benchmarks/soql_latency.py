@@ -12,8 +12,8 @@ the same load. The program is the SOQL query in process (`execute_soql_json` and
 answer's bytes: all the server's work but HTTP), or through the server with `query_all`
 (all pages over HTTPS, parsed by the client: by default into OrderedDicts, which costs
 twice the plain SQL at 100x; then again as the app's Salesforce backend reads an answer:
-into plain dicts with `object_pairs_hook=None`, json's own object builder (a `dict` hook,
-called with each object's pairs, costs 40% more), following the pages with `query` and
+into plain dicts with `object_pairs_hook=None` through the app's own session (which
+parses with orjson), following the pages with `query` and
 `query_more` and adding up their record lists (`query_all` passes every record through a
 generator); the floor is a hand-written SQL statement of
 the same rows and columns on a read-only connection, fetched as tuples. Wall and CPU
@@ -37,6 +37,7 @@ from typing import Any
 import requests
 from simple_salesforce import Salesforce
 
+from crm_tui.org.backends.sf_connection import TimeoutSession
 from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import OrgServer
@@ -110,12 +111,15 @@ def gold_queries(org: Path) -> dict[str, str]:
 
 
 @contextmanager
-def _client(org: Path, workdir: Path, **options: Any) -> Iterator[Salesforce]:
-    """simple-salesforce on a loopback server of `org` over HTTPS; `options` go to
-    `Salesforce` (e.g. `object_pairs_hook=None`)."""
+def _client(
+    org: Path, workdir: Path, session: requests.Session | None = None, **options: Any
+) -> Iterator[Salesforce]:
+    """simple-salesforce on a loopback server of `org` over HTTPS, through `session` (a
+    plain requests session by default); `options` go to `Salesforce` (e.g.
+    `object_pairs_hook=None`)."""
     certs = make_loopback_certificates(workdir / "certs")
     with OrgServer(org, tls=certs.server_context()) as server:
-        session = requests.Session()
+        session = session or requests.Session()
         session.verify, session.trust_env = str(certs.ca_pem), False
         yield Salesforce(
             instance_url=server.url,
@@ -212,7 +216,7 @@ def measure_side_by_side(org: Path, repeat: int, workdir: Path) -> list[SideBySi
     floor = connect(org, readonly=True)
     with (
         _client(org, workdir) as sf,
-        _client(org, workdir / "dicts", object_pairs_hook=None) as sf_dicts,
+        _client(org, workdir / "dicts", TimeoutSession(), object_pairs_hook=None) as sf_dicts,
         OrgStore.open(org) as store,
     ):
         for pair in side_by_side_pairs(org):
