@@ -53,6 +53,13 @@ async def palette_titles(pilot, timeout: float = 10.0) -> list[str]:
             return titles
 
 
+async def palette_search(pilot, text: str) -> None:
+    """Ctrl+P and `text` typed into the command palette, then wait until it has gathered
+    what matches (its search runs as a worker, restarted by each key)."""
+    await pilot.press("ctrl+p", *text)
+    await settle(pilot)
+
+
 async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
     """Pause the app until `condition()` holds (a worker's result, a state), polled;
     AssertionError after `timeout` seconds."""

@@ -15,7 +15,7 @@ from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import settle, wait_for
 from tests.helpers.study_on_org import create_profile
 
 
@@ -45,12 +45,7 @@ async def test_app_opens_on_the_profile_screen(first_run):
     (org, _, study), _, _ = first_run
     app = create_app(org_path=org, study_path=study)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        for _ in range(20):
-            if isinstance(app.screen, ProfileScreen):
-                break
-            await pilot.pause(0.05)
-        assert isinstance(app.screen, ProfileScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
 
 
 async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.command import CommandList
 from textual.widgets import DataTable, OptionList, Select, Static
 
 from crm_tui.org.backends.interface import SObject, Sort
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, SearchLocation
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import palette_titles, settle
 from tests.tui.browser.conftest import TEST_SETTINGS
 
 SIZE = (120, 40)
@@ -69,10 +68,8 @@ async def test_every_screen_shows_the_orgs_own_labels(small_org_path):
         headings = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
         assert any(h.startswith("Tickets (") for h in headings)
 
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
-        offered = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
-        assert any("Open Tickets" in line for line in offered)
+        offered = await palette_titles(pilot)
+        assert any("Open Tickets" in line for line in offered), offered
 
 
 async def test_a_backend_without_search_says_so(small_org_path):

@@ -16,7 +16,7 @@ from crm_tui.tui.browser.screens.objects import ObjectListScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
 from tests.helpers.browser_pilot import select_row, table_keys
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import palette_search, settle
 
 SIZE = (120, 40)
 
@@ -203,9 +203,7 @@ async def test_palette_jumps_to_a_record_id(app, backend):
     case_id = backend.page("Case", sort=Sort("Id"), limit=1).records[0]["Id"]
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.press(*case_id)
-        await pilot.pause(0.3)
+        await palette_search(pilot, case_id)
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RecordScreen) and app.screen.record_id == case_id

@@ -5,7 +5,7 @@ palette lists the app's own commands first, without Textual's built-ins."""
 from __future__ import annotations
 
 import pytest
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey
 
@@ -16,7 +16,7 @@ from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.objects import ObjectListScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import palette_titles, settle
 from tests.tui.browser.conftest import TEST_SETTINGS
 
 SIZE = (120, 40)
@@ -132,15 +132,8 @@ async def test_back_finds_the_list_where_it_was(app):
 async def test_palette_lists_the_app_commands_without_textual_builtins(app):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await settle(pilot)
-        await pilot.pause(0.5)  # the palette gathers its commands
+        titles = await palette_titles(pilot)
         assert isinstance(app.screen, CommandPalette)
-        commands = app.screen.query_one(CommandList)
-        titles = [
-            str(commands.get_option_at_index(i).prompt).split("\n")[0]
-            for i in range(commands.option_count)
-        ]
         assert titles[:3] == ["SOQL console", "Report builder", "Saved reports"], titles
         for builtin in ("Keys", "Maximize", "Screenshot", "Theme", "Minimize"):
             assert not any(t.startswith(builtin) for t in titles), titles

@@ -35,7 +35,7 @@ from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
 from tests.helpers.browser_pilot import select_row, table_keys
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import palette_search, settle
 from tests.tui.browser.conftest import TEST_SETTINGS
 from tests.tui.browser.test_report_families import instance, instances  # noqa: F401
 
@@ -67,8 +67,7 @@ def app(default_org_path) -> CrmApp:
 # ----------------------------------------------------------------- reading the screens
 async def open_id(pilot, record_id: str) -> RecordScreen:
     """Ctrl+P, paste the Id from the query, Enter: its record page."""
-    await pilot.press("ctrl+p", *record_id)
-    await pilot.pause(0.3)
+    await palette_search(pilot, record_id)
     await pilot.press("enter")
     await settle(pilot)
     screen = pilot.app.screen
@@ -272,8 +271,7 @@ async def best_article(pilot, text: str) -> RecordScreen:
     """Ctrl+P "Open Knowledge", read every title and summary, open the one sharing the
     most words with `text`."""
     wanted = stems(text)
-    await pilot.press("ctrl+p", *"Open Knowledge")
-    await pilot.pause(0.3)
+    await palette_search(pilot, "Open Knowledge")
     await pilot.press("enter")
     await settle(pilot)
     articles = pilot.app.screen

@@ -17,7 +17,7 @@ from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
 from crm_tui.study.studies import find_study, with_overrides
 from crm_tui.tui.study import live_progress
 from crm_tui.tui.study.live_progress import LiveProgressScreen, ReassignDialog
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import settle, wait_for
 from tests.helpers.study_pilot import create_crafted_study
 
 SIZE = (120, 40)
@@ -106,9 +106,9 @@ async def test_watch_reassign_and_see_new_profiles(make_app, code, study_path, c
 
         with StudyStore.open(study_path, clock) as store:  # another process, say the CLI
             create_profile(store, "Dee", "Customer Service Agent", 1)
-        await pilot.pause(0.5)  # the timer's next refresh, not a key
+        # the timer's next refresh, not a key, shows her
+        await wait_for(pilot, lambda: [row[0] for row in cells(people)] == ["Ana", "Ben", "Dee"])
         await settle(pilot)
-        assert [row[0] for row in cells(people)] == ["Ana", "Ben", "Dee"]
         assert cells(people)[2][1:3] == ["not started", "away"]
 
 

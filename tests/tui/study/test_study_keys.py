@@ -146,9 +146,9 @@ async def test_palette_cannot_open_the_browser_while_paused(make_app, study_path
         stack = list(app.screen_stack)
         await pilot.press("ctrl+p")
         await type_text(pilot, "Cases")
-        await pilot.pause(0.3)
+        await settle(pilot)  # the palette's search is a worker
         await pilot.press("enter")  # no "Open Cases" over the pause: nothing to run
-        await pilot.pause(0.3)
+        await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen_stack == stack  # no browser screen opened over the pause
