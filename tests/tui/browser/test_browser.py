@@ -175,6 +175,21 @@ async def test_a_case_reaches_its_account_orders_items_emails_and_chats(app, bac
         assert app.screen.view.object_name == "OrderItem"
 
 
+async def test_search_results_are_measured_at_one_width_as_they_fill(app):
+    """Results measured before the scrollbar came re-wrapped once it did, or not, as the
+    repaint happened to fall (a snapshot under load showed a line short): the list keeps
+    the scrollbar's room from the start."""
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        results = app.screen.query_one("#results", OptionList)
+        empty_width = results.scrollable_content_region.width
+        await pilot.press(*"can")  # more results than the screen holds
+        await settle(pilot)
+        assert results.max_scroll_y > 0
+        assert results.scrollable_content_region.width == empty_width
+
+
 async def test_search_groups_hits_and_opens_a_record(app, backend):
     case = backend.page("Case", sort=Sort("Id"), limit=1).records[0]
     word = case["CaseNumber"]
