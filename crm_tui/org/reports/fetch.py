@@ -13,7 +13,7 @@ filters SOQL already applied, not the detail columns of a grouped report. A grou
 a lookup of the report's own object names its records with one semi-join query
 (`SELECT Id, Name FROM User WHERE Id IN (SELECT OwnerId FROM Case WHERE ...)`) instead of
 a parent record nested in every row: one name per group rather than one per row. That
-query goes out with the rows' (the backend's `ahead`, on a connection of its own, as
+query goes out with the rows' (the backend's `send_ahead`, on a connection of its own, as
 Salesforce allows concurrent calls): the server finds the names while it finds the rows.
 Its further pages follow once the rows' first page says they are within the bound; past
 the bound it costs that one call.
@@ -46,7 +46,7 @@ class Ahead(Protocol):
     def records(self) -> Records: ...
 
 
-Soon = Callable[[str], Ahead]  # SOQL -> the query, sent now
+SendAhead = Callable[[str], Ahead]  # SOQL -> the query, sent now
 # SOQL, bound, called with how many match once the first page says -> (how many match,
 # their records: none when more than the bound match)
 Bounded = Callable[[str, int, Callable[[int], None]], tuple[int, Records]]
@@ -96,17 +96,20 @@ def names_soql(plan: Plan, ref: FieldRef) -> str:
 
 
 def run_fetched(
-    plan: Plan, bounded: Bounded, soon: Soon, names_of: Names, bound: int = FETCH_BOUND
+    plan: Plan,
+    bounded: Bounded,
+    send_ahead: SendAhead,
+    names_of: Names,
+    bound: int = FETCH_BOUND,
 ) -> ReportResult:
     with collection_paused():  # thousands of records, no cycles: see `org.bulk_gc`
-        return _run_fetched(plan, bounded, soon, names_of, bound)
+        return _run_fetched(plan, bounded, send_ahead, names_of, bound)
 
 
 def _run_fetched(
-    plan: Plan, bounded: Bounded, soon: Soon, names_of: Names, bound: int
+    plan: Plan, bounded: Bounded, send_ahead: SendAhead, names_of: Names, bound: int
 ) -> ReportResult:
-    # the names go out with the rows: the server finds both at once
-    named = [(ref, soon(names_soql(plan, ref))) for ref in semi_join_named(plan)]
+    named: list[tuple[FieldRef, Ahead]] = []
 
     def within_bound(total_rows: int) -> None:
         """The rows' first page says how many: the names' other pages are wanted when
@@ -118,6 +121,8 @@ def _run_fetched(
                 ahead.drop()
 
     try:
+        # the names go out with the rows: the server finds both at once
+        named.extend((ref, send_ahead(names_soql(plan, ref))) for ref in semi_join_named(plan))
         total_rows, records = bounded(fetch_soql(plan), bound, within_bound)
     finally:
         for _, ahead in named:
