@@ -130,6 +130,10 @@ class StudyApp(CrmApp):
         early = None if looked is None else ProfileScreen(first_look=looked)
         if early is not None:
             self.push_screen(early)
+        else:  # not the org's object list meanwhile: a code may be needed to see it
+            from crm_tui.tui.study.opening import StudyOpeningScreen
+
+            self.push_screen(StudyOpeningScreen())
 
         def open_service() -> StudyService:
             from crm_tui.study.service import StudyService  # SQLAlchemy: off the UI loop
@@ -155,17 +159,30 @@ class StudyApp(CrmApp):
         else:  # once the screen is painted: the worker's imports would hold the GIL before
             self.call_after_refresh(start_opening)
 
+    def _waiting_screen(self, early: ProfileScreen | None) -> bool:
+        """Whether the screen on show is where the app waited for its study (the first
+        look's profile screen, or the opening screen): the study's first screen takes
+        its place."""
+        from crm_tui.tui.study.opening import StudyOpeningScreen
+
+        return self.screen is early or isinstance(self.screen, StudyOpeningScreen)
+
     def _no_study(self, error: Exception, early: ProfileScreen | None = None) -> None:
         self.study_opening = False
         if early is not None:  # the first look was wrong after all
             early.study_failed()
-            if early is self.screen:
-                self.pop_screen()
+        waiting = self._waiting_screen(early)
         if self.codes_required:  # nothing to see without a code, not even the org
             from crm_tui.tui.study.invitation_code import NoStudyScreen
 
-            self.push_screen(NoStudyScreen(explain(self, error)))
+            stop = NoStudyScreen(explain(self, error))
+            if waiting:
+                self.switch_screen(stop)
+            else:
+                self.push_screen(stop)
             return
+        if waiting:
+            self.pop_screen()  # to the org's object list: browse it meanwhile
         notify_error(
             self, error, title="No study", severity="warning", note="Meanwhile, browse the org."
         )
@@ -181,7 +198,7 @@ class StudyApp(CrmApp):
             first = InvitationCodeScreen(service) if self.codes_required else ProfileScreen(service)
             if early is not None:  # invited since the first look: its list opens nothing
                 early.study_failed()
-            if early is not None and early is self.screen:
+            if self._waiting_screen(early):
                 await self.switch_screen(first)
             else:
                 await self.push_screen(first)  # mounted before the worker ends

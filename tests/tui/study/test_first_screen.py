@@ -13,7 +13,10 @@ from textual import events
 from textual.widgets import Input, OptionList
 
 from crm_tui.study import service as study_service
+from crm_tui.study.db import StudyStore
 from crm_tui.study.first_look import first_look
+from crm_tui.study.invitations import invite
+from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
@@ -94,3 +97,29 @@ async def test_a_study_that_then_fails_to_open_leaves_the_org_and_says_why(make_
         assert isinstance(app.screen, BrowserScreen)
         notices = [n.message for n in app._notifications]
         assert any("newer than this crm-tui understands" in n for n in notices), notices
+
+
+@pytest.mark.parametrize("require_code", [True, False], ids=["code required", "no code"])
+async def test_nothing_of_the_org_shows_while_a_study_without_a_first_look_opens(
+    small_org_path, study_path, clock, held_open, require_code
+):
+    """With no first look to show (a code first, a server, invitations) the app waited
+    for the study on the org's object list: a person without a code saw the org. It now
+    waits on a screen that says so, and goes on to the code (or profile) screen."""
+    from crm_tui.tui.study.invitation_code import InvitationCodeScreen
+    from crm_tui.tui.study.opening import StudyOpeningScreen
+
+    app = create_app(
+        org_path=small_org_path, study_path=study_path, study_clock=clock, require_code=require_code
+    )
+    if not require_code:  # a file with invitations asks for a code as well
+        with StudyStore.open(study_path, clock) as store:
+            invite(store, "Dana", "annotator")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StudyOpeningScreen), app.screen_stack
+        assert "Opening the study" in str(app.screen.query_one("#study-opening").render())
+        held_open.set()
+        await settle(pilot)
+        assert isinstance(app.screen, InvitationCodeScreen), app.screen_stack
+        assert not any(isinstance(s, StudyOpeningScreen) for s in app.screen_stack)
