@@ -20,7 +20,7 @@ from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import settle, wait_for
 
 SIZE = (120, 40)
 
@@ -116,7 +116,7 @@ async def test_nothing_of_the_org_shows_while_a_study_without_a_first_look_opens
         with StudyStore.open(study_path, clock) as store:
             invite(store, "Dana", "annotator")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen.id != "_default")  # the first screen
         assert isinstance(app.screen, StudyOpeningScreen), app.screen_stack
         assert "Opening the study" in str(app.screen.query_one("#study-opening").render())
         held_open.set()
