@@ -110,6 +110,9 @@ class StudyApp(CrmApp):
         self.study_name = study_name  # None: the newest study made for this org
         self.service: StudyService | None = None
         self.study_opening = False  # its worker runs: "no study" would not be true yet
+        # The opening screen is up (no first look): nothing of the org until the study
+        # says whether a code is needed.
+        self.awaiting_study = False
         # A code first: asked for (--require-code, as `crm-tui serve` runs each browser
         # session), or the study file has invitations (see `_study_opened`).
         self.codes_required = require_code
@@ -133,6 +136,7 @@ class StudyApp(CrmApp):
         else:  # not the org's object list meanwhile: a code may be needed to see it
             from crm_tui.tui.study.opening import StudyOpeningScreen
 
+            self.awaiting_study = True
             self.push_screen(StudyOpeningScreen())
 
         def open_service() -> StudyService:
@@ -168,7 +172,7 @@ class StudyApp(CrmApp):
         return self.screen is early or isinstance(self.screen, StudyOpeningScreen)
 
     def _no_study(self, error: Exception, early: ProfileScreen | None = None) -> None:
-        self.study_opening = False
+        self.study_opening = self.awaiting_study = False
         if early is not None:  # the first look was wrong after all
             early.study_failed()
         waiting = self._waiting_screen(early)
@@ -192,6 +196,7 @@ class StudyApp(CrmApp):
 
         self.service, self.study_opening = service, False
         self.codes_required = await service.run(service.codes_required)
+        self.awaiting_study = False
         if early is not None and not self.codes_required:
             await early.study_opened(service)
         else:
@@ -255,8 +260,10 @@ class StudyApp(CrmApp):
                 notify_error(self, error, title="Not recorded")
 
     def _before_the_code(self) -> bool:
-        """A session that needs a code, and no code has opened a profile on it yet."""
-        return self.codes_required and self.working_profile() is None
+        """A session that needs a code, or may (its study still opening on the opening
+        screen: invitations are known once it is open), and no code has opened a
+        profile on it yet."""
+        return (self.codes_required or self.awaiting_study) and self.working_profile() is None
 
     def navigate(self, place: Location) -> None:
         if self._before_the_code():  # the palette navigates without asking check_action
@@ -410,6 +417,8 @@ class StudyApp(CrmApp):
         return super().palette_offers(action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "results" and self.study_opening:
+            return True  # F9 says the study is still opening, and shows nothing
         if action in BEFORE_THE_CODE and self._before_the_code():
             return False
         if action == "live":

@@ -119,6 +119,9 @@ async def test_nothing_of_the_org_shows_while_a_study_without_a_first_look_opens
         await wait_for(pilot, lambda: app.screen.id != "_default")  # the first screen
         assert isinstance(app.screen, StudyOpeningScreen), app.screen_stack
         assert "Opening the study" in str(app.screen.query_one("#study-opening").render())
+        await pilot.press("o", "slash", "f8", "r")  # the org's keys: not before a code
+        await pilot.pause()
+        assert isinstance(app.screen, StudyOpeningScreen), app.screen_stack
         held_open.set()
         await settle(pilot)
         assert isinstance(app.screen, InvitationCodeScreen), app.screen_stack
