@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("aggregate_records", "finish"):
             setattr(fetch, name, _marking(marks, name, getattr(fetch, name)))
         backend_class = salesforce.SalesforceBackend
-        backend_class._bounded_rows = _marking(marks, "rows", backend_class._bounded_rows)  # type: ignore[method-assign]
+        rows_marked = _marking(marks, "rows", backend_class._bounded_rows)
+        backend_class._bounded_rows = rows_marked  # type: ignore[method-assign]
         runs: list[dict[str, float]] = []
         with server_process(org, folder) as (backend, _):
             backend.run_report(REPORT)  # warm: describes cached, the org's pages read

@@ -2,10 +2,12 @@
 
 It opens its study through the study service (off the UI loop) and starts on the profile
 screen, shown before the study has opened where a first look at the file can tell what it
-lists (`study.first_look`). Screens not on show yet are imported when pushed: the app's
-start loads neither the study store nor the results' statistics. To the browser it adds what only a study has: F2 back to the study, `u` on a
-record page to take the record as the answer, F9 results for coordinators, and the
-places visited, the queries run and the terminal's focus written as study events.
+lists (`study.first_look`); else it waits on the opening screen, which shows nothing of the
+org until the study says whether a code is needed. Screens not on show yet are imported
+when pushed: the app's start loads neither the study store nor the results' statistics.
+To the browser it adds what only a study has: F2 back to the study, `u` on a record page
+to take the record as the answer, F9 results for coordinators, and the places visited,
+the queries run and the terminal's focus written as study events.
 """
 
 from __future__ import annotations
