@@ -22,20 +22,27 @@ from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date
 from crm_tui.org.store.orgstore import OrgStore
 
-# The lines of activated orders whose account has a contact (through the OrderId index,
-# never reading the OrderItem table); then the lines of products without nicknames, left
-# out (none in a generated org); the rest keep the order of OrderItem Ids, which the Id
-# index gives.
-_BUYERS_LINES_SQL = (
+# The order lines NED never draws (a purchase is a line of an activated order of an
+# account with a contact): the lines of the other orders, through the OrderId index; a
+# few hundred rows where the drawn ones are tens of thousands.
+_NOT_BOUGHT_LINES_SQL = (
     'SELECT oi.rowid FROM "Order" o JOIN OrderItem oi ON oi.OrderId = o.Id '
-    "WHERE o.Status = 'Activated' "
-    "AND o.AccountId IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL)"
+    "WHERE o.Status IS NOT 'Activated' OR o.AccountId IS NULL "
+    "OR o.AccountId NOT IN (SELECT AccountId FROM Contact WHERE AccountId IS NOT NULL)"
+)
+# Lines of no order at all: looked for only when the lines of orders are fewer than all.
+_LINES_OF_ORDERS_SQL = 'SELECT count(*) FROM "Order" o JOIN OrderItem oi ON oi.OrderId = o.Id'
+_ORPHAN_LINES_SQL = (
+    "SELECT rowid FROM OrderItem oi "
+    'WHERE NOT EXISTS (SELECT 1 FROM "Order" o WHERE o.Id = oi.OrderId)'
 )
 _UNNAMED_LINES_SQL = (
     "SELECT rowid FROM OrderItem "
     "WHERE Product2Id IS NULL OR Product2Id IN (SELECT value FROM json_each(?))"
 )
-_LINES_IN_ID_ORDER_SQL = "SELECT rowid FROM OrderItem ORDER BY Id"
+# Every line's rowid in Id order, as one text: SQLite makes it in one step, where a row
+# per line would hand the GIL back and forth with the thread reading beside it.
+_LINES_IN_ID_ORDER_SQL = "SELECT group_concat(rowid) FROM (SELECT rowid FROM OrderItem ORDER BY Id)"
 _PURCHASE_SQL = (
     "SELECT (SELECT min(Id) FROM Contact WHERE AccountId = o.AccountId), o.AccountId, "
     'o.EffectiveDate, oi.Product2Id FROM OrderItem oi JOIN "Order" o ON oi.OrderId = o.Id '
@@ -66,17 +73,22 @@ class Purchases:
     def __init__(self, store: OrgStore, nicknamed: set[str]):
         self._conn = store.conn
         rows = store.conn.cursor()
-        rows.row_factory = None  # tuples: tens of thousands of order lines
-        kept = {r[0] for r in rows.execute(_BUYERS_LINES_SQL)}
+        rows.row_factory = None  # tuples
+        left_out = {r[0] for r in rows.execute(_NOT_BOUGHT_LINES_SQL)}
+        (of_orders,) = rows.execute(_LINES_OF_ORDERS_SQL).fetchone()
+        if of_orders != store.count("OrderItem"):
+            left_out.update(r[0] for r in rows.execute(_ORPHAN_LINES_SQL))
         bought = {r[0] for r in rows.execute("SELECT DISTINCT Product2Id FROM OrderItem")}
         unnamed = [
             product for product in bought if product is not None and product not in nicknamed
         ]
         if unnamed or None in bought:
-            kept.difference_update(
+            left_out.update(
                 r[0] for r in rows.execute(_UNNAMED_LINES_SQL, (json.dumps(unnamed),))
             )
-        self._rowids = [r[0] for r in rows.execute(_LINES_IN_ID_ORDER_SQL) if r[0] in kept]
+        (text,) = rows.execute(_LINES_IN_ID_ORDER_SQL).fetchone()
+        lines = list(map(int, text.split(","))) if text else []
+        self._rowids = [r for r in lines if r not in left_out] if left_out else lines
 
     def __len__(self) -> int:
         return len(self._rowids)

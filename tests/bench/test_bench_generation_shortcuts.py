@@ -87,6 +87,11 @@ def org(tmp_path_factory):
     ).fetchone()
     line = {"Id": FIRST_LINE, "OrderId": order, "Product2Id": products[0], "Quantity": 1}
     org.store.insert("OrderItem", [line])
+    # Lines of no order (one naming an order the org does not have, one naming none) are
+    # no purchases, whatever their product.
+    for n, missing in enumerate(("801Lc0000099999AAA", None)):
+        stray = {"Id": f"802Lc00000009{n}AAAA", "OrderId": missing, "Product2Id": products[0]}
+        org.store.insert("OrderItem", [stray | {"Quantity": 1}])
     # An activated order without lines: its day is no order day.
     org._add("Order", AccountId=accounts[1], Status="Activated", EffectiveDate="2022-06-01")
     org.case([agent], "2022-02-01 10:00")
