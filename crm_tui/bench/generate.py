@@ -36,6 +36,7 @@ from crm_tui.bench.periods import (
 )
 from crm_tui.bench.taskset import Instance, TaskSet, sealed
 from crm_tui.errors import CrmTuiError
+from crm_tui.org.store.bulk_read import all_rows
 from crm_tui.org.store.orgstore import OrgStore
 
 NONE_SHARE = 0.3  # CRMArena: 39 of 130 in each false-presupposition family
@@ -137,10 +138,10 @@ class Drafter:
         self._routing: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._expertise: dict[str, tuple[str, str]] = {}
         # What a new case's text needs, and must not repeat (an order, a description).
-        conn = store.conn.cursor()
-        conn.row_factory = None  # plain tuples: tens of thousands of order numbers
-        self.issue_names: dict[str, str] = dict(conn.execute("SELECT Id, Name FROM Issue__c"))
-        self.order_numbers = {r[0] for r in conn.execute('SELECT OrderNumber FROM "Order"')}
+        self.issue_names: dict[str, str] = dict(
+            all_rows(store.conn, "SELECT Id, Name FROM Issue__c")
+        )
+        self.order_numbers = {r[0] for r in all_rows(store.conn, 'SELECT OrderNumber FROM "Order"')}
         self.last_order = max((int(n) for n in self.order_numbers if n and n.isdigit()), default=0)
         self.descriptions = {c.description for c in facts.cases}
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Generic, TypeVar
 
+from crm_tui.org.store.bulk_read import all_rows
 from crm_tui.org.store.orgstore import OrgStore
 
 OWNER_ASSIGNMENT = "Owner Assignment"
@@ -125,15 +126,12 @@ class GoldRows:
 
     @classmethod
     def read(cls, store: OrgStore) -> GoldRows:
-        conn = store.conn.cursor()
-        conn.row_factory = None  # plain tuples: the rows are kept as they come
-        assignments = conn.execute(
-            ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
-        ).fetchall()
-        closed = conn.execute(CLOSED_CASES_SQL.format(period=any_time("CreatedDate"))).fetchall()
-        by_state = conn.execute(
-            CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate"))
-        ).fetchall()
+        conn = store.conn
+        assignments = all_rows(
+            conn, ASSIGNMENTS_SQL.format(period=any_time("CreatedDate")), (OWNER_ASSIGNMENT,)
+        )
+        closed = all_rows(conn, CLOSED_CASES_SQL.format(period=any_time("CreatedDate")))
+        by_state = all_rows(conn, CLOSED_BY_STATE_SQL.format(period=any_time("c.CreatedDate")))
         by_issue, by_product, not_closed, open_ = _routing_counts(conn)
         return cls(
             _sorted(assignments, 3),
@@ -147,7 +145,7 @@ class GoldRows:
 
 
 def _routing_counts(
-    conn: sqlite3.Cursor,
+    conn: sqlite3.Connection,
 ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, int]], dict[str, int], dict[str, int]]:
     """NCR's counts, by the conditions of the gold's statements (cases with an owner:
     Closed ones per issue, per product of their order item; `Status != 'Closed'`, which
@@ -156,9 +154,10 @@ def _routing_counts(
     by_product: defaultdict[str, dict[str, int]] = defaultdict(dict)
     not_closed: dict[str, int] = {}
     open_: dict[str, int] = {}
-    for issue, product, owner, status in conn.execute(
+    for issue, product, owner, status in all_rows(
+        conn,
         'SELECT c.IssueId__c, oi.Product2Id, c.OwnerId, c.Status FROM "Case" c '
-        "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id WHERE c.OwnerId IS NOT NULL"
+        "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id WHERE c.OwnerId IS NOT NULL",
     ):
         if status == "Closed":
             if issue is not None:

@@ -20,6 +20,7 @@ from crm_tui.bench.periods import Period
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date
+from crm_tui.org.store.bulk_read import all_rows
 from crm_tui.org.store.orgstore import OrgStore
 
 # The order lines NED never draws (a purchase is a line of an activated order of an
@@ -78,14 +79,12 @@ class Purchases:
         (of_orders,) = rows.execute(_LINES_OF_ORDERS_SQL).fetchone()
         if of_orders != store.count("OrderItem"):
             left_out.update(r[0] for r in rows.execute(_ORPHAN_LINES_SQL))
-        bought = {r[0] for r in rows.execute("SELECT DISTINCT Product2Id FROM OrderItem")}
+        bought = {r[0] for r in all_rows(store.conn, "SELECT DISTINCT Product2Id FROM OrderItem")}
         unnamed = [
             product for product in bought if product is not None and product not in nicknamed
         ]
         if unnamed or None in bought:
-            left_out.update(
-                r[0] for r in rows.execute(_UNNAMED_LINES_SQL, (json.dumps(unnamed),))
-            )
+            left_out.update(r[0] for r in rows.execute(_UNNAMED_LINES_SQL, (json.dumps(unnamed),)))
         (text,) = rows.execute(_LINES_IN_ID_ORDER_SQL).fetchone()
         lines = list(map(int, text.split(","))) if text else []
         self._rowids = [r for r in lines if r not in left_out] if left_out else lines
@@ -150,16 +149,16 @@ class OrgFacts:
 
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
-        conn = store.conn.cursor()
-        conn.row_factory = None  # plain tuples, cheaper than sqlite3.Row for many rows
+        conn = store.conn
         parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
         cases = [
             CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "")
-            for r in conn.execute(
+            for r in all_rows(
+                conn,
                 "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
                 'c.Description FROM "Case" c '
                 "LEFT JOIN OrderItem oi ON c.OrderItemId__c = oi.Id "
-                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id"
+                "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id",
             )
         ]
         nicknames = {
@@ -170,7 +169,8 @@ class OrgFacts:
         # Each value is {"article": Id or null, ...}: SQLite takes the article out, so
         # thousands of values are not parsed in Python.
         violations = dict(
-            conn.execute(
+            all_rows(
+                conn,
                 "SELECT record_id, json_extract(value, '$.article') FROM _latent "
                 "WHERE object = ? AND variable = ? ORDER BY record_id",
                 latent.CASE_POLICY_VIOLATION,
@@ -181,12 +181,13 @@ class OrgFacts:
             for article, text in sorted(store.latent(*latent.ARTICLE_QA).items())
             for pair in latent.loads(text) or []
         ]
-        names = dict(conn.execute("SELECT Id, Name FROM Product2"))
-        assignments = conn.execute(
+        names = dict(all_rows(conn, "SELECT Id, Name FROM Product2"))
+        assignments = all_rows(
+            conn,
             "SELECT CreatedDate, NewValue__c FROM CaseHistory__c WHERE Field__c = ? "
             "AND NewValue__c IS NOT NULL ORDER BY CreatedDate, NewValue__c",
             (OWNER_ASSIGNMENT,),
-        ).fetchall()
+        )
         return cls(
             cases,
             names,

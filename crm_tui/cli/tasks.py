@@ -54,6 +54,7 @@ def generate(
     from concurrent.futures import ThreadPoolExecutor
 
     from crm_tui.bench.generate import generate_taskset
+    from crm_tui.bench.gold_rows import GoldRows
     from crm_tui.bench.taskset import write_taskset
     from crm_tui.org.store.check import find_damage
     from crm_tui.org.store.orgstore import OrgError, OrgStore
@@ -61,17 +62,19 @@ def generate(
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
     with OrgStore.open(org_path or default_org()) as store, ThreadPoolExecutor(1) as pool:
-        # Beside the generation, on a connection of its own and so on the other core, the
-        # damage check: a read of the whole file inside SQLite, which runs without the GIL.
-        # (The rows the period golds hold are read on this thread: read beside it, row by
-        # row, they handed the GIL back and forth with the facts' reading and slowed both.)
+        # Beside the generation, on connections of their own and so on the other core:
+        # first the rows the period golds hold, which the generation asks for once it has
+        # read its facts, then the damage check, a read of the whole file. Both run inside
+        # SQLite, which runs without the GIL (the rows come as one JSON text: read row by
+        # row, they handed the GIL back and forth with the facts' reading and slowed both).
         # The check has the last word: a damaged file gives its one line whatever the
         # generation made of it, never tasks from bad rows.
+        held = pool.submit(_read_in_own_store, store.path, GoldRows.read)
         checking = pool.submit(_read_in_own_store, store.path, find_damage)
         try:
             with store.reading("generating tasks"):
                 taskset = generate_taskset(
-                    store, per_task=per_task, seed=seed, allow_short=allow_short
+                    store, per_task=per_task, seed=seed, allow_short=allow_short, held=held.result
                 )
         finally:
             damage = checking.result()
