@@ -30,6 +30,7 @@ from crm_tui.bench.periods import MONTHS, Period, offset_before
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.org.store.search_terms import fts_query
 
 if TYPE_CHECKING:
     from fractions import Fraction  # scores may be exact means; no import at run time
@@ -269,9 +270,6 @@ def _leaders(counts: Mapping[str, int]) -> list[str]:
 def search_products(store: OrgStore, text: str) -> set[str]:
     """Product2 Ids that SOSL `FIND {text} IN ALL FIELDS RETURNING Product2` finds: every
     word of `text` in the product's indexed name or description."""
-    # Imported here: only searches need the SOQL package, slow to import (~30 ms).
-    from crm_tui.org.soql.sosl import fts_query
-
     rows = store.conn.execute(
         "SELECT record_id FROM search_index WHERE search_index MATCH ? AND object = 'Product2'",
         (fts_query(text, "ALL"),),

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 
+import orjson
+
 from crm_tui.bench.gold_rows import OWNER_ASSIGNMENT
 from crm_tui.bench.periods import Period
 from crm_tui.errors import CrmTuiError
@@ -150,9 +152,11 @@ class OrgFacts:
     @classmethod
     def read(cls, store: OrgStore) -> OrgFacts:
         conn = store.conn
-        parse_day = cache(parse_date)  # a few thousand days for 100,000s of rows
+        # A few thousand days for 100,000s of rows, read by their date part (a DateTime
+        # is the day's ISO date and more, as the damage check beside this holds them to).
+        parse_day = cache(parse_date)
         cases = [
-            CaseFact(r[0], parse_day(r[1]), r[2], r[3], r[4], r[5] or "")
+            CaseFact(r[0], parse_day(r[1][:10]), r[2], r[3], r[4], r[5] or "")
             for r in all_rows(
                 conn,
                 "SELECT c.Id, c.CreatedDate, c.Status, c.IssueId__c, oi.Product2Id, "
@@ -161,11 +165,13 @@ class OrgFacts:
                 "WHERE c.CreatedDate IS NOT NULL ORDER BY c.Id",
             )
         ]
-        nicknames = {
-            pid: names
-            for pid, text in sorted(store.latent(*latent.PRODUCT_NICKNAMES).items())
-            if (names := latent.loads(text))
-        }
+        # Thousands of small lists, parsed as one JSON object SQLite writes.
+        (every_list,) = conn.execute(
+            "SELECT json_group_object(record_id, json(value)) FROM (SELECT record_id, value "
+            "FROM _latent WHERE object = ? AND variable = ? ORDER BY record_id)",
+            latent.PRODUCT_NICKNAMES,
+        ).fetchone()
+        nicknames = {pid: names for pid, names in orjson.loads(every_list).items() if names}
         # Each value is {"article": Id or null, ...}: SQLite takes the article out, so
         # thousands of values are not parsed in Python.
         violations = dict(

@@ -154,3 +154,13 @@ def test_the_first_screen_shows_before_the_study_store_loads(small_org_path, stu
         m for m in modules if m.split(".")[0] in APP_LATER + STUDY_LATER or m in SCREENS_LATER
     )
     assert loaded == [], f"imported before the first screen: {loaded[:20]}"
+
+
+def test_tasks_generate_loads_no_soql_machinery(small_org_path, tmp_path):
+    """NED's product searches translate their terms without the SOQL package (~35 ms to
+    import), which nothing else the generator does needs."""
+    out = tmp_path / "tasks.json"
+    argv = ["tasks", "generate", "--org", str(small_org_path), "--per-task", "4"]
+    modules = imported_by(*argv, "--allow-short", "--out", str(out))
+    assert out.exists() and "crm_tui.bench.gold" in modules
+    assert sorted(m for m in modules if m.startswith("crm_tui.org.soql")) == []

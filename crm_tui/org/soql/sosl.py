@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import replace
 from datetime import date
@@ -13,47 +12,20 @@ from crm_tui.org.soql.compiler import compile_query
 from crm_tui.org.soql.executor import API_VERSION, MAX_QUERY_CHARS, run_plan, store_today
 from crm_tui.org.soql.parser import parse_search
 from crm_tui.org.soql.sf_errors import SalesforceError, out_of_range
+from crm_tui.org.store import search_terms
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.org.store.search_terms import MAX_SEARCH_TERMS as MAX_SEARCH_TERMS  # re-exported
+from crm_tui.org.store.search_terms import BadSearchTerm
 
 DEFAULT_LIMIT = 2000
-# Words and phrases in one FIND {...}: FTS5's cost grows with their square (prefix ORs).
-MAX_SEARCH_TERMS = 20
-# A backslash-escaped reserved character (\( \" \-) belongs to its word, as in SOSL.
-_TERM_PART = re.compile(r'"(?:[^"\\]|\\.)*"?|[()]|(?:\\.|[^\s()"\\])+')
-_WORD = re.compile(r"\w+")
 
 
 def fts_query(term: str, scope: str) -> str:
     """Translate a SOSL search term (words, "phrases", AND/OR/AND NOT, trailing *) to FTS5."""
-    parts: list[str] = []
-    letters = 0
-    for piece in _TERM_PART.findall(term):
-        word = piece.upper()
-        if word in ("AND", "OR"):
-            parts.append(word)
-        elif word == "NOT":
-            if parts and parts[-1] == "AND":
-                parts.pop()
-            parts.append("NOT")
-        elif piece in "()":
-            parts.append(piece)
-        else:
-            words = _WORD.findall(piece.replace("\\", " "))
-            if not words:
-                continue
-            letters += sum(map(len, words))
-            prefix = "*" if piece.rstrip('"').endswith(("*", "?")) else ""
-            parts.append('"' + " ".join(words) + '"' + prefix)
-    if letters < 2:
-        raise SalesforceError("MALFORMED_SEARCH", "search term must be longer than one character")
-    terms = sum(part.startswith('"') for part in parts)
-    if terms > MAX_SEARCH_TERMS:
-        raise SalesforceError(
-            "MALFORMED_SEARCH",
-            f"search term has {terms} terms; at most {MAX_SEARCH_TERMS} words or phrases",
-        )
-    expression = " ".join(parts)
-    return f"name : ({expression})" if scope == "NAME" else expression
+    try:
+        return search_terms.fts_query(term, scope)
+    except BadSearchTerm as error:
+        raise SalesforceError("MALFORMED_SEARCH", str(error)) from None
 
 
 def execute_sosl(
