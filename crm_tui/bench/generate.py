@@ -36,6 +36,7 @@ from crm_tui.bench.periods import (
 )
 from crm_tui.bench.taskset import Instance, TaskSet, sealed
 from crm_tui.errors import CrmTuiError
+from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.store.bulk_read import all_rows
 from crm_tui.org.store.orgstore import OrgStore
 
@@ -394,6 +395,17 @@ def generate_taskset(
     it is called after the facts are read. Raises CrmTuiError naming each family the org
     cannot fill, unless `allow_short`.
     """
+    with collection_paused():  # ~10^5 objects in no cycle: see `org.bulk_gc`
+        return _generate(store, per_task, seed, allow_short, held)
+
+
+def _generate(
+    store: OrgStore,
+    per_task: int,
+    seed: int,
+    allow_short: bool,
+    held: Callable[[], GoldRows] | None,
+) -> TaskSet:
     family_defs = families()
     drafter = Drafter(store, OrgFacts.read(store), family_defs, held)
     optional = domain_details()
