@@ -16,7 +16,7 @@ def conn():
     conn.executemany(
         "INSERT INTO t (id, name, n, note) VALUES (?, ?, ?, ?)",
         [
-            (3, "Zoë \"quoted\" \\ back", 2**62, None),
+            (3, 'Zoë "quoted" \\ back', 2**62, None),
             (1, "line\nbreak\ttab", -7, "ünïcode ✓ 漢字"),
             (2, "", 0, "emoji 🙂 and \u2028 separator"),
             (4, None, None, "x" * 10_000),
