@@ -49,10 +49,10 @@ def import_(
 ) -> None:
     """Import CRMArena run_tasks.py result files (results_{model}_{strategy}_{task}.json)
     or JSONL files of {"idx", "agent", "trial", "answer"}; re-score every answer."""
-    from crm_tui.bench.taskset import load_taskset
-    from crm_tui.study.agent_results import read_agent_results
-    from crm_tui.study.agents_store import check_agent_results, import_agent_results
-    from crm_tui.study.db import StudyStore
+    from crm_tui.study.results.agent_files import read_agent_results
+    from crm_tui.study.results.agent_runs import check_agent_results, import_agent_results
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.tasks.taskset import load_taskset
 
     taskset = load_taskset(taskset_path or default_taskset())
     parsed = [
@@ -91,7 +91,7 @@ def report(
     """Humans next to agents per task family, realism ratings and audit flags."""
     from rich.console import Console
 
-    from crm_tui.study.report_render import print_report, to_csv, to_json, to_markdown
+    from crm_tui.study.results.render import print_report, to_csv, to_json, to_markdown
     from crm_tui.study.service import StudyService
 
     if out is not None:

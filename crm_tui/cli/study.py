@@ -13,7 +13,7 @@ from crm_tui.cli.options import ProfileModeChoice, study_db_option
 from crm_tui.cli.output import print_table, say_how_read
 
 if TYPE_CHECKING:
-    from crm_tui.study.progress import StudySummary
+    from crm_tui.study.work.progress import StudySummary
 
 # The study's modules are imported inside each command: they load SQLAlchemy and SQLModel,
 # which `crm-tui --version`, `--help` and the other command groups never need.
@@ -80,11 +80,16 @@ def create(
     **settings: Any,
 ) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
-    from crm_tui.bench.taskset import CRMARENA, check_taskset_matches, load_taskset
     from crm_tui.org.store.orgstore import OrgStore
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.protocol import load_preset
-    from crm_tui.study.studies import check_study, create_study, solve_only_preset, with_overrides
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.protocol import load_preset
+    from crm_tui.study.work.studies import (
+        check_study,
+        create_study,
+        solve_only_preset,
+        with_overrides,
+    )
+    from crm_tui.tasks.taskset import CRMARENA, check_taskset_matches, load_taskset
 
     if preset:
         chosen, preset_path = load_preset(preset)
@@ -135,11 +140,11 @@ def create(
 @study_db_option
 def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.models import row_id
-    from crm_tui.study.progress import study_summary
     from crm_tui.study.service import StudyService
-    from crm_tui.study.studies import list_studies
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.store.models import row_id
+    from crm_tui.study.work.progress import study_summary
+    from crm_tui.study.work.studies import list_studies
 
     path = db_path or paths.default_study_path()
     if study_name is not None:  # one study, picked as the app and `crm-tui report` pick it
@@ -202,8 +207,8 @@ def _print_summary(summary: StudySummary) -> None:
 def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | None) -> None:
     """Add profile NAME. The app creates annotators; auditors and coordinators, who see gold
     answers, are made here by whoever runs the study."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.profiles import create_profile
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.profiles import create_profile
 
     with StudyStore.open(db_path or paths.default_study_path()) as store:
         made = create_profile(store, name, role, crm_years, mode)
@@ -251,9 +256,9 @@ def invite(
 ) -> None:
     """Invite NAME: make the profile and print its code, once. The person types the code
     when the app starts; the role comes from it."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.invitations import invite as make_invitation
-    from crm_tui.study.invitations import parse_expiry
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.invitations import invite as make_invitation
+    from crm_tui.study.work.invitations import parse_expiry
 
     expires_in = parse_expiry(expires)
     with StudyStore.open(db_path or paths.default_study_path()) as store:
@@ -281,8 +286,8 @@ def invite(
 @study_db_option
 def revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's invitation code: it opens nothing from now on."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.invitations import revoke as revoke_codes
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.invitations import revoke as revoke_codes
 
     with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
         revoke_codes(store, name)
@@ -293,8 +298,8 @@ def revoke(name: str, db_path: Path | None) -> None:
 @study_db_option
 def invitations(db_path: Path | None) -> None:
     """Every invitation: name, role, state (pending, used, expired, revoked); never a code."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.invitations import list_invitations
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.invitations import list_invitations
 
     with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
         say_how_read(store.note)
@@ -342,8 +347,8 @@ def export_command(
 ) -> None:
     """Write one person's work in a study (done on this computer) to a file, for the
     coordinator to merge with `crm-tui study merge`. It holds their answers, never gold."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.exchange import export_work
+    from crm_tui.study.exchange.offline import export_work
+    from crm_tui.study.store.db import StudyStore
 
     with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
         say_how_read(store.note)
@@ -364,8 +369,8 @@ def export_command(
 def merge_command(files: tuple[Path, ...], study_name: str | None, db_path: Path | None) -> None:
     """Merge work files exported from copies of a study into it: all of them or none.
     Merging a file again adds nothing."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.exchange import merge_work
+    from crm_tui.study.exchange.offline import merge_work
+    from crm_tui.study.store.db import StudyStore
 
     with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
         name, counts = merge_work(store, files, study_name=study_name)

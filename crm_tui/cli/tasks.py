@@ -16,8 +16,8 @@ from crm_tui.cli.options import org_path_option
 from crm_tui.cli.output import print_table
 
 if TYPE_CHECKING:
-    from crm_tui.bench.taskset import Instance
     from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.tasks.taskset import Instance
 
 _Read = TypeVar("_Read")
 
@@ -53,11 +53,11 @@ def generate(
     """Generate the nine task families with gold answers from an org (deterministic)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from crm_tui.bench.generate import generate_taskset
-    from crm_tui.bench.gold_rows import GoldRows
-    from crm_tui.bench.taskset import write_taskset
     from crm_tui.org.store.check import find_damage
     from crm_tui.org.store.orgstore import OrgError, OrgStore
+    from crm_tui.tasks.generate import generate_taskset
+    from crm_tui.tasks.gold_rows import GoldRows
+    from crm_tui.tasks.taskset import write_taskset
 
     check_output_path(out, force=force, what="the task set")
     started = time.perf_counter()
@@ -108,7 +108,7 @@ def _read_in_own_store(path: Path, read: Callable[[OrgStore], _Read]) -> _Read:
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def import_(file: Path, out: Path | None, force: bool) -> None:
     """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL)."""
-    from crm_tui.bench.taskset import imported, load_taskset, write_taskset
+    from crm_tui.tasks.taskset import imported, load_taskset, write_taskset
 
     if out is not None:
         check_output_path(out, force=force, what="the task set")
@@ -153,8 +153,8 @@ def fetch_crmarena(
     out: Path, revision: str, endpoint: str | None, cache_dir: Path | None, force: bool
 ) -> None:
     """Fetch CRMArena's 1,170 queries from the Hugging Face dataset Salesforce/CRMArena."""
-    from crm_tui.bench.crmarena_hub import fetch_crmarena as fetch
-    from crm_tui.bench.taskset import write_taskset
+    from crm_tui.tasks.crmarena_hub import fetch_crmarena as fetch
+    from crm_tui.tasks.taskset import write_taskset
 
     check_output_path(out, force=force, what="the task set")
     fetched = fetch(revision=revision, endpoint=endpoint, cache_dir=cache_dir)
@@ -179,7 +179,7 @@ def stats(file: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from crm_tui.bench.taskset import load_taskset
+    from crm_tui.tasks.taskset import load_taskset
 
     taskset = load_taskset(file)
     table = Table(title=f"{file}  ({taskset.fingerprint})")

@@ -173,8 +173,8 @@ def _check_study(
     location: Path | str, shown: str, name: str | None, org_fingerprint: str | None
 ) -> str:
     """The name of the study to serve; one line naming what is missing and how to make it."""
-    from crm_tui.study.db import StudyStore
-    from crm_tui.study.studies import list_studies, pick_study
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.studies import list_studies, pick_study
 
     create = f"crm-tui study create {shlex.quote(name or 'NAME')} --db {shown}"
     if isinstance(location, Path) and not location.is_file():

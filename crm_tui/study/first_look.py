@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crm_tui.paths import is_database_url
-from crm_tui.study.modes import Mode
 from crm_tui.study.views import Profile
+from crm_tui.study.work.modes import Mode
 
 BUSY_TIMEOUT_S = 1.0  # a file locked for longer is left to the store, which waits longer
 

@@ -18,25 +18,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import attempts, drafts, events, invitations, live, my_work, ratings
-from crm_tui.study import profiles as profile_rows
-from crm_tui.study import progress as progress_counts
-from crm_tui.study.attempts import AttemptView, Elapsed, SubmitResult
-from crm_tui.study.audit import AnswerRecord, AuditItem, FlagRecord, audit_items
-from crm_tui.study.clock import Clock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.live import AnnotatorLive, LiveProgress, Reassigned, StaleQuery
-from crm_tui.study.models import Mode, Study
-from crm_tui.study.progress import PartProgress, StudySummary
-from crm_tui.study.protocol import Protocol, Questionnaire, Taxonomy
-from crm_tui.study.ratings import ORG_TARGET
-from crm_tui.study.studies import get_study, pick_study
-from crm_tui.study.timing import HEARTBEAT_S
+from crm_tui.study.store import events
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Mode, Study
 from crm_tui.study.views import Profile, StudyInfo
+from crm_tui.study.work import attempts, drafts, invitations, live, my_work, ratings
+from crm_tui.study.work import profiles as profile_rows
+from crm_tui.study.work import progress as progress_counts
+from crm_tui.study.work.attempts import AttemptView, Elapsed, SubmitResult
+from crm_tui.study.work.audit import AnswerRecord, AuditItem, FlagRecord, audit_items
+from crm_tui.study.work.clock import Clock
+from crm_tui.study.work.live import AnnotatorLive, LiveProgress, Reassigned, StaleQuery
+from crm_tui.study.work.progress import PartProgress, StudySummary
+from crm_tui.study.work.protocol import Protocol, Questionnaire, Taxonomy
+from crm_tui.study.work.ratings import ORG_TARGET
+from crm_tui.study.work.studies import get_study, pick_study
+from crm_tui.study.work.timing import HEARTBEAT_S
 
 if TYPE_CHECKING:
-    from crm_tui.study.replay import Replay
-    from crm_tui.study.report import Report
+    from crm_tui.study.results.replay import Replay
+    from crm_tui.study.results.summary import Report
 
 # The face callers above the study layer import from: the service, the plain data it
 # returns, and the constants that data is read with.
@@ -389,7 +390,7 @@ class StudyService:
         a person's session asks with `report_for`."""
         if self._person_session:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
-        from crm_tui.study.report import build_report  # numpy and the scorers: when asked
+        from crm_tui.study.results.summary import build_report  # numpy and the scorers: when asked
 
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id))
@@ -411,7 +412,7 @@ class StudyService:
         """The report as the app shows it: to coordinators and auditors only, as
         annotators must not learn how others did while the study runs."""
         self._require_gold_viewer(profile_id)
-        from crm_tui.study.report import build_report
+        from crm_tui.study.results.summary import build_report
 
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id))
@@ -421,7 +422,7 @@ class StudyService:
         """One item's solves step by step, people's and agents' (`replay.py`): to
         coordinators and auditors only, as steps show the gold."""
         self._require_gold_viewer(profile_id)
-        from crm_tui.study.replay import replay_item
+        from crm_tui.study.results.replay import replay_item
 
         with self._store.transaction() as session:
             return replay_item(session, get_study(session, self.study.id), idx)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from crm_tui.study.modes import Mode
+from crm_tui.study.work.modes import Mode
 
 if TYPE_CHECKING:  # the rows and the protocol load SQLModel and pydantic: only where read
-    from crm_tui.study.models import Annotator, Study
-    from crm_tui.study.protocol import Protocol
+    from crm_tui.study.store.models import Annotator, Study
+    from crm_tui.study.work.protocol import Protocol
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,8 @@ class StudyInfo:
 
     @classmethod
     def of(cls, row: Study) -> StudyInfo:
-        from crm_tui.study.ratings import rating_targets
-        from crm_tui.study.studies import study_protocol
+        from crm_tui.study.work.ratings import rating_targets
+        from crm_tui.study.work.studies import study_protocol
 
         assert row.id is not None, "a study is read after it is written"
         return cls(

@@ -18,10 +18,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from crm_tui.bench.scoring import all_score, score
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import agent_answers, import_agent_results
-from crm_tui.study.db import StudyStore
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import agent_answers, import_agent_results
+from crm_tui.study.store.db import StudyStore
+from crm_tui.tasks.scoring import all_score, score
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, crashed
 

@@ -21,21 +21,21 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from crm_tui.bench.taskset import CRMARENA, TaskSet
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import (
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import import_agent_results
+from crm_tui.study.results.render import to_csv, to_markdown
+from crm_tui.study.results.summary import Report, build_report
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import (
     Annotator,
     Assignment,
     Attempt,
     RealismRating,
     StudyItem,
 )
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.report import Report, build_report
-from crm_tui.study.report_render import to_csv, to_markdown
-from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study, with_overrides
+from crm_tui.tasks.taskset import CRMARENA, TaskSet
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 
 TRIALS = 10

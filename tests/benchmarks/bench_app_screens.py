@@ -19,16 +19,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from crm_tui.bench.taskset import CRMARENA
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.generate.build_file import generate
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import import_agent_results
 from crm_tui.study.service import StudyService
-from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study, with_overrides
+from crm_tui.tasks.taskset import CRMARENA
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.results import ResultsScreen

@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             from crm_tui.org.generate.build_file import generate
 
             generate(args.org, seed=args.seed, scale=args.scale)
-        path = args.org or smoke.bench_org(folder, args.scale, args.seed)
+        path = args.org or smoke.task_org(folder, args.scale, args.seed)
         with OrgStore.open(path) as store:
             counts = store.counts()
         if args.lookup_sorts:

@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(folder: Path, args: argparse.Namespace) -> int:
-    path = smoke.bench_org(folder, args.scale, args.seed)
+    path = smoke.task_org(folder, args.scale, args.seed)
     certs = make_loopback_certificates(folder / "crm-tui-bench-certs")
     with OrgServer(path, tls=certs.server_context()) as server:
         session = login_session(server, certs.ca_pem, TimeoutSession())

@@ -124,10 +124,10 @@ def make_data_folder(folder: Path, scale: float) -> None:
     if scale != 1.0:
         org = paths.default_org_path()
         org.parent.mkdir(parents=True)
-        shutil.copyfile(smoke.bench_org(folder, scale), org)
-        from crm_tui.bench.generate import generate_taskset
-        from crm_tui.bench.taskset import write_taskset
+        shutil.copyfile(smoke.task_org(folder, scale), org)
         from crm_tui.org.store.orgstore import OrgStore
+        from crm_tui.tasks.generate import generate_taskset
+        from crm_tui.tasks.taskset import write_taskset
 
         with OrgStore.open(org) as store:
             tasks = generate_taskset(store, per_task=2, seed=1, allow_short=True)

@@ -28,12 +28,12 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from crm_tui.bench.generate import generate_taskset
-from crm_tui.bench.gold_rows import GoldRows
-from crm_tui.bench.org_facts import OrgFacts
 from crm_tui.org.generate.build_file import generate
 from crm_tui.org.store.check import find_damage
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.generate import generate_taskset
+from crm_tui.tasks.gold_rows import GoldRows
+from crm_tui.tasks.org_facts import OrgFacts
 from tests.benchmarks import smoke
 
 

@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from crm_tui.bench.taskset import Instance, TaskSet
-from crm_tui.study.report_render import process_table
+from crm_tui.study.results.render import process_table
+from crm_tui.tasks.taskset import Instance, TaskSet
 from tests.benchmarks.agents_report import import_and_report
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 

@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0)
     args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE)
     with smoke.bench_folder(args.smoke) as folder:
-        path = smoke.bench_org(folder, args.scale, args.seed)
+        path = smoke.task_org(folder, args.scale, args.seed)
         with OrgStore.open(path) as store:
             measures = measure_realism(store)
     print(f"Seed {args.seed}, scale {args.scale:g}:\n")

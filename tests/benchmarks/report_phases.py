@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=15)
     args = smoke.parse(parser, argv, scale=smoke.SMOKE_SCALE, repeat=2)
     with smoke.bench_folder(args.smoke) as folder:
-        org = args.org or smoke.bench_org(folder, args.scale, args.seed)
+        org = args.org or smoke.task_org(folder, args.scale, args.seed)
         marks: dict[str, float] = {}
         for name in ("aggregate_records", "finish"):
             setattr(fetch, name, _marking(marks, name, getattr(fetch, name)))

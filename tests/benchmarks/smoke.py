@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from crm_tui.bench.taskset import TaskSet, load_taskset
+from crm_tui.tasks.taskset import TaskSet, load_taskset
 from tests.helpers.paths import CRMARENA_TASKS
 
 SMOKE_SCALE = 0.1
@@ -79,7 +79,7 @@ def generator_fingerprint() -> str:
     return digest.hexdigest()[:10]
 
 
-def bench_org(folder: Path, scale: float, seed: int = 1) -> Path:
+def task_org(folder: Path, scale: float, seed: int = 1) -> Path:
     """The org generated at `scale` and `seed` in `folder` by this generator, generated now
     if the file is missing."""
     path = folder / f"crm-tui-bench-{scale:g}x-seed{seed}-{generator_fingerprint()}.sqlite"

@@ -18,7 +18,7 @@ hits both), with medians, the ratio, the issue's target and whether it is met:
 Run: python -m tests.benchmarks.speed_floors [--repeat 5] [--generate-scales 10 100]
      [--generate-repeat 3] [--tasks-scale 10] [--soql-scale 100] [--suite]
 The orgs of the tasks and SOQL rows are cached in the system's temp folder by the
-generator's source (`smoke.bench_org`); the generate rows make fresh ones each round.
+generator's source (`smoke.task_org`); the generate rows make fresh ones each round.
 """
 
 from __future__ import annotations
@@ -129,11 +129,11 @@ def generation_rows(scale: float, repeat: int, folder: Path) -> list[Row]:
 
 
 def tasks_row(scale: float, per_task: int, repeat: int, cached: Path, folder: Path) -> Row:
-    from crm_tui.bench.gold_rows import GoldRows
-    from crm_tui.bench.org_facts import OrgFacts
     from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.tasks.gold_rows import GoldRows
+    from crm_tui.tasks.org_facts import OrgFacts
 
-    org = smoke.bench_org(cached, scale)
+    org = smoke.task_org(cached, scale)
     env = dict(os.environ, PYTHONPYCACHEPREFIX=str(folder / "pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code cached, as an installed package
     out = folder / "tasks.json"
@@ -156,7 +156,7 @@ def tasks_row(scale: float, per_task: int, repeat: int, cached: Path, folder: Pa
 
 
 def soql_rows(scale: float, repeat: int, folder: Path) -> list[Row]:
-    org = smoke.bench_org(folder, scale)
+    org = smoke.task_org(folder, scale)
     with tempfile.TemporaryDirectory() as work:
         measured = soql_latency.measure_side_by_side(org, repeat, Path(work))
     rows = []

@@ -43,15 +43,15 @@ from typing import Any, TypeVar
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.attempts import open_next, record_event, save_draft, submit
-from crm_tui.study.db import StudyStore
-from crm_tui.study.drafts import realism_key, save_text_draft
-from crm_tui.study.models import Attempt, AttemptStatus, Event, RealismRating, TextDraft
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.ratings import rate_realism, rating_targets
-from crm_tui.study.studies import create_study, get_study, with_overrides
-from crm_tui.study.timing import derive
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt, AttemptStatus, Event, RealismRating, TextDraft
+from crm_tui.study.work.attempts import open_next, record_event, save_draft, submit
+from crm_tui.study.work.drafts import realism_key, save_text_draft
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.ratings import rate_realism, rating_targets
+from crm_tui.study.work.studies import create_study, get_study, with_overrides
+from crm_tui.study.work.timing import derive
 from tests.benchmarks.smoke import parse
 from tests.helpers.pg_server import PostgresServer, find_binaries, started_server
 

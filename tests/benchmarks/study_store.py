@@ -12,10 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from crm_tui.study.attempts import open_next, record_event, submit
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.attempts import open_next, record_event, submit
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.benchmarks.smoke import crmarena_taskset, smoke_only
 
 EVENTS = 500

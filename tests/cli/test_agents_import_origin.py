@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from crm_tui.bench.generate import generate_taskset
-from crm_tui.bench.taskset import write_taskset
 from crm_tui.cli import main
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.generate import generate_taskset
+from crm_tui.tasks.taskset import write_taskset
 from tests.helpers.cli import AGENT_FILE, fails
 from tests.helpers.paths import AGENTS, CRMARENA_TASKS
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from crm_tui.cli import main
-from crm_tui.study.db import StudyStore
+from crm_tui.study.store.db import StudyStore
 from tests.helpers.cli import AGENT_FILE, fails, snapshot
 from tests.helpers.paths import CRMARENA_TASKS
 
@@ -105,7 +105,7 @@ def test_only_regular_files_are_read_as_task_sets(tmp_path, capsys):
 
 
 def test_a_task_set_past_the_size_bound_is_refused_unread(tmp_path, capsys, monkeypatch):
-    from crm_tui.bench import input_files
+    from crm_tui.tasks import input_files
 
     monkeypatch.setattr(input_files, "MAX_INPUT_BYTES", 1000)
     path = tmp_path / "tasks.json"
@@ -141,7 +141,7 @@ def test_bad_agent_result_files_give_one_line_and_make_no_study_file(tmp_path, c
 
 
 def test_a_trajectory_of_many_submit_tags_reads_in_linear_time(tmp_path):
-    from crm_tui.study.agent_results import read_agent_results
+    from crm_tui.study.results.agent_files import read_agent_results
 
     records = json.loads(AGENT_FILE.read_text(encoding="utf-8"))[:1]
     records[0]["agent_info"].pop("end_reason", None)

@@ -14,7 +14,7 @@ from crm_tui.cli import main
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.store import orgstore as store_module
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
+from crm_tui.study.store.db import StudyStore
 from tests.helpers.cli import AGENT_FILE, fails, snapshot
 from tests.helpers.paths import CRMARENA_TASKS
 

@@ -9,10 +9,10 @@ import stat
 from click.testing import CliRunner
 
 from crm_tui.cli.main import cli
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import BAD_CODE, redeem
-from crm_tui.study.profiles import list_profiles
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.invitations import BAD_CODE, redeem
+from crm_tui.study.work.profiles import list_profiles
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails, snapshot
 
 CODE = re.compile(r"code: ([2-9A-HJ-NP-Z]{4}(?:-[2-9A-HJ-NP-Z]{4}){3})")

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from crm_tui.bench.generate import generate_taskset
-from crm_tui.bench.taskset import write_taskset
 from crm_tui.cli import main
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.generate import generate_taskset
+from crm_tui.tasks.taskset import write_taskset
 
 
 def test_tasks_stats_piped_is_as_wide_as_its_table(small_org_path, tmp_path, capsys, monkeypatch):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from crm_tui.cli import main
-from crm_tui.study.db import StudyStore
+from crm_tui.study.store.db import StudyStore
 from tests.helpers.cli import snapshot
 from tests.helpers.paths import CRMARENA_TASKS
 

@@ -16,14 +16,14 @@ import sys
 import pytest
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
+from crm_tui.study.store.db import StudyStore
 from tests.helpers.paths import ROOT
 from tests.helpers.study_pilot import create_crafted_study
 
 # Each is loaded by the commands that use it, never by the command line itself.
 HEAVY = ("sqlalchemy", "sqlmodel", "pydantic", "textual", "numpy", "krippendorff", "rich")
 # The command groups' own modules: the org, the task families, the study store.
-LAYERS = ("crm_tui.org", "crm_tui.bench", "crm_tui.study", "crm_tui.tui")
+LAYERS = ("crm_tui.org", "crm_tui.tasks", "crm_tui.study", "crm_tui.tui")
 
 LIST_IMPORTS = """
 import json, sys
@@ -79,8 +79,8 @@ APP_LATER = ("numpy", "krippendorff", "simple_salesforce", "requests", "faker")
 # What the study loads, and the study screens a person reaches only after the first one.
 STUDY_LATER = ("sqlalchemy", "sqlmodel", "pydantic", "psycopg")
 SCREENS_LATER = (
-    "crm_tui.study.db",
-    "crm_tui.study.models",
+    "crm_tui.study.store.db",
+    "crm_tui.study.store.models",
     "crm_tui.study.service",
     "crm_tui.tui.study.home",
     "crm_tui.tui.study.solve",
@@ -162,5 +162,5 @@ def test_tasks_generate_loads_no_soql_machinery(small_org_path, tmp_path):
     out = tmp_path / "tasks.json"
     argv = ["tasks", "generate", "--org", str(small_org_path), "--per-task", "4"]
     modules = imported_by(*argv, "--allow-short", "--out", str(out))
-    assert out.exists() and "crm_tui.bench.gold" in modules
+    assert out.exists() and "crm_tui.tasks.gold" in modules
     assert sorted(m for m in modules if m.startswith("crm_tui.org.soql")) == []

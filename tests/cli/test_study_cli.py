@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from crm_tui.bench.taskset import imported, load_taskset, sealed, write_taskset
 from crm_tui.cli.main import cli
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.attempts import open_next, submit
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile, list_profiles
-from crm_tui.study.studies import find_study, list_studies, study_fits_org
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.attempts import open_next, submit
+from crm_tui.study.work.profiles import create_profile, list_profiles
+from crm_tui.study.work.studies import find_study, list_studies, study_fits_org
+from crm_tui.tasks.taskset import imported, load_taskset, sealed, write_taskset
 from tests.helpers.paths import CRMARENA_TASKS
 
 

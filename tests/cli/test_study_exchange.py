@@ -9,11 +9,11 @@ import stat
 from click.testing import CliRunner
 
 from crm_tui.cli.main import cli
-from crm_tui.study import attempts
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import create_study, find_study, solve_only_preset, with_overrides
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work import attempts
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, find_study, solve_only_preset, with_overrides
 from tests.helpers.cli import fails, snapshot
 from tests.helpers.routing_items import ORG, instances
 

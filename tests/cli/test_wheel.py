@@ -30,8 +30,8 @@ def test_wheel_ships_task_families_and_protocols(tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     probe = (
-        "from crm_tui.paths import bundled_dir; from crm_tui.bench.families import families;"
-        "from crm_tui.study.protocol import load_preset;"
+        "from crm_tui.paths import bundled_dir; from crm_tui.tasks.families import families;"
+        "from crm_tui.study.work.protocol import load_preset;"
         "print(bundled_dir('tasks')); print(len(families()));"
         "print(load_preset('paper-expert-study')[0].name)"
     )

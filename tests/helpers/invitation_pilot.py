@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crm_tui.study.clock import Clock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import invite
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.clock import Clock
+from crm_tui.study.work.invitations import invite
 from tests.helpers.pilot import settle
 
 

@@ -182,7 +182,7 @@ class PostgresServer:
         """A fresh database holding an empty study store at the latest schema version:
         a copy of one migrated once (copying is faster than migrating every time)."""
         if self._template is None:
-            from crm_tui.study.db import StudyStore
+            from crm_tui.study.store.db import StudyStore
 
             url = self.new_database()
             StudyStore.open(url).close()  # closed: a template must have no connections

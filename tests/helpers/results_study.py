@@ -7,12 +7,12 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from crm_tui.bench.taskset import CRMARENA
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.protocol import load_preset
 from crm_tui.study.service import Profile, StudyService
-from crm_tui.study.studies import create_study, with_overrides
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study, with_overrides
+from crm_tui.tasks.taskset import CRMARENA
 from crm_tui.tui.study.results import ResultsScreen
 from tests.helpers.paths import AGENTS
 from tests.helpers.pilot import settle

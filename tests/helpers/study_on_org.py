@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from crm_tui.bench.families import get_family
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.families import get_family
 from tests.helpers.pilot import settle
 
 STUDY_FAMILIES = (

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 from sqlmodel import select
 
-from crm_tui.bench.families import get_family
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Event
-from crm_tui.study.protocol import Preset, load_preset
-from crm_tui.study.studies import create_study
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Event
+from crm_tui.study.work.protocol import Preset, load_preset
+from crm_tui.study.work.studies import create_study
+from crm_tui.tasks.families import get_family
 from tests.helpers.pilot import settle
 
 

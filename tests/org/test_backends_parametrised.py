@@ -20,11 +20,11 @@ from crm_tui.org.backends.sf_connection import SalesforceCredentials
 from crm_tui.org.schema.catalogue import OBJECT_NAMES, child_relationships
 from crm_tui.org.schema.ids import make_id, to18
 from crm_tui.org.store.orgstore import OrgStore, q
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt, RealismRating
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt, RealismRating
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen

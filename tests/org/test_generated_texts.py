@@ -12,13 +12,13 @@ from datetime import date
 
 import pytest
 
-from crm_tui.bench.newcase import compose_case
 from crm_tui.org.generate import chats, descriptions, emails, threads
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate.data import TYPES
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.generate.writing_style import agent_voice, customer_style, vary
+from crm_tui.tasks.newcase import compose_case
 
 TYPE = {t.noun: t for t in TYPES}
 DRAWS = 400

@@ -13,7 +13,6 @@ from datetime import timedelta
 
 import pytest
 
-from crm_tui.bench.generate import generate_taskset
 from crm_tui.org.backends.interface import Operator
 from crm_tui.org.reports import (
     CrossFilter,
@@ -27,6 +26,7 @@ from crm_tui.org.reports import (
 )
 from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.generate import generate_taskset
 from tests.org.test_backends_parametrised import open_backend, salesforce_server  # noqa: F401
 
 PER_FAMILY = 4

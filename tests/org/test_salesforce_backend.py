@@ -22,11 +22,11 @@ from crm_tui.org.server.loopback_tls import make_loopback_certificates
 from crm_tui.org.server.rest import ORG_ID, OrgServer, Response
 from crm_tui.org.soql.lexer import Kind, tokenize
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.study.study_app import StudyApp

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import pytest
 
-from crm_tui.bench.periods import MONTHS, offset_before
 from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.periods import MONTHS, offset_before
 from tests.helpers.sf_client import client, serve_tls
 
 SOQL_FAMILIES = (
@@ -31,7 +31,7 @@ SOQL_FAMILIES = (
 
 @pytest.fixture(scope="module")
 def default_taskset(default_org_path):
-    from crm_tui.bench.generate import generate_taskset
+    from crm_tui.tasks.generate import generate_taskset
 
     with OrgStore.open(default_org_path) as store:
         return generate_taskset(store)

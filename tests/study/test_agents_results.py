@@ -8,7 +8,7 @@ import re
 import pytest
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.agent_results import read_agent_results
+from crm_tui.study.results.agent_files import read_agent_results
 from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, Case
 from tests.helpers.paths import AGENTS as DATA
 

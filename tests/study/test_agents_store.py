@@ -8,16 +8,16 @@ import sqlite3
 import pytest
 from sqlmodel import select
 
-from crm_tui.bench.taskset import load_taskset
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import (
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import (
     AgentAnswer,
     AgentRun,
     agent_answers,
     import_agent_results,
 )
-from crm_tui.study.db import StudyStore
+from crm_tui.study.store.db import StudyStore
+from crm_tui.tasks.taskset import load_taskset
 from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, crashed
 from tests.helpers.paths import AGENTS as DATA
 from tests.helpers.paths import CRMARENA_TASKS, ROOT

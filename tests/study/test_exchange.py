@@ -11,18 +11,18 @@ import pytest
 from sqlmodel import col, select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import attempts
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.drafts import realism_key, save_text_draft
-from crm_tui.study.events import attempt_events, record_study_event
-from crm_tui.study.exchange import collect_work, export_work, merge_work, work_counts
-from crm_tui.study.models import Annotator, Attempt
-from crm_tui.study.profiles import create_profile, list_profiles
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.ratings import flag_item, rate_realism
-from crm_tui.study.studies import create_study, find_study, with_overrides
-from crm_tui.study.timing import derive
+from crm_tui.study.exchange.offline import collect_work, export_work, merge_work, work_counts
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import attempt_events, record_study_event
+from crm_tui.study.store.models import Annotator, Attempt
+from crm_tui.study.work import attempts
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.drafts import realism_key, save_text_draft
+from crm_tui.study.work.profiles import create_profile, list_profiles
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.ratings import flag_item, rate_realism
+from crm_tui.study.work.studies import create_study, find_study, with_overrides
+from crm_tui.study.work.timing import derive
 from tests.helpers.routing_items import ORG, instances
 
 TASKS = "sha256:exchange"

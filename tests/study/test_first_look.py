@@ -10,14 +10,14 @@ import pytest
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
 from crm_tui.study.first_look import FirstLook, first_look
-from crm_tui.study.invitations import invite
-from crm_tui.study.modes import Mode
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
 from crm_tui.study.service import StudyService
-from crm_tui.study.studies import create_study
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.invitations import invite
+from crm_tui.study.work.modes import Mode
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study
 from tests.helpers.study_pilot import crafted_instances
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
-from crm_tui.bench.taskset import load_taskset
-from crm_tui.study.db import StudyStore
-from crm_tui.study.first_run import DEFAULT_STUDY, ensure_defaults
-from crm_tui.study.models import Attempt
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.studies import create_study, list_studies
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt
+from crm_tui.study.work.first_run import DEFAULT_STUDY, ensure_defaults
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study, list_studies
+from crm_tui.tasks.taskset import load_taskset
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen

@@ -10,10 +10,12 @@ import pytest
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import invitations
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import (
+from crm_tui.study.service import StudyService
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import InvitationFailure
+from crm_tui.study.work import invitations
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.invitations import (
     BAD_CODE,
     LOCKED_OUT,
     MAX_FAILURES,
@@ -24,10 +26,8 @@ from crm_tui.study.invitations import (
     redeem,
     revoke,
 )
-from crm_tui.study.models import InvitationFailure
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.service import StudyService
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 
 CODE_SHAPE = re.compile(r"^[2-9A-HJ-NP-Z]{4}(-[2-9A-HJ-NP-Z]{4}){3}$")
 

@@ -7,13 +7,13 @@ import pytest
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import attempt_events
-from crm_tui.study.models import Attempt
-from crm_tui.study.profiles import create_profile
 from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS, StudyService
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import attempt_events
+from crm_tui.study.store.models import Attempt
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.routing_items import ORG, instances
 
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.process import Sight, summarise, trace
-from crm_tui.study.steps import StepKind, agent_steps, steps_from_json, steps_to_json
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.process import Sight, summarise, trace
+from crm_tui.study.results.steps import StepKind, agent_steps, steps_from_json, steps_to_json
 from tests.helpers.crmarena_records import (
     NCR,
     call,

@@ -15,19 +15,19 @@ import krippendorff
 import numpy as np
 import pytest
 
-from crm_tui.bench.taskset import CRMARENA, load_taskset
 from crm_tui.cli import main
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.attempts import expire_if_over_limit, open_next, skip, submit
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.ratings import flag_item, rate_realism
-from crm_tui.study.report import agent_label, build_report
-from crm_tui.study.report_render import report_tables, to_csv, to_json, to_markdown
-from crm_tui.study.studies import create_study, solve_only_preset, with_overrides
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import import_agent_results
+from crm_tui.study.results.render import report_tables, to_csv, to_json, to_markdown
+from crm_tui.study.results.summary import agent_label, build_report
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.attempts import expire_if_over_limit, open_next, skip, submit
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.ratings import flag_item, rate_realism
+from crm_tui.study.work.studies import create_study, solve_only_preset, with_overrides
+from crm_tui.tasks.taskset import CRMARENA, load_taskset
 from tests.helpers.crmarena_records import crashed
 from tests.helpers.paths import AGENTS, CRMARENA_TASKS, DATA
 
@@ -112,7 +112,7 @@ def study_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def report(study_file):
     with StudyStore.open(study_file) as store, store.transaction() as session:
-        from crm_tui.study.studies import list_studies
+        from crm_tui.study.work.studies import list_studies
 
         (study,) = list_studies(store)
         return build_report(session, study)

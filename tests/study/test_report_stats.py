@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crm_tui.study.stats import (
+from crm_tui.study.results.stats import (
     krippendorff_alpha,
     mean_pairwise_agreement,
     median_iqr,

@@ -16,12 +16,12 @@ import pytest
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.attempts import open_next, submit
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import BAD_CODE, LOCKED_OUT, MAX_FAILURES, invite, redeem
-from crm_tui.study.models import Annotator, Attempt, Event, EventKind, InvitationFailure
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Annotator, Attempt, Event, EventKind, InvitationFailure
+from crm_tui.study.work.attempts import open_next, submit
+from crm_tui.study.work.invitations import BAD_CODE, LOCKED_OUT, MAX_FAILURES, invite, redeem
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.pg_server import PostgresServer
 from tests.helpers.routing_items import instances as routing_instances
 

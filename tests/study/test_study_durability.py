@@ -11,12 +11,12 @@ from pathlib import Path
 
 from sqlmodel import func, select
 
-from crm_tui.study.attempts import open_next, record_event, submit
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt, Event
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt, Event
+from crm_tui.study.work.attempts import open_next, record_event, submit
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.paths import CRMARENA_TASKS
 
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, like a second app

@@ -9,7 +9,10 @@ import pytest
 from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.attempts import (
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import record_study_event
+from crm_tui.study.store.models import Attempt, AuditFlag, Event, RealismRating, StudyItem
+from crm_tui.study.work.attempts import (
     elapsed,
     expire_if_over_limit,
     normalise_answer,
@@ -19,16 +22,13 @@ from crm_tui.study.attempts import (
     skip,
     submit,
 )
-from crm_tui.study.audit import audit_items
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import record_study_event
-from crm_tui.study.models import Attempt, AuditFlag, Event, RealismRating, StudyItem
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.progress import annotator_progress, study_summary
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.ratings import flag_item, rate_realism
-from crm_tui.study.studies import create_study, solve_only_preset, with_overrides
+from crm_tui.study.work.audit import audit_items
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.progress import annotator_progress, study_summary
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.ratings import flag_item, rate_realism
+from crm_tui.study.work.studies import create_study, solve_only_preset, with_overrides
 from tests.helpers.paths import CRMARENA_TASKS
 
 

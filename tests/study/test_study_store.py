@@ -11,16 +11,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, select
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.study import agents_store, models
-from crm_tui.study.assignment import Candidate, choose_items
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import record_study_event
-from crm_tui.study.migrations import LATEST_VERSION
-from crm_tui.study.models import row_id
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.protocol import load_preset, resolve_protocol
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.results import agent_runs as agents_store
+from crm_tui.study.store import models
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import record_study_event
+from crm_tui.study.store.migrations import LATEST_VERSION
+from crm_tui.study.store.models import row_id
+from crm_tui.study.work.assignment import Candidate, choose_items
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import load_preset, resolve_protocol
+from crm_tui.study.work.studies import create_study, solve_only_preset
 
 
 def columns(store: StudyStore) -> dict[str, list[str]]:

@@ -12,12 +12,12 @@ from sqlmodel import select
 from crm_tui.cli import main
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import redact_url
-from crm_tui.study.attempts import open_next, record_event, save_draft, submit
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Assignment, Attempt, Event
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.studies import create_study, solve_only_preset
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Assignment, Attempt, Event
+from crm_tui.study.work.attempts import open_next, record_event, save_draft, submit
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails
 from tests.helpers.pg_server import PASSWORD, PostgresServer
 from tests.helpers.routing_items import instances
@@ -56,7 +56,7 @@ def test_the_store_never_shows_its_password(postgres_server: PostgresServer):
         assert all(PASSWORD not in text for text in shown), shown
         assert store.path == url.replace(PASSWORD, "***")
         with pytest.raises(CrmTuiError) as missing:
-            from crm_tui.study.studies import find_study
+            from crm_tui.study.work.studies import find_study
 
             find_study(store, "nope")
         assert "postgresql://crm:***@127.0.0.1" in str(missing.value)

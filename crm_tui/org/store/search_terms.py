@@ -1,7 +1,7 @@
 """SOSL search terms as FTS5 queries of the store's `search_index`.
 
 Apart from the SOQL package, which costs ~35 ms to import: the task generator's product
-searches (`bench.gold.search_products`) need only this.
+searches (`tasks.gold.search_products`) need only this.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from crm_tui.study.process import SIGHT_LABELS, Sight
-from crm_tui.study.replay import Replay, Solve
+from crm_tui.study.results.process import SIGHT_LABELS, Sight
+from crm_tui.study.results.replay import Replay, Solve
+from crm_tui.study.results.steps import Step, StepKind
 from crm_tui.study.service import Profile, StudyService
-from crm_tui.study.steps import Step, StepKind
 from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to

@@ -16,14 +16,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
-from crm_tui.study.process import SIGHT_LABELS, Sight, Trace
-from crm_tui.study.report import ALL, Report
-from crm_tui.study.report_render import (
+from crm_tui.study.results.process import SIGHT_LABELS, Sight, Trace
+from crm_tui.study.results.render import (
     PROCESS_TABLE_TITLE,
     TableView,
     pct_n,
     report_tables,
 )
+from crm_tui.study.results.summary import ALL, Report
 from crm_tui.study.service import Mode, Profile, StudyService
 from crm_tui.tui.notices import explain
 from crm_tui.tui.styles import css_next_to

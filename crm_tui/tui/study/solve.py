@@ -16,8 +16,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.notifications import SeverityLevel
 from textual.widgets import Markdown, Static
 
-from crm_tui.bench.families import PERSONAS, get_family
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
+from crm_tui.tasks.families import PERSONAS, get_family
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
 from crm_tui.tui.study.dialogs import (

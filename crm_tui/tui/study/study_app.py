@@ -25,7 +25,7 @@ from textual.binding import Binding
 from crm_tui import paths
 from crm_tui.org.backends.interface import Backend
 from crm_tui.study.first_look import first_look
-from crm_tui.study.modes import Mode
+from crm_tui.study.work.modes import Mode
 from crm_tui.tui.browser import browser_app, report_files
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.history import (

@@ -28,7 +28,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, OptionList, Select, Static
 
-from crm_tui.bench.periods import offset_before
+from crm_tui.tasks.periods import offset_before
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.list_view import ListViewScreen

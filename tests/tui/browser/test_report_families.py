@@ -24,9 +24,9 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Static
 
-from crm_tui.bench.generate import generate_taskset
 from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
+from crm_tui.tasks.generate import generate_taskset
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen

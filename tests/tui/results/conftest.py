@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from crm_tui.bench.taskset import load_taskset
-from crm_tui.study.agent_results import read_agent_results
-from crm_tui.study.agents_store import import_agent_results
-from crm_tui.study.attempts import open_next, submit
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
-from crm_tui.study.ratings import flag_item, rate_realism
+from crm_tui.study.results.agent_files import read_agent_results
+from crm_tui.study.results.agent_runs import import_agent_results
 from crm_tui.study.service import StudyService
-from crm_tui.study.studies import list_studies
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.attempts import open_next, submit
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.ratings import flag_item, rate_realism
+from crm_tui.study.work.studies import list_studies
+from crm_tui.tasks.taskset import load_taskset
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from tests.helpers.paths import CRMARENA_TASKS

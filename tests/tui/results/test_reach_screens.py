@@ -8,9 +8,9 @@ import io
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from crm_tui.bench.taskset import load_taskset
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.clock import FakeClock
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.tasks.taskset import load_taskset
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.study_pilot import create_crafted_study

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual import events
 
 from crm_tui.org.backends.local import LocalBackend
-from crm_tui.study.clock import FakeClock
+from crm_tui.study.work.clock import FakeClock
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import attempt_events
-from crm_tui.study.models import Attempt, Study, row_id
-from crm_tui.study.replay import replay_item
-from crm_tui.study.steps import StepKind, answer_edits, human_steps
+from crm_tui.study.results.replay import replay_item
+from crm_tui.study.results.steps import StepKind, answer_edits, human_steps
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import attempt_events
+from crm_tui.study.store.models import Attempt, Study, row_id
 from crm_tui.tui.study.replay_screen import EDITED, step_rows
 from tests.helpers.pilot import settle
 from tests.helpers.study_pilot import (

@@ -11,14 +11,14 @@ from datetime import timedelta
 from textual.widgets import Input, OptionList, Static
 
 from crm_tui import paths
-from crm_tui.bench.taskset import imported, load_taskset, write_taskset
 from crm_tui.errors import CrmTuiError
-from crm_tui.study.attempts import open_next, submit
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import BAD_CODE, LOCKED_OUT, MAX_FAILURES, revoke
-from crm_tui.study.profiles import create_profile
 from crm_tui.study.service import RESULTS_ARE_FOR_COORDINATORS
-from crm_tui.study.studies import list_studies
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.attempts import open_next, submit
+from crm_tui.study.work.invitations import BAD_CODE, LOCKED_OUT, MAX_FAILURES, revoke
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import list_studies
+from crm_tui.tasks.taskset import imported, load_taskset, write_taskset
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.home import HomeScreen

@@ -13,9 +13,9 @@ from textual import events
 from textual.widgets import Input, OptionList
 
 from crm_tui.study import service as study_service
-from crm_tui.study.db import StudyStore
 from crm_tui.study.first_look import first_look
-from crm_tui.study.invitations import invite
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.invitations import invite
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.study.profile import ProfileScreen

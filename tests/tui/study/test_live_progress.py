@@ -8,13 +8,13 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study import attempts
-from crm_tui.study.db import StudyStore
-from crm_tui.study.invitations import invite
-from crm_tui.study.models import Attempt
-from crm_tui.study.profiles import create_profile
 from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
-from crm_tui.study.studies import find_study, with_overrides
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt
+from crm_tui.study.work import attempts
+from crm_tui.study.work.invitations import invite
+from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.studies import find_study, with_overrides
 from crm_tui.tui.study import live_progress
 from crm_tui.tui.study.live_progress import LiveProgressScreen, ReassignDialog
 from tests.helpers.pilot import settle, wait_for

@@ -7,9 +7,9 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from crm_tui.bench.families import get_family
-from crm_tui.study.models import Mode
 from crm_tui.study.service import StudyService
+from crm_tui.study.store.models import Mode
+from crm_tui.tasks.families import get_family
 from crm_tui.tui.study.audit_screen import AuditScreen
 from tests.helpers.pilot import settle
 from tests.helpers.study_pilot import first_two_ids, type_text

@@ -8,10 +8,10 @@ import asyncio
 import pytest
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.audit import audit_items
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Mode
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Mode
+from crm_tui.study.work.audit import audit_items
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen

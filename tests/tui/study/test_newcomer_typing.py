@@ -11,8 +11,8 @@ from textual.widgets import Input, Static, TextArea
 from textual.widgets._footer import FooterKey
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen

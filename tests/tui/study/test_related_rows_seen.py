@@ -8,15 +8,15 @@ import pytest
 from sqlmodel import select
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.clock import FakeClock
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import attempt_events
-from crm_tui.study.models import Attempt, StudyItem, row_id
-from crm_tui.study.process import HUMANS, Sight, build_process
-from crm_tui.study.protocol import load_preset
-from crm_tui.study.report import FAMILY_ORDER, agent_label
-from crm_tui.study.steps import StepKind, human_steps
-from crm_tui.study.studies import create_study
+from crm_tui.study.results.process import HUMANS, Sight, build_process
+from crm_tui.study.results.steps import StepKind, human_steps
+from crm_tui.study.results.summary import FAMILY_ORDER, agent_label
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import attempt_events
+from crm_tui.study.store.models import Attempt, StudyItem, row_id
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.protocol import load_preset
+from crm_tui.study.work.studies import create_study
 from crm_tui.tui.app import create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen

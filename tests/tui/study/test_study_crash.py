@@ -8,8 +8,8 @@ import sys
 
 from textual.widgets import Input
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.paths import ROOT

@@ -7,9 +7,9 @@ import json
 from sqlmodel import select
 from textual.widgets import Static
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import AuditFlag, StudyItem
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import AuditFlag, StudyItem
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.audit_screen import AuditScreen
 from crm_tui.tui.study.home import HomeScreen

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.events import attempt_events
-from crm_tui.study.models import Attempt, StudyItem, row_id
-from crm_tui.study.process import HUMANS, Sight, build_process
-from crm_tui.study.report import FAMILY_ORDER, agent_label
-from crm_tui.study.steps import StepKind, human_steps
+from crm_tui.study.results.process import HUMANS, Sight, build_process
+from crm_tui.study.results.steps import StepKind, human_steps
+from crm_tui.study.results.summary import FAMILY_ORDER, agent_label
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.events import attempt_events
+from crm_tui.study.store.models import Attempt, StudyItem, row_id
 from crm_tui.tui.browser.history import ListLocation, RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from tests.helpers.pilot import settle

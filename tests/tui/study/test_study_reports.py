@@ -9,8 +9,8 @@ from sqlmodel import select
 from textual.widgets import Input
 
 from crm_tui.org.reports import Grouping, ReportDefinition, SummarySort
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Event
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Event
 from crm_tui.tui.browser.history import ReportBuilderLocation
 from crm_tui.tui.browser.screens.report_result import ReportScreen
 from crm_tui.tui.study.solve import SolveScreen

@@ -8,9 +8,9 @@ from sqlmodel import select
 from textual import events
 from textual.widgets import Input
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Annotator, Attempt, AuditFlag, Event, RealismRating
-from crm_tui.study.progress import annotator_progress
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Annotator, Attempt, AuditFlag, Event, RealismRating
+from crm_tui.study.work.progress import annotator_progress
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.study.answer import us_states

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.work.profiles import create_profile
 from tests.helpers.pilot import settle
 
 SIZE = (120, 40)

@@ -8,8 +8,8 @@ import json
 import pytest
 from sqlmodel import select
 
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt, Event
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt, Event
 from crm_tui.tui.study.dialogs import SkipDialog
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen

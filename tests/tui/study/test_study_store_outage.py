@@ -11,9 +11,9 @@ from sqlmodel import select
 from textual.widgets import Input
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Attempt
-from crm_tui.study.profiles import create_profile
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Attempt
+from crm_tui.study.work.profiles import create_profile
 from crm_tui.tui.app import create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen

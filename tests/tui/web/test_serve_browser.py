@@ -16,8 +16,8 @@ import pytest
 from sqlmodel import col, select
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.db import StudyStore
-from crm_tui.study.models import Annotator, Attempt, Event, InvitationFailure, StudyItem
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import Annotator, Attempt, Event, InvitationFailure, StudyItem
 from tests.helpers.processes import child_pids
 from tests.helpers.waiting import wait_until
 from tests.tui.web.served_study import (

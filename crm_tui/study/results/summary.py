@@ -1,0 +1,411 @@
+"""The study report as plain data: humans next to agents per task family, realism, audit.
+
+Everything here is numbers and strings in dataclasses, so the terminal, the files
+(`report_render.py`) and the app render the same thing. Conventions:
+- No submission is never an answer (`scoring.NO_SUBMISSION`): an expired attempt (past
+  the time limit, with or without a late answer) and an agent record without what CRMArena
+  counts as a submission score 0 and count; skipped attempts are left out. Agreement and
+  the disputed items use submitted answers only. Active time is over answered attempts.
+- Agents: answers to the study's items only (same task Ids, same scorer), pooled over
+  trials. pass^k uses exact-match families only (the paper leaves knowledge QA out). Each
+  agent row counts its no-submission records and the records whose re-score differs from
+  the reward CRMArena stored (the README's scoring section says why they may).
+- "ALL" is the unweighted mean of the family scores (spec 7.2); the humans' ALL interval is
+  a Wilson interval at that value over all answered attempts.
+- An answer is "wrong" for the audit when it scores below 0.5 (knowledge QA is F1).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun, agent_answers
+from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
+from crm_tui.study.results.process import Process, build_process
+from crm_tui.study.results.stats import (
+    AlphaEstimate,
+    Interval,
+    Spread,
+    krippendorff_alpha,
+    mean_pairwise_agreement,
+    median_iqr,
+    pass_hat_k_curve,
+    wilson_interval,
+)
+from crm_tui.study.store.models import (
+    Attempt,
+    AttemptStatus,
+    AuditFlag,
+    RealismRating,
+    Study,
+    StudyItem,
+    row_id,
+)
+from crm_tui.study.work.ratings import rating_targets
+from crm_tui.study.work.studies import study_protocol
+from crm_tui.tasks.families import Family, families
+from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, is_submission, score
+from crm_tui.tasks.taskset import CRMARENA
+
+ALL = "ALL"
+# The paper's Table 2 column order (grouped by persona), used for every per-family listing.
+FAMILY_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
+WRONG_BELOW = 0.5
+REALISTIC = 4  # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
+SCALE = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class HumanResult:
+    answers: int
+    accuracy: float | None
+    interval: Interval | None
+    active_ms: Spread | None
+    agreement: float | None  # mean pairwise score between humans' answers to an item
+    items_answered: int = 0  # items with at least one of the answers above
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    trials: int
+    answers: int
+    crmarena_success: float | None  # the reward in the source files
+    rescored_success: float | None  # our scorer
+    no_submission: int = 0  # records with no submission (error, max turns, ...): score 0
+    differs_from_crmarena: int | None = None  # records re-scored unlike CRMArena's reward
+    pass_hat_k: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    family: str  # abbreviation (NCR ...) or "ALL"
+    task: str | None  # internal task name; None for ALL
+    items: int
+    humans: HumanResult
+    agents: dict[str, AgentResult]  # agent label -> result
+
+
+@dataclass(frozen=True)
+class Agent:
+    label: str
+    model: str
+    strategy: str
+    trials: int
+
+
+@dataclass(frozen=True)
+class RealismTarget:
+    target: str  # "org" or an object's API name
+    counts: dict[int, int]  # level 1..5 -> ratings
+    dont_know: int
+    realistic_share: float | None  # Realistic or better, among 1..5 ratings
+
+
+@dataclass(frozen=True)
+class Realism:
+    annotators: int
+    targets: list[RealismTarget]
+    alpha: AlphaEstimate | None  # ordinal, units = targets, raters = annotators
+    level_labels: dict[int, str]
+
+
+@dataclass(frozen=True)
+class FlagCount:
+    category: str
+    label: str
+    flags: int
+    items: int
+
+
+@dataclass(frozen=True)
+class DisputedItem:
+    idx: int
+    family: str
+    gold: str | None
+    answers: int
+    wrong_share: float
+    common_answer: str
+    flags: int
+
+
+@dataclass(frozen=True)
+class Report:
+    study: str
+    org_fingerprint: str
+    task_set_hash: str
+    crmarena_task_set: bool
+    annotators: int
+    agents: list[Agent]
+    families: list[FamilyResult]
+    paper: list[PaperRow]  # reference rows, only for CRMArena's own task set
+    realism: Realism
+    flags: list[FlagCount]
+    disputed: list[DisputedItem]
+    process: Process | None = None  # how humans and agents solved (`process.py`)
+
+
+def ordered_families() -> list[Family]:
+    return sorted(families().values(), key=lambda f: FAMILY_ORDER.index(f.abbrev))
+
+
+# One label per run_tasks.py strategy, the paper's names for the three it reports.
+STRATEGY_LABELS = {
+    **FRAMEWORK_LABELS,
+    "tool_call_flex": "Function Calling (flex)",  # the tools plus SOQL/SOSL queries
+    "tool_call_superface": "Function Calling (superface)",
+}
+
+
+def agent_label(model: str, strategy: str) -> str:
+    return f"{model} {STRATEGY_LABELS.get(strategy, strategy)}"
+
+
+def build_report(session: Session, study: Study) -> Report:
+    items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
+    answered = [
+        a
+        for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
+        if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
+    ]
+    attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
+    for attempt in answered:
+        attempts_by_item[attempt.item_id].append(attempt)
+    study_idx = {item.idx for item in items}
+    runs = [
+        (run, answer)
+        for run, answer in agent_answers(session, study.task_set_hash)
+        if answer.idx in study_idx
+    ]
+    flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
+    crmarena = study.org_fingerprint == CRMARENA
+    return Report(
+        study=study.name,
+        org_fingerprint=study.org_fingerprint,
+        task_set_hash=study.task_set_hash,
+        crmarena_task_set=crmarena,
+        annotators=len({a.annotator_id for a in answered}),
+        agents=_agents(runs),
+        families=_family_results(items, attempts_by_item, runs),
+        paper=load_paper_results() if crmarena else [],
+        realism=_realism(session, study),
+        flags=_flag_counts(study, flags),
+        disputed=_disputed(items, attempts_by_item, flags),
+        process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
+    )
+
+
+# ----------------------------------------------------------------- performance
+def _submission(attempt: Attempt) -> str | None:
+    """The submitted answer; NO_SUBMISSION for an expired (or skipped) attempt."""
+    return attempt.answer_raw if attempt.status == AttemptStatus.SUBMITTED else NO_SUBMISSION
+
+
+def _attempt_score(attempt: Attempt) -> float:
+    return (attempt.score or 0.0) if is_submission(_submission(attempt)) else 0.0
+
+
+def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
+    trials: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for run, _ in runs:
+        trials[run.model, run.strategy].add(run.trial)
+    return [Agent(agent_label(m, s), m, s, len(t)) for (m, s), t in sorted(trials.items())]
+
+
+def _family_results(
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[Attempt]],
+    runs: list[tuple[AgentRun, AgentAnswer]],
+) -> list[FamilyResult]:
+    rows = []
+    for family in ordered_families():
+        name = family.name
+        family_items = [item for item in items if item.task == name]
+        if not family_items:
+            continue
+        attempts = [a for item in family_items for a in attempts_by_item[row_id(item)]]
+        rows.append(
+            FamilyResult(
+                family=family.abbrev,
+                task=name,
+                items=len(family_items),
+                humans=_humans(family_items, attempts_by_item, attempts),
+                agents=_agent_results([(r, a) for r, a in runs if a.task == name]),
+            )
+        )
+    if rows:
+        rows.append(_all_row(rows, items, attempts_by_item, runs))
+    return rows
+
+
+def _humans(
+    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], attempts: list[Attempt]
+) -> HumanResult:
+    scores = [_attempt_score(a) for a in attempts]
+    accuracy = sum(scores) / len(scores) if scores else None
+    groups = [(item.task, _submissions(attempts_by_item[row_id(item)])) for item in items]
+    agreement = mean_pairwise_agreement(
+        [[(task, answer) for answer in answers] for task, answers in groups],
+        lambda a, b: score(a[0], a[1], b[1]),
+    )
+    return HumanResult(
+        answers=len(scores),
+        accuracy=accuracy,
+        interval=wilson_interval(sum(scores), len(scores)),
+        active_ms=median_iqr([a.active_ms for a in attempts if a.active_ms is not None]),
+        agreement=agreement,
+        items_answered=sum(bool(attempts_by_item[row_id(item)]) for item in items),
+    )
+
+
+def _submissions(attempts: list[Attempt]) -> list[str]:
+    return [answer for a in attempts if (answer := _submission(a)) is not None]
+
+
+def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
+    """Per agent; pass^k counts exact-match answers only (knowledge QA's F1 is no pass)."""
+    by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
+    for run, answer in runs:
+        by_agent[agent_label(run.model, run.strategy)].append((run, answer))
+    results = {}
+    for label, pairs in sorted(by_agent.items()):
+        rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
+        differs = [
+            abs(a.score - a.crmarena_reward) > 1e-9
+            for _, a in pairs
+            if a.crmarena_reward is not None
+        ]
+        outcomes: dict[int, list[bool]] = defaultdict(list)
+        for _, answer in pairs:
+            if families()[answer.task].metric == "exact_match":
+                outcomes[answer.idx].append(answer.score >= 1.0)
+        results[label] = AgentResult(
+            trials=len({run.trial for run, _ in pairs}),
+            answers=len(pairs),
+            crmarena_success=sum(rewards) / len(rewards) if rewards else None,
+            rescored_success=sum(a.score for _, a in pairs) / len(pairs),
+            no_submission=sum(not is_submission(a.answer) for _, a in pairs),
+            differs_from_crmarena=sum(differs) if differs else None,
+            pass_hat_k=pass_hat_k_curve(list(outcomes.values())),
+        )
+    return results
+
+
+def _all_row(
+    rows: list[FamilyResult],
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[Attempt]],
+    runs: list[tuple[AgentRun, AgentAnswer]],
+) -> FamilyResult:
+    attempts = [a for item in items for a in attempts_by_item[row_id(item)]]
+    pooled = _humans(items, attempts_by_item, attempts)
+    accuracy = _all_of({r.family: r.humans.accuracy for r in rows})
+    humans = HumanResult(
+        answers=pooled.answers,
+        accuracy=accuracy,
+        interval=None
+        if accuracy is None
+        else wilson_interval(accuracy * pooled.answers, pooled.answers),
+        active_ms=pooled.active_ms,
+        agreement=pooled.agreement,
+        items_answered=pooled.items_answered,
+    )
+    agents = {}
+    for label, overall in _agent_results(runs).items():
+        per_family = {r.family: r.agents[label] for r in rows if label in r.agents}
+        agents[label] = AgentResult(
+            trials=overall.trials,
+            answers=overall.answers,
+            crmarena_success=_all_of({f: r.crmarena_success for f, r in per_family.items()}),
+            rescored_success=_all_of({f: r.rescored_success for f, r in per_family.items()}),
+            no_submission=overall.no_submission,
+            differs_from_crmarena=overall.differs_from_crmarena,
+            pass_hat_k=overall.pass_hat_k,
+        )
+    return FamilyResult(family=ALL, task=None, items=len(items), humans=humans, agents=agents)
+
+
+def _all_of(per_family: dict[str, float | None]) -> float | None:
+    present = {family: value for family, value in per_family.items() if value is not None}
+    return all_score(present) if present else None
+
+
+# ----------------------------------------------------------------- realism
+def _realism(session: Session, study: Study) -> Realism:
+    ratings = list(session.exec(select(RealismRating).where(RealismRating.study_id == study.id)))
+    questionnaire = study_protocol(study).questionnaire
+    labels = {level.level: level.label for level in questionnaire.levels}
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for rating in ratings:
+        by_target[rating.target].append(rating.level)
+    asked = rating_targets(study)
+    order = [t for t in asked if t in by_target] + sorted(set(by_target) - set(asked))
+    targets = []
+    for target in order:
+        levels = Counter(by_target[target])
+        on_scale = sum(levels[level] for level in SCALE)
+        realistic = sum(levels[level] for level in SCALE if level >= REALISTIC)
+        targets.append(
+            RealismTarget(
+                target=target,
+                counts={level: levels[level] for level in SCALE},
+                dont_know=levels[0],
+                realistic_share=realistic / on_scale if on_scale else None,
+            )
+        )
+    units = [[level for level in by_target[target] if level in SCALE] for target in order]
+    return Realism(
+        annotators=len({r.annotator_id for r in ratings}),
+        targets=targets,
+        alpha=krippendorff_alpha(units, level="ordinal", value_domain=SCALE, seed=study.seed),
+        level_labels=labels,
+    )
+
+
+# ----------------------------------------------------------------- audit
+def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
+    taxonomy = study_protocol(study).taxonomy
+    counts = []
+    for category in taxonomy.categories:
+        matching = [f for f in flags if f.category == category.key]
+        counts.append(
+            FlagCount(
+                category=category.key,
+                label=category.label,
+                flags=len(matching),
+                items=len({f.item_id for f in matching}),
+            )
+        )
+    return counts
+
+
+def _disputed(
+    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], flags: list[AuditFlag]
+) -> list[DisputedItem]:
+    """Items answered by at least two people, most of them wrong: candidate bad golds."""
+    flags_per_item = Counter(f.item_id for f in flags)
+    disputed = []
+    for item in sorted(items, key=lambda i: i.idx):
+        # a late or missing answer says nothing about the gold: submissions only
+        attempts = [a for a in attempts_by_item[row_id(item)] if is_submission(_submission(a))]
+        if len(attempts) < 2:
+            continue
+        wrong = sum(_attempt_score(a) < WRONG_BELOW for a in attempts) / len(attempts)
+        if wrong <= 0.5:
+            continue
+        common, _ = Counter(a.answer_normalised or "None" for a in attempts).most_common(1)[0]
+        disputed.append(
+            DisputedItem(
+                idx=item.idx,
+                family=families()[item.task].abbrev,
+                gold=json.loads(item.gold_json),
+                answers=len(attempts),
+                wrong_share=wrong,
+                common_answer=common,
+                flags=flags_per_item[row_id(item)],
+            )
+        )
+    return disputed
