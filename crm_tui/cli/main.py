@@ -85,9 +85,9 @@ def cli(
 def _check_server(url: Path | str) -> None:
     """Before the app starts: a study server that cannot be reached (down, wrong password,
     no study yet) is one line here rather than a notice inside the app."""
-    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.coordination import check_reachable
 
-    StudyStore.open_existing(url).close()
+    check_reachable(url)
 
 
 @cli.command()

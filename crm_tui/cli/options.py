@@ -34,7 +34,7 @@ study_db_option = click.option(
 
 
 class ProfileModeChoice(click.Choice[str]):
-    """The profile modes (`crm_tui.study.store.models.Mode`), read when click first needs them
+    """The profile modes (`crm_tui.study.views.Mode`), read when click first needs them
     (parsing, a command's help): the models load SQLAlchemy, which `crm-tui --version`,
     `--help` and the commands of other groups never need."""
 
@@ -43,7 +43,7 @@ class ProfileModeChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from crm_tui.study.store.models import Mode
+        from crm_tui.study.views import Mode
 
         return tuple(mode.value for mode in Mode)
 

@@ -155,7 +155,7 @@ def ensure_first_run() -> None:
         )
     ):
         return
-    from crm_tui.study.work.first_run import ensure_defaults
+    from crm_tui.study.coordination import ensure_defaults
 
     setup_console = _setup_console()
     setup_console.print(f"Setting up crm-tui in {paths.data_home()} (first run only) ...")

@@ -49,9 +49,8 @@ def import_(
 ) -> None:
     """Import CRMArena run_tasks.py result files (results_{model}_{strategy}_{task}.json)
     or JSONL files of {"idx", "agent", "trial", "answer"}; re-score every answer."""
+    from crm_tui.study.coordination import StudyFile, check_agent_files
     from crm_tui.study.results.agent_files import read_agent_results
-    from crm_tui.study.results.agent_runs import check_agent_results, import_agent_results
-    from crm_tui.study.store.db import StudyStore
     from crm_tui.tasks.taskset import load_taskset
 
     taskset = load_taskset(taskset_path or default_taskset())
@@ -59,9 +58,9 @@ def import_(
         read_agent_results(path, model=model, strategy=strategy, task_category=task_category)
         for path in files
     ]
-    check_agent_results(parsed, taskset)  # before the study file is opened (or made)
-    with StudyStore.open(db_path or paths.default_study_path()) as store:
-        summary = import_agent_results(store, parsed, taskset)
+    check_agent_files(parsed, taskset)  # before the study file is opened (or made)
+    with StudyFile.open(db_path or paths.default_study_path()) as study_file:
+        summary = study_file.import_agent_results(parsed, taskset)
     click.echo(
         f"imported {summary.answers} answers in {summary.runs} runs "
         f"(task set {taskset.content_hash[:12]})"

@@ -13,7 +13,7 @@ from crm_tui.cli.options import ProfileModeChoice, study_db_option
 from crm_tui.cli.output import print_table, say_how_read
 
 if TYPE_CHECKING:
-    from crm_tui.study.work.progress import StudySummary
+    from crm_tui.study.coordination import StudySummary
 
 # The study's modules are imported inside each command: they load SQLAlchemy and SQLModel,
 # which `crm-tui --version`, `--help` and the other command groups never need.
@@ -80,56 +80,25 @@ def create(
     **settings: Any,
 ) -> None:
     """Create study NAME over a task set, from a preset and/or options."""
-    from crm_tui.org.store.orgstore import OrgStore
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.protocol import load_preset
-    from crm_tui.study.work.studies import (
-        check_study,
-        create_study,
-        solve_only_preset,
-        with_overrides,
-    )
-    from crm_tui.tasks.taskset import CRMARENA, check_taskset_matches, load_taskset
+    from crm_tui.study.coordination import create_study
 
-    if preset:
-        chosen, preset_path = load_preset(preset)
-    else:
-        chosen, preset_path = solve_only_preset(items or 5), None
-    chosen = with_overrides(chosen, items=items, **settings)
-    taskset = load_taskset(tasks_path or default_taskset())
-    if taskset.fingerprint in (None, CRMARENA) and org_path is None:
-        # CRMArena's own queries: their Ids live in CRMArena's Salesforce org, so the study
-        # belongs to that org (solved with `crm-tui --salesforce`, or audited anywhere).
-        fingerprint = CRMARENA
-    else:
-        with OrgStore.open(org_path or default_org()) as org:
-            check_taskset_matches(taskset, org)
-            fingerprint = org.fingerprint
-    # Refuse bad input before the study file is opened (or made).
-    check_study(
+    created = create_study(
+        db_path or paths.default_study_path(),
         name,
-        chosen,
-        instances=[inst.to_row() for inst in taskset.instances],
-        org_fingerprint=fingerprint,
-        preset_path=preset_path,
+        preset=preset,
+        taskset_path=tasks_path or default_taskset(),
+        org_path=org_path,
+        default_org=default_org,
+        items=items,
+        **settings,
     )
-    with StudyStore.open(db_path or paths.default_study_path()) as store:
-        created = create_study(
-            store,
-            name,
-            chosen,
-            preset_path=preset_path,
-            instances=[inst.to_row() for inst in taskset.instances],
-            task_set_hash=taskset.content_hash,
-            org_fingerprint=fingerprint,
-        )
-    if fingerprint == CRMARENA:
+    if created.in_crmarena_org:
         click.echo(
             "Its queries point into CRMArena's Salesforce org: solve them there with "
             "`crm-tui --salesforce` (credentials of that org)."
         )
     click.echo(
-        f"created study {created.name!r} in {store.path}: {len(taskset)} items, "
+        f"created study {created.name!r} in {created.location}: {created.items} items, "
         f"{created.items_per_annotator} per annotator, "
         f"{created.annotators_per_item} annotator(s) per item, seed {created.seed}"
     )
@@ -140,11 +109,8 @@ def create(
 @study_db_option
 def status(study_name: str | None, db_path: Path | None) -> None:
     """Progress per study and per annotator (counts only, no answers)."""
+    from crm_tui.study.coordination import StudyFile
     from crm_tui.study.service import StudyService
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.store.models import row_id
-    from crm_tui.study.work.progress import study_summary
-    from crm_tui.study.work.studies import list_studies
 
     path = db_path or paths.default_study_path()
     if study_name is not None:  # one study, picked as the app and `crm-tui results` pick it
@@ -152,13 +118,13 @@ def status(study_name: str | None, db_path: Path | None) -> None:
             say_how_read(service.note)
             _print_summary(service.summary())
         return
-    with StudyStore.open_read_only(path) as store:
-        say_how_read(store.note)
-        studies = list_studies(store)
-        if not studies:
-            click.echo(f"no studies in {store.path}")  # a URL: without its password
-        for one in studies:
-            _print_summary(study_summary(store, row_id(one)))
+    with StudyFile.open_read_only(path) as study_file:
+        say_how_read(study_file.note)
+        summaries = study_file.summaries()
+    if not summaries:
+        click.echo(f"no studies in {study_file.location}")  # a URL: without its password
+    for summary in summaries:
+        _print_summary(summary)
 
 
 def _print_summary(summary: StudySummary) -> None:
@@ -207,14 +173,13 @@ def _print_summary(summary: StudySummary) -> None:
 def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | None) -> None:
     """Add profile NAME. The app creates annotators; auditors and coordinators, who see gold
     answers, are made here by whoever runs the study."""
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.profiles import create_profile
+    from crm_tui.study.coordination import StudyFile
 
-    with StudyStore.open(db_path or paths.default_study_path()) as store:
-        made = create_profile(store, name, role, crm_years, mode)
+    with StudyFile.open(db_path or paths.default_study_path()) as study_file:
+        made = study_file.add_profile(name, role, crm_years, mode)
     click.echo(
         f"added {made.mode} profile {made.name!r} ({made.role}, "
-        f"{made.crm_years:g} years using a CRM) to {store.path}"
+        f"{made.crm_years:g} years using a CRM) to {study_file.location}"
     )
 
 
@@ -256,14 +221,11 @@ def invite(
 ) -> None:
     """Invite NAME: make the profile and print its code, once. The person types the code
     when the app starts; the role comes from it."""
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.invitations import invite as make_invitation
-    from crm_tui.study.work.invitations import parse_expiry
+    from crm_tui.study.coordination import StudyFile, parse_expiry
 
-    expires_in = parse_expiry(expires)
-    with StudyStore.open(db_path or paths.default_study_path()) as store:
-        issued = make_invitation(
-            store,
+    expires_in = parse_expiry(expires)  # a bad expiry: refused before the file is made
+    with StudyFile.open(db_path or paths.default_study_path()) as study_file:
+        issued = study_file.invite(
             name,
             mode,
             job_role=job_role,
@@ -271,7 +233,7 @@ def invite(
             study_name=study_name,
             expires_in=expires_in,
         )
-    click.echo(f"invited {issued.name!r} as {issued.mode} in {store.path}")
+    click.echo(f"invited {issued.name!r} as {issued.mode} in {study_file.location}")
     click.echo(f"code: {issued.code}")
     click.echo(
         f"  shown only now; first use by {issued.expires_at:%Y-%m-%d %H:%M} UTC, then it "
@@ -286,11 +248,10 @@ def invite(
 @study_db_option
 def revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's invitation code: it opens nothing from now on."""
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.invitations import revoke as revoke_codes
+    from crm_tui.study.coordination import StudyFile
 
-    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
-        revoke_codes(store, name)
+    with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
+        study_file.revoke(name)
     click.echo(f"revoked the code of {name.strip()!r}; `crm-tui study invite` makes a new one")
 
 
@@ -298,14 +259,13 @@ def revoke(name: str, db_path: Path | None) -> None:
 @study_db_option
 def invitations(db_path: Path | None) -> None:
     """Every invitation: name, role, state (pending, used, expired, revoked); never a code."""
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.invitations import list_invitations
+    from crm_tui.study.coordination import StudyFile
 
-    with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
-        say_how_read(store.note)
-        rows = list_invitations(store)
+    with StudyFile.open_read_only(db_path or paths.default_study_path()) as study_file:
+        say_how_read(study_file.note)
+        rows = study_file.invitations()
     if not rows:
-        click.echo(f"no invitations in {store.path}")
+        click.echo(f"no invitations in {study_file.location}")
         return
     # Plain columns, one line per invitation (times in UTC), whatever the terminal's width.
     header = ("name", "role", "state", "study", "invited", "first use by", "used")
@@ -347,12 +307,11 @@ def export_command(
 ) -> None:
     """Write one person's work in a study (done on this computer) to a file, for the
     coordinator to merge with `crm-tui study merge`. It holds their answers, never gold."""
-    from crm_tui.study.exchange.offline import export_work
-    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.coordination import StudyFile
 
-    with StudyStore.open_read_only(db_path or paths.default_study_path()) as store:
-        say_how_read(store.note)
-        done = export_work(store, profile_name, out_path, study_name=study_name, force=force)
+    with StudyFile.open_read_only(db_path or paths.default_study_path()) as study_file:
+        say_how_read(study_file.note)
+        done = study_file.export_work(profile_name, out_path, study_name=study_name, force=force)
     click.echo(
         f"exported {done.profile}'s work in study {done.study!r} to {done.path}: "
         f"{done.attempts} attempt(s), {done.events} event(s), {done.ratings} rating(s), "
@@ -369,9 +328,8 @@ def export_command(
 def merge_command(files: tuple[Path, ...], study_name: str | None, db_path: Path | None) -> None:
     """Merge work files exported from copies of a study into it: all of them or none.
     Merging a file again adds nothing."""
-    from crm_tui.study.exchange.offline import merge_work
-    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.coordination import StudyFile
 
-    with StudyStore.open_existing(db_path or paths.default_study_path()) as store:
-        name, counts = merge_work(store, files, study_name=study_name)
+    with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
+        name, counts = study_file.merge_work(files, study_name=study_name)
     click.echo(f"merged {len(files)} file(s) into study {name!r}: {counts.describe()}")

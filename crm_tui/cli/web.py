@@ -20,7 +20,6 @@ import click
 from crm_tui import paths
 from crm_tui.cli.connect import salesforce_options
 from crm_tui.cli.options import org_path_option, study_db_option
-from crm_tui.errors import CrmTuiError
 
 DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
@@ -80,6 +79,7 @@ def web(
     # Imported here: aiohttp is slow to load, and every other command (each tab's app
     # among them) would pay for it.
     from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.study.coordination import study_to_serve
     from crm_tui.web.server import StudyWebServer, is_loopback, url_host
 
     if salesforce and org_path is not None:
@@ -105,7 +105,7 @@ def web(
         location = Path(location).resolve()
         shown = str(location)
         environment = {"CRM_TUI_STUDY_URL": "", "CRM_TUI_STUDY": shown}
-    name = _check_study(location, shown, study_name, fingerprint)
+    name = study_to_serve(location, shown, study_name, fingerprint)
 
     # textual-serve runs it through a shell; `exec` leaves one process per tab, the app.
     command = "exec " + shlex.join(
@@ -167,19 +167,3 @@ def _salesforce_args(env_file: Path | None, domain: str | None) -> list[str]:
     if domain is not None:
         args += ["--domain", domain]
     return args
-
-
-def _check_study(
-    location: Path | str, shown: str, name: str | None, org_fingerprint: str | None
-) -> str:
-    """The name of the study to serve; one line naming what is missing and how to make it."""
-    from crm_tui.study.store.db import StudyStore
-    from crm_tui.study.work.studies import list_studies, pick_study
-
-    create = f"crm-tui study create {shlex.quote(name or 'NAME')} --db {shown}"
-    if isinstance(location, Path) and not location.is_file():
-        raise CrmTuiError(f"no study file at {shown}: create a study with `{create}`")
-    with StudyStore.open_read_only(location) as store:
-        if name is not None and name not in {s.name for s in list_studies(store)}:
-            raise CrmTuiError(f"no study {name!r} in {shown}: create it with `{create}`")
-        return pick_study(store, name, org_fingerprint).name

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from crm_tui.study.work.modes import Mode
+from crm_tui.study.work.modes import Mode as Mode  # callers above read modes from here
 
 if TYPE_CHECKING:  # the rows and the protocol load SQLModel and pydantic: only where read
     from crm_tui.study.store.models import Annotator, Study

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -50,6 +51,17 @@ def _validated_instances(instances: Sequence[Mapping[str, Any]]) -> list[TaskIns
     return rows
 
 
+@dataclass(frozen=True)
+class CheckedStudy:
+    """A study checked without its file, ready to be written by `write_study`."""
+
+    name: str
+    preset: Preset
+    rows: list[TaskInstance]
+    protocol: Protocol
+    org_fingerprint: str
+
+
 def check_study(
     name: str,
     preset: Preset,
@@ -57,7 +69,7 @@ def check_study(
     instances: Sequence[Mapping[str, Any]],
     org_fingerprint: str,
     preset_path: Path | None = None,
-) -> tuple[str, list[TaskInstance], Protocol]:
+) -> CheckedStudy:
     """Everything `create_study` checks without the study file (so a command can refuse
     before the file is opened or made): the name, the rows and the protocol to store."""
     name = name.strip()
@@ -77,7 +89,7 @@ def check_study(
             f"{preset.name}: parts.solve asks for {solve.items} queries from "
             f"different families, but the task set has {len(families)}"
         )
-    return name, rows, resolve_protocol(preset, preset_path)
+    return CheckedStudy(name, preset, rows, resolve_protocol(preset, preset_path), org_fingerprint)
 
 
 def create_study(
@@ -91,13 +103,20 @@ def create_study(
     preset_path: Path | None = None,
 ) -> Study:
     """Validate everything first, then write the study and its items in one transaction."""
-    name, rows, protocol = check_study(
+    checked = check_study(
         name,
         preset,
         instances=instances,
         org_fingerprint=org_fingerprint,
         preset_path=preset_path,
     )
+    return write_study(store, checked, task_set_hash=task_set_hash)
+
+
+def write_study(store: StudyStore, checked: CheckedStudy, *, task_set_hash: str) -> Study:
+    """Write a checked study and its items in one transaction (its name must be free)."""
+    name, preset, rows, protocol = checked.name, checked.preset, checked.rows, checked.protocol
+    org_fingerprint = checked.org_fingerprint
     solve = preset.solve
     with store.transaction() as session:
         lock(session, "studies")  # a name is checked free, then taken
