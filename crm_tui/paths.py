@@ -36,7 +36,16 @@ def default_study_path() -> Path:
     return Path(os.environ.get("CRM_TUI_STUDY") or data_home() / "study.sqlite")
 
 
-def default_study_location() -> Path | str:
+# The environment variable a browser tab's process learns its person's address from: the
+# web server sets it per tab, the command line reads it into the app's launch settings.
+CODE_SOURCE_VARIABLE = "CRM_TUI_CODE_SOURCE"
+
+# Where a study lives: a study file's path, or a PostgreSQL server's URL
+# (`postgresql://user@host/db`), which stays text (a Path would fold its `//`).
+StudyLocation = Path | str
+
+
+def default_study_location() -> StudyLocation:
     """The study store: a PostgreSQL URL (CRM_TUI_STUDY_URL, or a URL in CRM_TUI_STUDY),
     else the study file."""
     url = os.environ.get("CRM_TUI_STUDY_URL") or os.environ.get("CRM_TUI_STUDY") or ""
@@ -52,7 +61,7 @@ def is_database_url(location: object) -> bool:
     return isinstance(location, str) and _DATABASE_URL.match(location) is not None
 
 
-def study_location(location: str | Path) -> Path | str:
+def study_location(location: str | Path) -> StudyLocation:
     """A URL stays text (a Path would fold its `//`); anything else is a file path."""
     return location if is_database_url(location) else Path(location)
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from crm_tui.paths import StudyLocation
+
 if TYPE_CHECKING:
     from crm_tui.org.backends.salesforce import SalesforceBackend
 
@@ -54,16 +56,23 @@ def open_salesforce(env_file: Path | None, domain: str | None) -> SalesforceBack
 def run_on_salesforce(
     env_file: Path | None,
     domain: str | None,
-    study_path: Path | str,
+    study_path: StudyLocation,
     study_name: str | None = None,
     require_code: bool = False,
+    code_source: str = "terminal",
 ) -> None:
     """The app on a Salesforce org; prints the API calls it made when it closes."""
-    from crm_tui.tui.app import create_app
+    from crm_tui.tui.app import Launch, create_app
 
     backend = open_salesforce(env_file, domain)
     app = create_app(
-        backend=backend, study_path=study_path, study_name=study_name, require_code=require_code
+        Launch(
+            backend=backend,
+            study=study_path,
+            study_name=study_name,
+            require_code=require_code,
+            code_source=code_source,
+        )
     )
     try:
         app.run()

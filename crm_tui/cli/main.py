@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -11,10 +12,11 @@ from crm_tui.cli.connect import run_on_salesforce, salesforce_options
 from crm_tui.cli.old_names import old_name
 from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org
-from crm_tui.cli.results import agents, results
 from crm_tui.cli.study import study
+from crm_tui.cli.study_results import agents, results
 from crm_tui.cli.tasks import tasks
 from crm_tui.cli.web import web
+from crm_tui.paths import StudyLocation
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,7 +48,7 @@ def cli(
     org_path: Path | None,
     study_name: str | None,
     require_code: bool,
-    db_path: Path | str,
+    db_path: StudyLocation,
     salesforce: bool,
     env_file: Path | None,
     domain: str | None,
@@ -63,26 +65,36 @@ def cli(
             study_path=db_path,
             study_name=study_name,
             require_code=require_code,
+            code_source=code_source(),
         )
         return
     from crm_tui.cli.org import ensure_first_run
-    from crm_tui.tui.app import create_app
+    from crm_tui.tui.app import Launch, create_app
 
     paths.private_data_home()  # study files and each profile's files live in it
     if org_path is None:
         ensure_first_run()
     app = create_app(
-        org_path=org_path or paths.default_org_path(),
-        study_path=db_path,
-        study_name=study_name,
-        require_code=require_code,
+        Launch(
+            org_path=org_path or paths.default_org_path(),
+            study=db_path,
+            study_name=study_name,
+            require_code=require_code,
+            code_source=code_source(),
+        )
     )
     app.run()
     if app.return_code:  # the app died of an error it printed: not a success
         raise click.exceptions.Exit(app.return_code)
 
 
-def _check_server(url: Path | str) -> None:
+def code_source() -> str:
+    """Who is typing invitation codes: the browser tab's address where the web server set
+    it for this process, else this terminal."""
+    return os.environ.get(paths.CODE_SOURCE_VARIABLE) or "terminal"
+
+
+def _check_server(url: StudyLocation) -> None:
     """Before the app starts: a study server that cannot be reached (down, wrong password,
     no study yet) is one line here rather than a notice inside the app."""
     from crm_tui.study.coordination import check_reachable

@@ -20,6 +20,7 @@ import click
 from crm_tui import paths
 from crm_tui.cli.connect import salesforce_options
 from crm_tui.cli.options import org_path_option, study_db_option
+from crm_tui.paths import StudyLocation
 
 DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
@@ -69,7 +70,7 @@ def web(
     public_url: str | None,
     study_name: str | None,
     max_tabs: int,
-    db_path: Path | str | None,
+    db_path: StudyLocation | None,
     org_path: Path | None,
     salesforce: bool,
     env_file: Path | None,

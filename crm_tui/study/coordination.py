@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.paths import StudyLocation
 from crm_tui.study.exchange.offline import ExportSummary, MergeCounts, export_work, merge_work
 from crm_tui.study.results.agent_files import AgentResultFile
 from crm_tui.study.results.agent_runs import (
@@ -20,7 +21,7 @@ from crm_tui.study.results.agent_runs import (
     check_agent_results,
     import_agent_results,
 )
-from crm_tui.study.store.db import StudyLocation, StudyStore
+from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Annotator, row_id
 from crm_tui.study.work import invitations
 from crm_tui.study.work.first_run import ensure_defaults

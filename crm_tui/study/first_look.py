@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from crm_tui.paths import is_database_url
+from crm_tui.paths import StudyLocation, is_database_url
 from crm_tui.study.views import Profile
 from crm_tui.study.work.modes import Mode
 
@@ -31,7 +31,7 @@ class FirstLook:
     profiles: tuple[Profile, ...]
 
 
-def first_look(path: Path | str, name: str | None, org_fingerprint: str) -> FirstLook | None:
+def first_look(path: StudyLocation, name: str | None, org_fingerprint: str) -> FirstLook | None:
     """The first screen's content from the study file at `path`, or None (see above)."""
     if is_database_url(path) or org_fingerprint.startswith("salesforce-"):
         return None  # a server, or a study of CRMArena's own org: the store decides

@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import wraps
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.paths import StudyLocation
 from crm_tui.study.store import events
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Mode, Study
@@ -123,7 +123,7 @@ class StudyService:
     @classmethod
     def open(
         cls,
-        path: str | Path,
+        path: StudyLocation,
         *,
         name: str | None = None,
         org_fingerprint: str | None = None,
@@ -146,7 +146,7 @@ class StudyService:
             raise
 
     @property
-    def path(self) -> Path | str:
+    def path(self) -> StudyLocation:
         """The study file, or the server's URL without its password."""
         return self._store.path
 

@@ -29,6 +29,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.paths import CODE_SOURCE_VARIABLE
 
 log = logging.getLogger("textual-serve")
 
@@ -173,7 +174,7 @@ class StudyWebServer(Server):
                 download_manager=self.download_manager,
                 debug=self.debug,
                 environment=self.environment
-                | {"CRM_TUI_CODE_SOURCE": f"browser {client_address(request)}"},
+                | {CODE_SOURCE_VARIABLE: f"browser {client_address(request)}"},
             )
             await app_service.start(width, height)
             try:

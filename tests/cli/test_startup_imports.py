@@ -111,11 +111,11 @@ class HoldUntilShown:
 
 sys.meta_path.insert(0, HoldUntilShown())
 
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.profile import ProfileScreen
 
 async def first_screen():
-    app = create_app(org_path=sys.argv[1], study_path=sys.argv[2])
+    app = create_app(Launch(org_path=sys.argv[1], study=sys.argv[2]))
     async with app.run_test(size=(120, 40)) as pilot:
         while not (isinstance(app.screen, ProfileScreen) and app.screen.query("#profiles")):
             await pilot.pause(0.01)

@@ -25,7 +25,7 @@ from crm_tui.study.store.models import Attempt, RealismRating
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
@@ -363,7 +363,9 @@ async def test_browser_follows_a_case_to_its_account(
 ):
     """The same keys, on either backend, reach the same records."""
     backend = open_backend(kind, small_org_path, salesforce_server)
-    app = create_app(backend=backend, settings=BrowserSettings(page_size=30, prefetch_rows=5))
+    app = create_app(
+        Launch(backend=backend, browser=BrowserSettings(page_size=30, prefetch_rows=5))
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -404,7 +406,7 @@ async def test_solve_and_rate_realism(
             org_fingerprint=backend.fingerprint,
             preset_path=preset_path,
         )
-    app = StudyApp(backend, study_path=study_path, study_clock=clock)
+    app = StudyApp(backend, Launch(study=study_path, study_clock=clock))
     async with app.run_test(size=(120, 40)) as pilot:
         await create_profile(pilot)
         await pilot.press("s")

@@ -29,6 +29,7 @@ from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
+from crm_tui.tui.launch import Launch
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 from tests.helpers.sf_client import login_session, trusted_session
@@ -391,7 +392,7 @@ async def test_a_study_attempt_survives_a_dropped_connection_and_an_expired_sess
             org_fingerprint=backend.fingerprint,
             preset_path=preset_path,
         )
-    app = StudyApp(backend, study_path=study_path, study_clock=clock)
+    app = StudyApp(backend, Launch(study=study_path, study_clock=clock))
     errors: list[str] = []
     app.notify = lambda message, **kw: errors.append(message)  # what the person would read
     try:

@@ -11,7 +11,7 @@ from crm_tui.study.work.first_run import DEFAULT_STUDY, ensure_defaults
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study, list_studies
 from crm_tui.tasks.taskset import load_taskset
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
@@ -43,14 +43,14 @@ def test_makes_org_task_set_and_study_once(first_run):
 
 async def test_app_opens_on_the_profile_screen(first_run):
     (org, _, study), _, _ = first_run
-    app = create_app(org_path=org, study_path=study)
+    app = create_app(Launch(org_path=org, study=study))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
 
 
 async def test_a_study_for_another_org_is_not_opened(first_run, small_org_path):
     (_, _, study), _, _ = first_run
-    app = create_app(org_path=small_org_path, study_path=study)
+    app = create_app(Launch(org_path=small_org_path, study=study))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)  # the worker that tries to open the study has ended
         assert not isinstance(app.screen, ProfileScreen)
@@ -62,7 +62,7 @@ async def test_a_newcomer_reaches_a_first_solved_query(first_run, tmp_path, monk
     (org, _, study), _, _ = first_run
     own_study = tmp_path / "study.sqlite"  # the module's study file stays untouched
     own_study.write_bytes(study.read_bytes())
-    app = create_app(org_path=org, study_path=own_study)
+    app = create_app(Launch(org_path=org, study=own_study))
     async with app.run_test(size=(120, 40)) as pilot:
         await create_profile(pilot)
         assert isinstance(app.screen, HomeScreen)
@@ -97,11 +97,11 @@ async def test_a_named_study_is_opened_and_an_unknown_one_is_said(first_run, tmp
             org_fingerprint=taskset.fingerprint,
         )
     for name, expected in ((DEFAULT_STUDY, DEFAULT_STUDY), (None, "Main study")):
-        app = create_app(org_path=org, study_path=own_study, study_name=name)
+        app = create_app(Launch(org_path=org, study=own_study, study_name=name))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             assert app.service.study.name == expected
-    app = create_app(org_path=org, study_path=own_study, study_name="Nope")
+    app = create_app(Launch(org_path=org, study=own_study, study_name="Nope"))
     said: list[str] = []
     app.notify = lambda message, **kw: said.append(message)
     async with app.run_test(size=(120, 40)) as pilot:

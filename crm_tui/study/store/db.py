@@ -51,15 +51,12 @@ from sqlmodel import Session
 
 from crm_tui.atomic import check_output_path, create_private_file
 from crm_tui.errors import CrmTuiError
-from crm_tui.paths import is_database_url, redact_url
+from crm_tui.paths import StudyLocation, is_database_url, redact_url
 from crm_tui.study.store.migrations import LATEST_VERSION, current_version, migrate
 from crm_tui.study.work.clock import Clock, SystemClock
 
 BUSY_TIMEOUT_S = 10
 CONNECT_TIMEOUT_S = 5
-
-# A study file's path, or a PostgreSQL URL (`postgresql://user:password@host/db`).
-StudyLocation = str | Path
 
 
 def _engine(path: Path) -> Engine:
@@ -311,7 +308,7 @@ def _refuse_foreign_schema(conn: Connection, display: str) -> None:
 _DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image")
 
 
-def _damaged(path: Path | str, problem: str) -> str:
+def _damaged(path: StudyLocation, problem: str) -> str:
     problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
     problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
     return (
@@ -327,7 +324,7 @@ class StudyStore:
     replaced by `***` (the full URL lives only inside the engine)."""
 
     def __init__(
-        self, path: Path | str, engine: Engine, clock: Clock, reading: _ReadingMode | None = None
+        self, path: StudyLocation, engine: Engine, clock: Clock, reading: _ReadingMode | None = None
     ):
         self.path = path
         self.on_server = isinstance(path, str)

@@ -13,7 +13,6 @@ the queries run and the terminal's focus written as study events.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -24,6 +23,7 @@ from textual.binding import Binding
 
 from crm_tui import paths
 from crm_tui.org.backends.interface import Backend
+from crm_tui.paths import StudyLocation
 from crm_tui.study.first_look import first_look
 from crm_tui.study.work.modes import Mode
 from crm_tui.tui.browser import browser_app, report_files
@@ -35,6 +35,7 @@ from crm_tui.tui.browser.history import (
     SearchLocation,
 )
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
+from crm_tui.tui.launch import Launch
 from crm_tui.tui.messages import QueryRun, ReportRun, RowsShown
 from crm_tui.tui.notices import explain, notify_error
 from crm_tui.tui.study.profile import ProfileScreen
@@ -43,7 +44,7 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 if TYPE_CHECKING:  # loaded with the study, off the UI loop, or when their screen opens
-    from crm_tui.study.service import Clock, Profile, StudyService
+    from crm_tui.study.service import Profile, StudyService
     from crm_tui.tui.study.solve import SolveScreen
 
 SOLVE_MODULE = "crm_tui.tui.study.solve"  # imported with the first solve screen
@@ -97,19 +98,13 @@ class StudyApp(CrmApp):
         ),
     )
 
-    def __init__(
-        self,
-        backend: Backend,
-        study_path: Path | str,  # a study file, or a PostgreSQL URL
-        study_clock: Clock | None = None,
-        study_name: str | None = None,
-        require_code: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(backend, **kwargs)
-        self.study_path = study_path
-        self.study_clock = study_clock
-        self.study_name = study_name  # None: the newest study made for this org
+    def __init__(self, backend: Backend, launch: Launch) -> None:
+        if launch.study is None:
+            raise ValueError("the study app needs a study location")
+        super().__init__(backend, clock=launch.clock, settings=launch.browser)
+        self.study_path: StudyLocation = launch.study
+        self.study_clock = launch.study_clock
+        self.study_name = launch.study_name  # None: the newest study made for this org
         self.service: StudyService | None = None
         self.study_opening = False  # its worker runs: "no study" would not be true yet
         # The opening screen is up (no first look): nothing of the org until the study
@@ -117,10 +112,9 @@ class StudyApp(CrmApp):
         self.awaiting_study = False
         # A code first: asked for (--require-code, as `crm-tui web` runs each browser
         # session), or the study file has invitations (see `_study_opened`).
-        self.codes_required = require_code
-        # Who tries codes, for the lock-out after wrong ones (a server may set one per
-        # browser session; else every try from here counts together).
-        self.code_source = os.environ.get("CRM_TUI_CODE_SOURCE") or "terminal"
+        self.codes_required = launch.require_code
+        # Who tries codes, for the lock-out after wrong ones.
+        self.code_source = launch.code_source
 
     def on_mount(self) -> None:
         self.call_later(self._open_study)  # after CrmApp.on_mount has opened the browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crm_tui.org.backends.local import LocalBackend
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.settings import BrowserSettings
 
@@ -15,7 +15,7 @@ TEST_SETTINGS = BrowserSettings(page_size=30, prefetch_rows=5)
 
 @pytest.fixture
 def app(small_org_path) -> CrmApp:
-    return create_app(org_path=small_org_path, settings=TEST_SETTINGS)
+    return create_app(Launch(org_path=small_org_path, browser=TEST_SETTINGS))
 
 
 @pytest.fixture

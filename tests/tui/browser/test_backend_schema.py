@@ -9,7 +9,7 @@ from textual.widgets import DataTable, OptionList, Select, Static
 
 from crm_tui.org.backends.interface import SObject, Sort
 from crm_tui.org.backends.local import LocalBackend
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, SearchLocation
 from tests.helpers.pilot import palette_titles, settle
 from tests.tui.browser.conftest import TEST_SETTINGS
@@ -41,7 +41,7 @@ def text_of(screen, selector: str) -> str:
 async def test_every_screen_shows_the_orgs_own_labels(small_org_path):
     backend = TicketsOrg(small_org_path)
     case = backend.page("Case", sort=Sort("Id"), limit=1).records[0]
-    app = create_app(backend=backend, settings=TEST_SETTINGS)
+    app = create_app(Launch(backend=backend, browser=TEST_SETTINGS))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.screen.query_one(DataTable).get_row("Case")[0] == "Tickets"
@@ -73,7 +73,7 @@ async def test_every_screen_shows_the_orgs_own_labels(small_org_path):
 
 
 async def test_a_backend_without_search_says_so(small_org_path):
-    app = create_app(backend=SearchlessOrg(small_org_path), settings=TEST_SETTINGS)
+    app = create_app(Launch(backend=SearchlessOrg(small_org_path), browser=TEST_SETTINGS))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.navigate(SearchLocation("jacket"))

@@ -14,7 +14,7 @@ import pytest
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.schema.catalogue import OBJECT_NAMES
 from crm_tui.org.store.orgstore import OrgError
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ListLocation
 from tests.helpers.pilot import settle
 
@@ -54,7 +54,7 @@ def test_a_damaged_page_is_one_error_naming_the_file(damaged_org):
 
 
 async def test_the_browser_shows_a_damaged_org_as_a_message_not_a_crash(damaged_org):
-    app = create_app(org_path=damaged_org)
+    app = create_app(Launch(org_path=damaged_org))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.navigate(ListLocation("Case"))

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey
 
 from crm_tui.org.schema.catalogue import OBJECT_NAMES
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ListLocation
 from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.objects import ObjectListScreen
@@ -25,7 +25,7 @@ NOT_TYPED = ("ctrl+", "alt+", "shift+", "escape", "enter", "tab", "up", "down", 
 
 @pytest.fixture
 def app_factory(small_org_path):
-    return lambda: create_app(org_path=small_org_path, settings=TEST_SETTINGS)
+    return lambda: create_app(Launch(org_path=small_org_path, browser=TEST_SETTINGS))
 
 
 def typed_footer_keys(app) -> list[str]:

@@ -29,7 +29,7 @@ from rich.text import Text
 from textual.widgets import DataTable, OptionList, Select, Static
 
 from crm_tui.tasks.periods import offset_before
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.list_view import ListViewScreen
 from crm_tui.tui.browser.screens.record import RecordScreen
@@ -61,7 +61,7 @@ STOP = set(
 
 @pytest.fixture
 def app(default_org_path) -> CrmApp:
-    return create_app(org_path=default_org_path, settings=TEST_SETTINGS)
+    return create_app(Launch(org_path=default_org_path, browser=TEST_SETTINGS))
 
 
 # ----------------------------------------------------------------- reading the screens

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.schema.sftime import parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.tasks.generate import generate_taskset
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
 from crm_tui.tui.browser.screens.report_result import ReportScreen
@@ -42,7 +42,7 @@ CLOSED = '{field = "Status", operator = "=", value = "Closed"}'
 @pytest.fixture
 def app(default_org_path) -> CrmApp:
     """The app on the default org (seed 1, scale 1), as `crm-tui` opens it."""
-    return create_app(org_path=default_org_path, settings=TEST_SETTINGS)
+    return create_app(Launch(org_path=default_org_path, browser=TEST_SETTINGS))
 
 
 @pytest.fixture(scope="module")

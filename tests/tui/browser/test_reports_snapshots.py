@@ -17,7 +17,7 @@ from crm_tui.org.reports import (
     Summary,
     SummarySort,
 )
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ReportBuilderLocation
 from tests.helpers.pilot import settle
 from tests.tui.browser.conftest import TEST_SETTINGS
@@ -36,7 +36,7 @@ DEFINITION = ReportDefinition(
 @pytest.fixture
 def still_app(small_org_path):
     """The browser with a clock that never moves: a run's time reads 0.00 s."""
-    return create_app(org_path=small_org_path, settings=TEST_SETTINGS, clock=lambda: 0.0)
+    return create_app(Launch(org_path=small_org_path, browser=TEST_SETTINGS, clock=lambda: 0.0))
 
 
 def test_report_builder(still_app, snap_compare):

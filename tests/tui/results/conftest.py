@@ -27,7 +27,7 @@ from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.ratings import flag_item, rate_realism
 from crm_tui.study.work.studies import list_studies
 from crm_tui.tasks.taskset import load_taskset
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.browser_app import CrmApp
 from tests.helpers.paths import CRMARENA_TASKS
 from tests.helpers.results_study import (
@@ -82,6 +82,6 @@ def make_app(small_org_path):
     """The record browser on the small org (a results screen is pushed onto it)."""
 
     def make() -> CrmApp:
-        return create_app(org_path=small_org_path)
+        return create_app(Launch(org_path=small_org_path))
 
     return make

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.tasks.taskset import load_taskset
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.screens.browser_help import HelpScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.home import HomeScreen
@@ -76,7 +76,7 @@ async def test_command_palette_opens_the_soql_console(make_app):
 async def test_f1_help_lists_the_console_and_in_the_study_app_the_results(
     make_app, small_org_path, tmp_path
 ):
-    study_app = create_app(org_path=small_org_path, study_path=tmp_path / "none.sqlite")
+    study_app = create_app(Launch(org_path=small_org_path, study=tmp_path / "none.sqlite"))
     for app, study_keys in ((make_app(), False), (study_app, True)):
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
@@ -99,7 +99,7 @@ async def test_in_a_study_only_a_coordinator_sees_results(small_org_path, tmp_pa
     ana = invite_to(study_path, clock, "Ana", "annotator")
 
     async def results_as(code: str) -> str:
-        app = create_app(org_path=small_org_path, study_path=study_path, study_clock=clock)
+        app = create_app(Launch(org_path=small_org_path, study=study_path, study_clock=clock))
         async with app.run_test(size=(120, 40)) as pilot:
             # the study opens off the UI loop
             await until(pilot, lambda: isinstance(app.screen, InvitationCodeScreen))

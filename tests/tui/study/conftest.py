@@ -9,7 +9,7 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.study_pilot import create_crafted_study
 
@@ -31,7 +31,7 @@ def study_path(tmp_path, small_org_path, clock):
 @pytest.fixture
 def make_app(small_org_path, study_path, clock):
     def make() -> StudyApp:
-        app = create_app(org_path=small_org_path, study_path=study_path, study_clock=clock)
+        app = create_app(Launch(org_path=small_org_path, study=study_path, study_clock=clock))
         assert isinstance(app, StudyApp)
         return app
 

@@ -12,6 +12,7 @@ from textual import events
 
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.study.work.clock import FakeClock
+from crm_tui.tui.launch import Launch
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 
@@ -20,7 +21,7 @@ DRAFT = "005Lc"
 
 async def main(org_path: str, study_path: str) -> None:
     clock = FakeClock()
-    app = StudyApp(LocalBackend(org_path), study_path=Path(study_path), study_clock=clock)
+    app = StudyApp(LocalBackend(org_path), Launch(study=Path(study_path), study_clock=clock))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("enter", "s")  # the only profile; start the first query

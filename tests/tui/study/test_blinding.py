@@ -19,7 +19,7 @@ from crm_tui.study.work.invitations import BAD_CODE, LOCKED_OUT, MAX_FAILURES, r
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.studies import list_studies
 from crm_tui.tasks.taskset import imported, load_taskset, write_taskset
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.invitation_code import InvitationCodeScreen, NoStudyScreen
@@ -90,7 +90,7 @@ async def test_the_audit_key_and_action_refuse_an_annotator(make_app, dana):
 
 
 async def test_results_are_refused_with_no_study_open(small_org_path, tmp_path):
-    app = create_app(org_path=small_org_path, study_path=tmp_path / "none.sqlite")
+    app = create_app(Launch(org_path=small_org_path, study=tmp_path / "none.sqlite"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("f9")
@@ -103,7 +103,7 @@ async def test_results_are_refused_with_no_study_open(small_org_path, tmp_path):
 
 async def test_with_a_code_required_and_no_study_nothing_is_shown(small_org_path, tmp_path):
     app = create_app(
-        org_path=small_org_path, study_path=tmp_path / "none.sqlite", require_code=True
+        Launch(org_path=small_org_path, study=tmp_path / "none.sqlite", require_code=True)
     )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -259,7 +259,7 @@ async def test_a_used_code_reopens_the_same_profile_later(make_app, study_path, 
 
 async def test_require_code_asks_even_without_invitations(small_org_path, study_path, clock, dana):
     app = create_app(
-        org_path=small_org_path, study_path=study_path, study_clock=clock, require_code=True
+        Launch(org_path=small_org_path, study=study_path, study_clock=clock, require_code=True)
     )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -16,7 +16,7 @@ from crm_tui.study import service as study_service
 from crm_tui.study.first_look import first_look
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.work.invitations import invite
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.solve import SolveScreen
@@ -110,7 +110,9 @@ async def test_nothing_of_the_org_shows_while_a_study_without_a_first_look_opens
     from crm_tui.tui.study.opening import StudyOpeningScreen
 
     app = create_app(
-        org_path=small_org_path, study_path=study_path, study_clock=clock, require_code=require_code
+        Launch(
+            org_path=small_org_path, study=study_path, study_clock=clock, require_code=require_code
+        )
     )
     if not require_code:  # a file with invitations asks for a code as well
         with StudyStore.open(study_path, clock) as store:

@@ -12,7 +12,7 @@ from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Mode
 from crm_tui.study.work.audit import audit_items
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
@@ -94,7 +94,7 @@ def limited_path(tmp_path, small_org_path, clock):
 async def test_time_limit_warns_then_keeps_the_typed_answer_unscored(
     limited_path, small_org_path, clock
 ):
-    app = create_app(org_path=small_org_path, study_path=limited_path, study_clock=clock)
+    app = create_app(Launch(org_path=small_org_path, study=limited_path, study_clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         await at_home(pilot)
         await pilot.press("s")

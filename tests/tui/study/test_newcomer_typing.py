@@ -13,7 +13,7 @@ from textual.widgets._footer import FooterKey
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
 from crm_tui.tui.study.realism import RealismScreen
@@ -196,7 +196,7 @@ def solve_only_path(tmp_path, small_org_path, clock):
 
 
 async def test_home_offers_only_the_parts_the_study_has(solve_only_path, small_org_path, clock):
-    app = create_app(org_path=small_org_path, study_path=solve_only_path, study_clock=clock)
+    app = create_app(Launch(org_path=small_org_path, study=solve_only_path, study_clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         await at_home(pilot)
         shown = [k.key for k in app.screen.query(FooterKey)]

@@ -17,7 +17,7 @@ from crm_tui.study.store.models import Attempt, StudyItem, row_id
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
@@ -36,7 +36,7 @@ def parent_and_related_row(org_path) -> tuple[str, str]:
     """An account and a record in its first related list's preview (what its page shows
     first), which is not the account's own lookup: seen only as a related row."""
     rows = BrowserSettings().related_preview_rows
-    backend = create_app(org_path=org_path).backend
+    backend = create_app(Launch(org_path=org_path)).backend
     with OrgStore.open(org_path) as org:
         accounts = [r["Id"] for r in org.rows("Account", "1 ORDER BY Id LIMIT 20")]
     for account in accounts:

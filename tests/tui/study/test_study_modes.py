@@ -10,7 +10,7 @@ from textual.widgets import Static
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import AuditFlag, StudyItem
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.audit_screen import AuditScreen
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.profile import ProfileScreen
@@ -71,7 +71,7 @@ async def test_auditor_sees_gold_and_flags(make_app, study_path, clock):
 
 
 async def test_create_app_with_a_study_starts_on_profiles(small_org_path, study_path):
-    app = create_app(small_org_path, study_path=study_path)
+    app = create_app(Launch(org_path=small_org_path, study=study_path))
     assert isinstance(app, StudyApp)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -14,7 +14,7 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.tui.app import create_app
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_app import StudyApp
@@ -51,7 +51,7 @@ def study_url(own_server, small_org_path, clock) -> str:
 async def test_the_answer_survives_the_server_going_away(
     own_server, study_url, small_org_path, clock
 ):
-    app = create_app(org_path=small_org_path, study_path=study_url, study_clock=clock)
+    app = create_app(Launch(org_path=small_org_path, study=study_url, study_clock=clock))
     assert isinstance(app, StudyApp)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
