@@ -199,6 +199,10 @@ def case_routing_decision(
     2. Among those tied: Closed cases whose order item is of the product; unique max wins.
     3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
+
+    Only answers CRMArena's helper gives too (14.2): it counts the cases it fetched, so
+    rule 2 with no closed case of the product among the tied gives it None, and an agent
+    without an 'Open' case never enters its workload count. Both are Undecidable here.
     `held`: the same counts, read once (`gold_rows`).
     """
     if held is not None:  # the first rule depends on the issue only: kept per issue
@@ -232,6 +236,8 @@ def case_routing_decision(
                 (product_id, *tied),
             ).fetchall()
         )
+    if not any(found.values()):
+        raise Undecidable(f"no closed case of product {product_id} among the issue's experts")
     product_counts: dict[str, int] = dict.fromkeys(tied, 0) | found
     top = max(product_counts.values())
     tied = sorted(a for a, n in product_counts.items() if n == top)
@@ -252,6 +258,8 @@ def case_routing_decision(
                 ).fetchall()
             )
         counts = dict.fromkeys(tied, 0) | found
+        if not all(counts.values()):
+            raise Undecidable(f"an agent tied on expertise has no case with {condition}")
         workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
     if workloads[0] != workloads[1]:
         raise Undecidable("the two readings of the workload rule disagree")

@@ -136,12 +136,6 @@ def test_an_org_too_small_is_refused_with_the_families_named(tmp_path):
     assert 0 < len(short) < 9 * 130
 
 
-@pytest.fixture(scope="module")
-def default_set(default_org_path):
-    with OrgStore.open(default_org_path) as store:
-        return generate_taskset(store)
-
-
 def test_default_org_gives_crmarenas_shape(default_set):
     taskset = default_set
     assert len(taskset) == 1170
