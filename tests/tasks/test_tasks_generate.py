@@ -202,3 +202,13 @@ def test_distinct_answers_reach_70_percent_of_crmarenas(default_set):
     assert set(ours) == set(theirs)
     short = {t: (ours[t], theirs[t]) for t in ours if ours[t] < 0.7 * theirs[t]}
     assert not short, short
+
+
+@needs_crmarena
+def test_distinct_queries_reach_90_percent_of_crmarenas(default_set):
+    crmarena = load_taskset(CRMARENA_TASKS)
+    theirs = {t: len({i.query for i in insts}) for t, insts in crmarena.by_task().items()}
+    ours = {t: len({i.query for i in insts}) for t, insts in default_set.by_task().items()}
+    assert set(ours) == set(theirs)
+    short = {t: (ours[t], theirs[t]) for t in ours if ours[t] < 0.9 * theirs[t]}
+    assert not short, short
