@@ -32,6 +32,15 @@ def default_org_path(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def default_set(default_org_path):
+    """The task set `crm-tui tasks generate` makes from the default org (seed 1). Read-only."""
+    from crm_tui.tasks.generate import generate_taskset
+
+    with OrgStore.open(default_org_path) as store:
+        return generate_taskset(store)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def quick_idle_checks():
     """Pilot waits, after every key and in `pause()`, until the app is idle: Textual

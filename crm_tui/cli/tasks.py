@@ -171,20 +171,40 @@ def fetch_crmarena(
     )
 
 
+CRMARENA_FILE = Path("crmarena.json")  # where `tasks fetch-crmarena` writes by default
+
+
 @tasks.command()
 @click.argument("file", type=click.Path(path_type=Path))
-def stats(file: Path) -> None:
-    """Counts per family, share of None answers, distinct answers and, for a family with
-    several rules (case routing), the share of instances each rule decided."""
+@click.option(
+    "--crmarena",
+    "crmarena_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="CRMArena's task file, to show its distinct queries beside each family's "
+    f"(default: {CRMARENA_FILE} in this folder, where fetch-crmarena writes it, if there).",
+)
+def stats(file: Path, crmarena_file: Path | None) -> None:
+    """Counts per family, share of None answers, distinct answers and queries (beside
+    CRMArena's, given its file) and, for a family with several rules (case routing), the
+    share of instances each rule decided."""
     from rich.console import Console
     from rich.table import Table
 
     from crm_tui.tasks.taskset import load_taskset
 
     taskset = load_taskset(file)
+    if crmarena_file is None and CRMARENA_FILE.is_file():
+        crmarena_file = CRMARENA_FILE
+    theirs = (
+        {t: distinct_queries(i) for t, i in load_taskset(crmarena_file).by_task().items()}
+        if crmarena_file is not None
+        else None
+    )
     table = Table(title=f"{file}  ({taskset.fingerprint})")
-    columns = ("Task", "Abbrev", "Persona", "Instances", "None", "None %", "Distinct", "Decided by")
-    for column in columns:
+    columns = ["Task", "Abbrev", "Persona", "Instances", "None", "None %", "Distinct answers"]
+    columns += ["Distinct queries", *(["CRMArena's queries"] if theirs is not None else [])]
+    for column in [*columns, "Decided by"]:
         table.add_column(
             column,
             justify="left" if column in ("Task", "Abbrev", "Persona", "Decided by") else "right",
@@ -192,6 +212,7 @@ def stats(file: Path) -> None:
     for task, instances in taskset.by_task().items():
         family = instances[0].family
         nones = sum(1 for i in instances if i.answer is None)
+        crmarenas = [] if theirs is None else [f"{theirs[task]:,}" if task in theirs else ""]
         table.add_row(
             task,
             family.abbrev,
@@ -200,6 +221,8 @@ def stats(file: Path) -> None:
             f"{nones:,}",
             f"{100 * nones / len(instances):.0f}",
             f"{len({i.answer for i in instances}):,}",
+            f"{distinct_queries(instances):,}",
+            *crmarenas,
             decided_by_shares(instances),
         )
     nones = sum(1 for i in taskset.instances if i.answer is None)
@@ -210,10 +233,13 @@ def stats(file: Path) -> None:
         f"[b]{len(taskset):,}[/b]",
         f"{nones:,}",
         f"{100 * nones / len(taskset):.0f}",
-        "",
-        "",
+        *[""] * (len(columns) - 5),
     )
     print_table(table, Console())
+
+
+def distinct_queries(instances: list[Instance]) -> int:
+    return len({i.query for i in instances})
 
 
 def decided_by_shares(instances: list[Instance]) -> str:

@@ -327,7 +327,8 @@ class Drafter:
         case_id = rng.choice(pool)
         answer = gold.policy_violation_identification(self.store, case_id)
         reason = "the agent kept to the policy" if want_none else None
-        return Draft(answer, {"case_id": case_id}, {"case_id": case_id}, reason)
+        which = rng.choice(self.families["policy_violation_identification"].words["which"])
+        return Draft(answer, {"case_id": case_id}, {"case_id": case_id, "which": which}, reason)
 
     def knowledge_qa(self, rng: random.Random, want_none: bool) -> Draft | None:
         if not self.facts.qa_pairs:

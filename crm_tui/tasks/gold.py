@@ -10,12 +10,14 @@ with the helper's own inclusivity.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.store.orgstore import OrgStore
@@ -199,6 +201,10 @@ def case_routing_decision(
     2. Among those tied: Closed cases whose order item is of the product; unique max wins.
     3. Among those still tied: fewest cases by workload, emitted only if "Status != 'Closed'"
        and "Status = 'Open'" name the same single agent (14.2); else Undecidable.
+
+    Only answers CRMArena's helper gives too (14.2): it counts the cases it fetched, so
+    rule 2 with no closed case of the product among the tied gives it None, and an agent
+    without an 'Open' case never enters its workload count. Both are Undecidable here.
     `held`: the same counts, read once (`gold_rows`).
     """
     if held is not None:  # the first rule depends on the issue only: kept per issue
@@ -232,6 +238,8 @@ def case_routing_decision(
                 (product_id, *tied),
             ).fetchall()
         )
+    if not any(found.values()):
+        raise Undecidable(f"no closed case of product {product_id} among the issue's experts")
     product_counts: dict[str, int] = dict.fromkeys(tied, 0) | found
     top = max(product_counts.values())
     tied = sorted(a for a, n in product_counts.items() if n == top)
@@ -252,6 +260,8 @@ def case_routing_decision(
                 ).fetchall()
             )
         counts = dict.fromkeys(tied, 0) | found
+        if not all(counts.values()):
+            raise Undecidable(f"an agent tied on expertise has no case with {condition}")
         workloads.append(unique_extreme(counts, "min", f"workload ({condition})"))
     if workloads[0] != workloads[1]:
         raise Undecidable("the two readings of the workload rule disagree")
@@ -379,11 +389,34 @@ def best_region_identification(
 
 
 # ----------------------------------------------------------------- hidden variables
+# The resolutions policy articles allow or leave out, as e-mails and chats name them.
+RESOLUTION_NAMES = re.compile(
+    r"\b(" + "|".join(map(re.escape, RESOLUTIONS)) + r")\b", re.IGNORECASE
+)
+_RESOLUTION_CASING = {name.casefold(): name for name in RESOLUTIONS}
+
+
+def resolutions_named(store: OrgStore, case_id: str) -> set[str]:
+    """The resolutions the case's e-mails and chat transcripts name (any letter case)."""
+    texts = store.conn.execute(
+        "SELECT TextBody FROM EmailMessage WHERE ParentId = ? "
+        "UNION ALL SELECT Body FROM LiveChatTranscript WHERE CaseId = ?",
+        (case_id, case_id),
+    )
+    return {
+        _RESOLUTION_CASING[found.casefold()]
+        for (text,) in texts
+        for found in RESOLUTION_NAMES.findall(text or "")
+    }
+
+
 def policy_violation_identification(store: OrgStore, case_id: str) -> str | None:
     """PVI: the policy article the case's agent violated (hidden CASE_POLICY_VIOLATION), or None.
 
-    The generator decided the violation and wrote it into the case's e-mails/chats; a case
-    without that hidden record is Undecidable.
+    The generator decided the violation and wrote the resolution offered into the case's
+    e-mails/chats. Undecidable: a case without that hidden record, and a case whose texts
+    name another resolution too (a first offer the customer turned down, say), which
+    leaves a reader two offers to choose between.
     """
     value = store.conn.execute(
         "SELECT value FROM _latent WHERE object = ? AND variable = ? AND record_id = ?",
@@ -392,6 +425,9 @@ def policy_violation_identification(store: OrgStore, case_id: str) -> str | None
     if value is None:
         raise Undecidable(f"case {case_id} has no hidden policy-violation record")
     violation: dict[str, str | None] = latent.loads(value[0])
+    others = resolutions_named(store, case_id) - {violation.get("offered")}
+    if others:
+        raise Undecidable(f"case {case_id} also names {', '.join(sorted(others))}")
     return violation.get("article")
 
 

@@ -122,14 +122,17 @@ class OrgBuilder:
             )
         return article
 
-    def violation(self, case: str, article: str | None) -> None:
+    def email(self, case: str, body: str) -> str:
+        return self._add("EmailMessage", ParentId=case, TextBody=body, Subject="Re: Help")
+
+    def violation(self, case: str, article: str | None, offered: str = "Refund") -> None:
         self.store.set_latent(
             [
                 (
                     "Case",
                     case,
                     latent.CASE_POLICY_VIOLATION[1],
-                    latent.dumps({"article": article, "offered": "Refund"}),
+                    latent.dumps({"article": article, "offered": offered}),
                 )
             ]
         )

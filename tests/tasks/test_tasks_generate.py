@@ -136,12 +136,6 @@ def test_an_org_too_small_is_refused_with_the_families_named(tmp_path):
     assert 0 < len(short) < 9 * 130
 
 
-@pytest.fixture(scope="module")
-def default_set(default_org_path):
-    with OrgStore.open(default_org_path) as store:
-        return generate_taskset(store)
-
-
 def test_default_org_gives_crmarenas_shape(default_set):
     taskset = default_set
     assert len(taskset) == 1170
@@ -182,6 +176,36 @@ def test_tasks_stats_shows_the_share_each_routing_rule_decides(
     assert "%" not in pvi.split("│")[-2]  # one rule: no "decided by" shares
 
 
+def _stats_line(task: str, *argv: str, capsys) -> list[str]:
+    """The cells of `task`'s row in `crm-tui tasks stats ARGV`."""
+    main(["tasks", "stats", *argv])
+    printed = capsys.readouterr().out
+    row = next(row for row in printed.splitlines() if task in row)
+    return [cell.strip() for cell in row.split("│")[1:-1]]
+
+
+@needs_crmarena
+def test_tasks_stats_shows_distinct_queries_next_to_crmarenas(
+    default_set, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "220")
+    monkeypatch.chdir(tmp_path)  # no crmarena.json here
+    path = tmp_path / "tasks.json"
+    write_taskset(default_set, path)
+    pvi = default_set.by_task()["policy_violation_identification"]
+    theirs = load_taskset(CRMARENA_TASKS).by_task()["policy_violation_identification"]
+    ours_n, theirs_n = len({i.query for i in pvi}), len({i.query for i in theirs})
+    alone = _stats_line("policy_violation", str(path), capsys=capsys)
+    assert str(ours_n) in alone and str(theirs_n) not in alone
+    both = _stats_line(
+        "policy_violation", str(path), "--crmarena", str(CRMARENA_TASKS), capsys=capsys
+    )
+    assert both[both.index(str(ours_n)) + 1] == str(theirs_n), both
+    # where `tasks fetch-crmarena` writes it by default, it is found without the option
+    (tmp_path / "crmarena.json").write_bytes(CRMARENA_TASKS.read_bytes())
+    assert _stats_line("policy_violation", str(path), capsys=capsys) == both
+
+
 def test_routing_cases_are_new_not_copied_from_the_org(default_org_path, default_set):
     with OrgStore.open(default_org_path) as store:
         existing = {r[0] for r in store.conn.execute('SELECT Description FROM "Case"')}
@@ -207,4 +231,14 @@ def test_distinct_answers_reach_70_percent_of_crmarenas(default_set):
     ours = {t: len({i.answer for i in insts}) for t, insts in default_set.by_task().items()}
     assert set(ours) == set(theirs)
     short = {t: (ours[t], theirs[t]) for t in ours if ours[t] < 0.7 * theirs[t]}
+    assert not short, short
+
+
+@needs_crmarena
+def test_distinct_queries_reach_90_percent_of_crmarenas(default_set):
+    crmarena = load_taskset(CRMARENA_TASKS)
+    theirs = {t: len({i.query for i in insts}) for t, insts in crmarena.by_task().items()}
+    ours = {t: len({i.query for i in insts}) for t, insts in default_set.by_task().items()}
+    assert set(ours) == set(theirs)
+    short = {t: (ours[t], theirs[t]) for t in ours if ours[t] < 0.9 * theirs[t]}
     assert not short, short

@@ -113,7 +113,9 @@ def test_transfer_count_tie_is_skipped(org):
 
 
 # ----------------------------------------------------------------- NCR
-def _routing_org(org, open_status: str = "Working"):
+def _routing_org(org, open_of_d=("Working",), open_of_e=()):
+    """a and b tie on `issue`, a closed a shoe case; c leads `other`; d and e tie on `third`
+    and on sock cases; d and e have open cases of the statuses given."""
     a, b, c, d, e = (org.user(n) for n in "abcde")
     issue, other, third = org.issue("Late"), org.issue("Broken"), org.issue("Billing")
     shoe, sock = org.product("Shoe"), org.product("Sock")
@@ -129,7 +131,9 @@ def _routing_org(org, open_status: str = "Working"):
     org.case([c], "2021-03-01 08:00", "2021-03-02 08:00", issue=other, item=sock_item)
     org.case([d], "2021-04-01 08:00", "2021-04-02 08:00", issue=third, item=sock_item)
     org.case([e], "2021-04-01 08:00", "2021-04-02 08:00", issue=third, item=sock_item)
-    org.case([d], "2021-05-01 08:00", issue=other, item=sock_item, status=open_status)
+    for owner, statuses in ((d, open_of_d), (e, open_of_e)):
+        for status in statuses:
+            org.case([owner], "2021-05-01 08:00", issue=other, item=sock_item, status=status)
     return org.finish(), (a, b, c, d, e), (issue, other, third), (shoe, sock)
 
 
@@ -140,17 +144,35 @@ def test_case_routing_by_issue_then_product_expertise(org):
 
 
 def test_case_routing_skips_ties_the_workload_readings_disagree_on(org):
-    store, *_, (_, _, third), (shoe, _) = _routing_org(org)
-    # d and e tie on issue and product; d has a Working case, so "not Closed" picks e,
-    # but no case has Status 'Open', so that reading stays tied.
-    with pytest.raises(Undecidable):
-        gold.case_routing(store, third, shoe)
+    store, *_, (_, _, third), (_, sock) = _routing_org(
+        org, open_of_d=("Open", "Working", "Working"), open_of_e=("Open", "Open")
+    )
+    # d and e tie on issue and product; "not Closed" counts d 3 and e 2 (e wins),
+    # "= 'Open'" counts d 1 and e 2 (d wins).
+    with pytest.raises(Undecidable, match="disagree"):
+        gold.case_routing(store, third, sock)
 
 
 def test_case_routing_decided_by_workload_when_both_readings_agree(org):
-    store, (*_, d, e), (*_, third), (shoe, _) = _routing_org(org, open_status="Open")
-    # d's open case is 'Open': "not Closed" and "= 'Open'" both count it, so e has less work.
-    assert gold.case_routing_decision(store, third, shoe) == (e, "workload")
+    store, (*_, d, e), (*_, third), (_, sock) = _routing_org(
+        org, open_of_d=("Open", "Open", "Working"), open_of_e=("Open",)
+    )
+    # "not Closed" counts d 3 and e 1, "= 'Open'" d 2 and e 1: both name e.
+    assert gold.case_routing_decision(store, third, sock) == (e, "workload")
+
+
+def test_case_routing_skips_product_ties_without_a_product_case(org):
+    store, *_, (_, _, third), (shoe, _) = _routing_org(org, open_of_e=("Open",))
+    # d and e tie on the issue and neither closed a shoe case: CRMArena's helper gives None.
+    with pytest.raises(Undecidable, match="no closed case of product"):
+        gold.case_routing(store, third, shoe)
+
+
+def test_case_routing_skips_workload_ties_with_an_agent_without_open_cases(org):
+    store, *_, (_, _, third), (_, sock) = _routing_org(org, open_of_d=("Open",))
+    # The policy would pick e (no open case); CRMArena's helper never counts e and picks d.
+    with pytest.raises(Undecidable, match="has no case"):
+        gold.case_routing(store, third, sock)
 
 
 def test_case_routing_names_the_rule_that_decided(org):
