@@ -8,6 +8,7 @@ import re
 import pytest
 
 from crm_tui.org.store.orgstore import OrgStore
+from tests.helpers import fuzz  # noqa: F401  (loads the property tests' profile first)
 from tests.helpers.paths import CRMARENA_DIR, CRMARENA_TASKS
 
 

@@ -8,12 +8,13 @@ import click
 
 from crm_tui import paths
 from crm_tui.cli.connect import run_on_salesforce, salesforce_options
+from crm_tui.cli.old_names import old_name
 from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org
-from crm_tui.cli.report_commands import agents, report
+from crm_tui.cli.results import agents, results
 from crm_tui.cli.study import study
 from crm_tui.cli.tasks import tasks
-from crm_tui.cli.web_serve import web_serve
+from crm_tui.cli.web import web
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,7 +34,7 @@ from crm_tui.cli.web_serve import web_serve
 @click.option(
     "--require-code",
     is_flag=True,
-    help="Start on the invitation code, whatever the study file holds (crm-tui serve "
+    help="Start on the invitation code, whatever the study file holds (crm-tui web "
     "passes it to each browser session).",
 )
 @study_db_option
@@ -103,7 +104,9 @@ def locate() -> None:
 
 cli.add_command(org)
 cli.add_command(agents)
-cli.add_command(report)
+cli.add_command(results)
+cli.add_command(old_name(results, "report"))
 cli.add_command(tasks)
 cli.add_command(study)
-cli.add_command(web_serve)
+cli.add_command(web)
+cli.add_command(old_name(web, "serve"))

@@ -12,8 +12,8 @@ from crm_tui import paths
 from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
 from crm_tui.cli.org_report import report
+from crm_tui.cli.org_serve import serve
 from crm_tui.cli.output import print_table
-from crm_tui.cli.serve_command import serve
 
 if TYPE_CHECKING:
     from rich.console import Console

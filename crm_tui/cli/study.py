@@ -147,7 +147,7 @@ def status(study_name: str | None, db_path: Path | None) -> None:
     from crm_tui.study.work.studies import list_studies
 
     path = db_path or paths.default_study_path()
-    if study_name is not None:  # one study, picked as the app and `crm-tui report` pick it
+    if study_name is not None:  # one study, picked as the app and `crm-tui results` pick it
         with StudyService.open(path, name=study_name, read_only=True) as service:
             say_how_read(service.note)
             _print_summary(service.summary())
@@ -242,7 +242,7 @@ def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | N
     show_default=True,
     help="How long the code may wait for its first use: 14d, 36h, 90m, 2w.",
 )
-@click.option("--url", default=None, help="Where the person opens the app (crm-tui serve).")
+@click.option("--url", default=None, help="Where the person opens the app (crm-tui web).")
 @study_db_option
 def invite(
     name: str,

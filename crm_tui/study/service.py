@@ -73,7 +73,7 @@ T = TypeVar("T")
 
 RESULTS_ARE_FOR_COORDINATORS = (
     "Results are for study coordinators and auditors: they reach their profile with their "
-    "invitation code (or run `crm-tui report`)."
+    "invitation code (or run `crm-tui results`)."
 )
 LIVE_IS_FOR_COORDINATORS = (
     "Live progress is for study coordinators: they reach their profile with their invitation code."

@@ -188,7 +188,7 @@ def test_a_damaged_study_file_is_refused_in_one_line_and_not_written(study_file,
     for argv in (
         ["study", "status", "--db", study_file],
         ["study", "create", "t", "--tasks", CRMARENA_TASKS, "--db", study_file],
-        ["report", "--db", study_file],
+        ["results", "--db", study_file],
         ["agents", "import", AGENT_FILE, "--task-set", CRMARENA_TASKS, "--db", study_file],
     ):
         line = fails(capsys, *argv)
@@ -203,7 +203,7 @@ def test_a_damaged_protocol_is_refused_and_leaves_no_file_open(study_file, capsy
         conn.execute("UPDATE study SET protocol_json = 'x' || protocol_json")
     conn.close()
     before = snapshot(study_file.parent)
-    for argv in (["study", "status", "--db", study_file], ["report", "--db", study_file]):
+    for argv in (["study", "status", "--db", study_file], ["results", "--db", study_file]):
         line = fails(capsys, *argv)
         assert "protocol is damaged" in line
         gc.collect()  # a connection only a traceback held would be closed now

@@ -10,16 +10,15 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from crm_tui.cli import main
 from tests.helpers.cli import AGENT_FILE
+from tests.helpers.fuzz import property_settings
 from tests.helpers.paths import CRMARENA_TASKS
 
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SETTINGS = property_settings(25)
 NASTY = [
     "[" * 3000 + "]" * 3000,  # spliced in as raw JSON: nested too deep
     "1" + "0" * 30,
@@ -141,10 +140,9 @@ def study_file(tmp_path_factory):
     return db
 
 
-@settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@property_settings(20)
 @given(offset=st.integers(0, 200_000), garbage=st.binary(min_size=1, max_size=4096))
+@example(offset=83197, garbage=b"\x80")  # a schema name no longer UTF-8
 def test_a_damaged_study_file_is_refused_in_one_line_or_read(capsys, study_file, offset, garbage):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -155,9 +153,17 @@ def test_a_damaged_study_file_is_refused_in_one_line_or_read(capsys, study_file,
         data[at : at + len(garbage)] = garbage
         db.write_bytes(bytes(data[: max(len(data), at + len(garbage))]))
         before = files_in(folder)
-        for argv in (["study", "status", "--db", str(db)], ["report", "--db", str(db)]):
+        for argv in (["study", "status", "--db", str(db)], ["results", "--db", str(db)]):
             code, lines = outcome(capsys, argv)
             if code != 0:  # refused: one line; a change SQLite cannot see may read fine
                 assert len(lines) == 1, lines
                 gc.collect()  # in one process, connections a traceback held are closed now
                 assert files_in(folder) == before
+
+
+def test_property_tests_draw_the_same_examples_every_run_unless_fuzzing():
+    from hypothesis import settings
+
+    from tests.helpers.fuzz import PROFILE
+
+    assert PROFILE == "fuzz" or (settings.default.derandomize and settings.default.database is None)

@@ -101,7 +101,7 @@ def test_study_create_refuses_a_foreign_database_and_leaves_it_untouched(
 
 def test_an_org_file_is_never_used_as_a_study_file(tmp_path, capsys, empty_org):
     before = empty_org.read_bytes()
-    for argv in (["study", "status"], ["report"]):
+    for argv in (["study", "status"], ["results"]):
         line = fails(capsys, *argv, "--db", empty_org)
         assert "not a crm-tui study file" in line
     assert empty_org.read_bytes() == before
@@ -121,7 +121,7 @@ def test_study_file_under_a_file_gives_one_line(tmp_path, capsys):
 
 def test_report_on_a_missing_study_file_creates_nothing(tmp_path, capsys):
     db = tmp_path / "missing.sqlite"
-    line = fails(capsys, "report", "--db", db)
+    line = fails(capsys, "results", "--db", db)
     assert "No study file at" in line and str(db) in line
     assert list(tmp_path.iterdir()) == []
 
@@ -131,7 +131,7 @@ def test_report_refuses_to_overwrite_without_force(tmp_path, capsys):
     StudyStore.open(db).close()
     out = tmp_path / "report.md"
     out.write_text("keep me")
-    line = fails(capsys, "report", "--db", db, "--format", "md", "--out", out)
+    line = fails(capsys, "results", "--db", db, "--format", "md", "--out", out)
     assert "already exists" in line and "--force" in line
     assert out.read_text() == "keep me"
 

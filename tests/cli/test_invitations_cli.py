@@ -119,7 +119,7 @@ def test_invitations_on_a_file_without_any(tmp_path):
 def test_a_saved_report_is_private(tmp_path):
     db, out = tmp_path / "study.sqlite", tmp_path / "reports" / "pilot.json"
     one_item_study(db)
-    code, printed = run("report", "--study", "pilot", "--format", "json", "--out", out, "--db", db)
+    code, printed = run("results", "--study", "pilot", "--format", "json", "--out", out, "--db", db)
     assert code == 0, printed
     assert stat.S_IMODE(out.stat().st_mode) == 0o600  # it shows the gold answers
 

@@ -28,7 +28,7 @@ from tests.helpers.paths import CRMARENA_TASKS
 READ_ONLY_COMMANDS = {
     "status": ["study", "status"],
     "status one study": ["study", "status", "--study", "s"],
-    "report": ["report"],
+    "results": ["results"],
     "invitations": ["study", "invitations"],
 }
 

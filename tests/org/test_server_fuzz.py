@@ -9,10 +9,11 @@ import socket
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from crm_tui.org.server.rest import OrgServer
+from tests.helpers.fuzz import property_settings
 from tests.helpers.soql_org import TODAY, build_tiny_org
 
 
@@ -123,9 +124,7 @@ def exchange(server: OrgServer, data: bytes) -> bytes:
     return b"".join(chunks)
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@property_settings(150)
 @given(data=requests())
 def test_every_request_is_answered_and_the_server_lives_on(server, data):
     answer = exchange(server, data)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from crm_tui.org.soql import QueryResult, SalesforceError, execute_soql, execute_sosl
 from crm_tui.org.store.orgstore import OrgStore
+from tests.helpers.fuzz import property_settings
 from tests.helpers.soql_org import TODAY, build_tiny_org
 
 KNOWN_CODES = {
@@ -126,9 +127,7 @@ def answer_or_salesforce_error(run, store, text):
     return result
 
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SETTINGS = property_settings(150)
 
 
 @SETTINGS

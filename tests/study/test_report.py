@@ -249,13 +249,13 @@ def test_csv_and_json_are_machine_readable(report):
 def test_cli_report_writes_every_format(study_file, tmp_path, capsys, monkeypatch):
     for fmt in ("csv", "json", "md", "table"):
         out = tmp_path / f"report.{fmt}"
-        main(["report", "--db", str(study_file), "--format", fmt, "--out", str(out)])
+        main(["results", "--db", str(study_file), "--format", fmt, "--out", str(out)])
         assert out.read_text(encoding="utf-8").strip()
     assert (tmp_path / "report.md").read_text() == EXPECTED_MD.read_text()
     assert "Humans" in (tmp_path / "report.table").read_text()
     capsys.readouterr()
     monkeypatch.setenv("COLUMNS", "200")
-    main(["report", "--db", str(study_file)])
+    main(["results", "--db", str(study_file)])
     printed = capsys.readouterr().out
     assert "gpt-4o ReAct (re-scored)" in printed and "005Ws000009zzzzIAA" in printed
 
@@ -282,7 +282,7 @@ def test_cli_report_says_when_the_file_holds_no_study(tmp_path, capsys):
     db = tmp_path / "empty.sqlite"
     StudyStore.open(db).close()  # a study file with no study yet (report never makes one)
     with pytest.raises(SystemExit):
-        main(["report", "--db", str(db)])
+        main(["results", "--db", str(db)])
     assert "holds no study yet" in capsys.readouterr().err
 
 
@@ -358,7 +358,7 @@ def test_no_submission_is_never_an_answer_for_people_or_agents(tmp_path):
 def test_paper_rows_are_labelled_in_every_rendering(report, study_file, capsys):
     # rich read "[paper]" as a markup tag and dropped it from the terminal table
     assert "| gpt-4o ReAct [paper] |" in to_markdown(report)
-    main(["report", "--db", str(study_file)])
+    main(["results", "--db", str(study_file)])
     assert "gpt-4o ReAct [paper]" in capsys.readouterr().out
 
 
@@ -374,7 +374,7 @@ def test_every_percentage_shows_its_n(report):
 
 def test_piped_report_uses_the_width_it_needs(study_file, capsys, monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)  # piped: rich would fold at 80 columns
-    main(["report", "--db", str(study_file)])
+    main(["results", "--db", str(study_file)])
     printed = capsys.readouterr().out
     for text in ("Active s (median)", "claude-3.5-sonnet Function Calling (CRMArena reward)"):
         assert text in printed

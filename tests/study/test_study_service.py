@@ -76,6 +76,19 @@ def test_a_study_of_another_org_or_none_for_a_live_org_says_what_to_do(study_fil
         assert "tasks fetch-crmarena" in message and "study create NAME --tasks" in message
 
 
+def test_the_old_command_names_still_work_and_say_the_new_one(study_file, capsys):
+    main(["results", "--db", str(study_file), "--format", "json"])
+    new = capsys.readouterr()
+    main(["report", "--db", str(study_file), "--format", "json"])
+    old = capsys.readouterr()
+    assert old.out == new.out and new.err == ""
+    assert "'report' is now 'results'" in old.err
+    main(["--help"])
+    commands = capsys.readouterr().out.split("Commands:")[1]
+    listed = {line.split()[0] for line in commands.splitlines() if line.strip()}
+    assert {"results", "web"} <= listed and not {"report", "serve"} & listed
+
+
 def test_looking_for_a_study_never_makes_a_file(tmp_path):
     missing = tmp_path / "nowhere.sqlite"
     with pytest.raises(CrmTuiError, match="No study file at"):
@@ -84,12 +97,12 @@ def test_looking_for_a_study_never_makes_a_file(tmp_path):
 
 
 def test_report_and_status_commands_use_the_same_rule(study_file, capsys):
-    main(["report", "--db", str(study_file), "--format", "json"])
+    main(["results", "--db", str(study_file), "--format", "json"])
     assert '"study": "other"' in capsys.readouterr().out  # the newest, as the app picks
     main(["study", "status", "--db", str(study_file), "--study", "first"])
     out = capsys.readouterr().out
     assert out.startswith("first (custom)") and "second" not in out
-    for command in (["report"], ["study", "status"]):
+    for command in (["results"], ["study", "status"]):
         with pytest.raises(SystemExit):
             main([*command, "--db", str(study_file), "--study", "nope"])
         assert "holds no study 'nope'" in capsys.readouterr().err
@@ -172,4 +185,4 @@ def test_results_are_for_coordinators_only(study_file):
                 service.report_for(who)
             assert str(refused.value) == RESULTS_ARE_FOR_COORDINATORS
         assert service.report_for(abe.id).study == "first"
-        assert service.report().study == "first"  # the file holder's (crm-tui report)
+        assert service.report().study == "first"  # the file holder's (crm-tui results)

@@ -282,6 +282,10 @@ def _refuse_foreign_database(path: Path) -> None:
         if "malformed" in str(exc) or "corrupt" in str(exc):
             raise CrmTuiError(_damaged(path, str(exc))) from None
         raise CrmTuiError(f"{path} is not a crm-tui study file ({exc})") from None
+    except UnicodeDecodeError as exc:  # a name in the schema is not text: bytes overwritten
+        raise CrmTuiError(
+            _damaged(path, f"a name in its schema is not UTF-8 ({exc.reason})")
+        ) from None
     finally:
         conn.close()
     if problems != ["ok"]:

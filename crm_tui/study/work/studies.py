@@ -193,7 +193,7 @@ def list_studies(store: StudyStore) -> list[Study]:
 def pick_study(
     store: StudyStore, name: str | None = None, org_fingerprint: str | None = None
 ) -> Study:
-    """The one rule for which study the app, its results screen and `crm-tui report` work
+    """The one rule for which study the app, its results screen and `crm-tui results` work
     on: study `name` if given, else the newest. With `org_fingerprint`, only studies that
     fit that org count (their queries' Ids and golds belong to it)."""
     every = list_studies(store)

@@ -2,7 +2,7 @@
 role come from the code (never from a list), and the person sees only their own profile.
 
 One Input (`#invitation-code`), Enter submits; a bad code shows one line in
-`#invitation-code-message` and reaches nothing. `crm-tui serve`'s browser test types here.
+`#invitation-code-message` and reaches nothing. `crm-tui web`'s browser test types here.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Results for coordinators: humans next to agents per task family, as a table and a bar
-chart, then every table of `crm-tui report` (agents, realism, audit) on its own tab.
+chart, then every table of `crm-tui results` (agents, realism, audit) on its own tab.
 
 The study service builds the report on its writer thread, and the screen waits for it
 in a thread worker, so a large study never stalls the screen. Only a coordinator profile
@@ -38,7 +38,7 @@ TABS = (
     ("audit", "Audit"),
     ("process", "Process"),
 )
-# The tab of each `crm-tui report` table; any other goes on "Humans and agents".
+# The tab of each `crm-tui results` table; any other goes on "Humans and agents".
 TAB_OF_TABLE = {
     "Realism ratings": "realism",
     "Agreement on realism": "realism",

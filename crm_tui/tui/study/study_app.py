@@ -115,7 +115,7 @@ class StudyApp(CrmApp):
         # The opening screen is up (no first look): nothing of the org until the study
         # says whether a code is needed.
         self.awaiting_study = False
-        # A code first: asked for (--require-code, as `crm-tui serve` runs each browser
+        # A code first: asked for (--require-code, as `crm-tui web` runs each browser
         # session), or the study file has invitations (see `_study_opened`).
         self.codes_required = require_code
         # Who tries codes, for the lock-out after wrong ones (a server may set one per
@@ -377,7 +377,7 @@ class StudyApp(CrmApp):
             return
         if self.service is None:
             self.notify(
-                "No study is open here; `crm-tui report` shows any study of the file.",
+                "No study is open here; `crm-tui results` shows any study of the file.",
                 title="Results",
             )
             return

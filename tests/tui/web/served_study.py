@@ -1,4 +1,4 @@
-"""`crm-tui serve` as a real process on a free loopback port, and a browser tab on it.
+"""`crm-tui web` as a real process on a free loopback port, and a browser tab on it.
 
 The tab is headless Chromium (Debian's, through Playwright). The app inside draws on a
 canvas (xterm.js), so the tab's text is read from what the app sends over the websocket,
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.cli import main
-from crm_tui.cli.web_sessions import SHUTDOWN_SECONDS
+from crm_tui.web.server import SHUTDOWN_SECONDS
 from tests.helpers.paths import ROOT
 from tests.helpers.waiting import wait_until
 
@@ -57,7 +57,7 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """A running `crm-tui serve`; `lines` is what it printed on stdout once listening.
+    """A running `crm-tui web`; `lines` is what it printed on stdout once listening.
     Its output goes to files, which a long run cannot fill as it would a pipe."""
 
     process: subprocess.Popen[bytes]
@@ -77,13 +77,13 @@ class Served:
 
 
 def serve(*options: str, folder: Path, env: dict[str, str], port: int | None = None) -> Served:
-    """Start `crm-tui serve` and wait for its announcement (printed once it listens); its
+    """Start `crm-tui web` and wait for its announcement (printed once it listens); its
     output goes to files in `folder`."""
     port = port or free_port()
     stdout, stderr = folder / "stdout", folder / "stderr"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "crm_tui", "serve", "--port", str(port), *options],
+            [sys.executable, "-m", "crm_tui", "web", "--port", str(port), *options],
             stdout=out,
             stderr=err,
             cwd=ROOT,
@@ -96,10 +96,10 @@ def serve(*options: str, folder: Path, env: dict[str, str], port: int | None = N
             return lines or [""]
         return None
 
-    lines = wait_until(announced, "crm-tui serve to listen", timeout=60)
+    lines = wait_until(announced, "crm-tui web to listen", timeout=60)
     if not lines[0].startswith("Serving"):
         process.kill()
-        raise AssertionError(f"crm-tui serve did not start: {lines} {stderr.read_text()!r}")
+        raise AssertionError(f"crm-tui web did not start: {lines} {stderr.read_text()!r}")
     return Served(process, f"http://127.0.0.1:{port}", lines[:2], stderr)
 
 

@@ -1,4 +1,4 @@
-"""`crm-tui serve` in a real browser: headless Chromium opens the page, types an
+"""`crm-tui web` in a real browser: headless Chromium opens the page, types an
 invitation code into the terminal, solves one query and submits it; the attempt is then in
 the study file with its answer and active time. A tab closed mid-query resumes like a
 killed app: same attempt, draft kept, the closed span counted as wall time only."""

@@ -1,4 +1,4 @@
-"""`crm-tui serve`'s options and what it prints: refusals in one line (bad port, busy port,
+"""`crm-tui web`'s options and what it prints: refusals in one line (bad port, busy port,
 a study that does not exist, a bad public URL), the warning off loopback, the address and
 the invitation line once listening, and websockets from another site's page refused."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from crm_tui.cli.web_sessions import SHUTDOWN_SECONDS
+from crm_tui.web.server import SHUTDOWN_SECONDS
 from tests.helpers.cli import fails
 from tests.helpers.processes import child_pids
 from tests.helpers.waiting import wait_until
@@ -20,7 +20,7 @@ from tests.tui.web.served_study import free_port, serve
 
 
 def test_a_port_out_of_range_is_a_usage_error(capsys):
-    line = fails(capsys, "serve", "--port", "70000")
+    line = fails(capsys, "web", "--port", "70000")
     assert "--port" in line and "70000" in line
 
 
@@ -29,7 +29,7 @@ def test_a_busy_port_is_one_line_naming_it(capsys, small_org_path, study_db):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        line = fails(capsys, "serve", "--org", small_org_path, "--db", study_db, "--port", port)
+        line = fails(capsys, "web", "--org", small_org_path, "--db", study_db, "--port", port)
     assert line.startswith(f"crm-tui: cannot listen on 127.0.0.1 port {port}: "), line
     assert "--port" in line
 
@@ -37,30 +37,30 @@ def test_a_busy_port_is_one_line_naming_it(capsys, small_org_path, study_db):
 def test_a_study_that_does_not_exist_is_refused_with_the_command_that_makes_it(
     capsys, small_org_path, study_db
 ):
-    line = fails(capsys, "serve", "--org", small_org_path, "--db", study_db, "--study", "nope")
+    line = fails(capsys, "web", "--org", small_org_path, "--db", study_db, "--study", "nope")
     assert line == (
         f"crm-tui: no study 'nope' in {study_db}: create it with "
         f"`crm-tui study create nope --db {study_db}`"
     )
     missing = study_db.parent / "none.sqlite"
-    line = fails(capsys, "serve", "--org", small_org_path, "--db", missing)
+    line = fails(capsys, "web", "--org", small_org_path, "--db", missing)
     assert line.startswith(f"crm-tui: no study file at {missing}: create a study with `")
     assert not missing.exists()
 
 
 @pytest.mark.parametrize("url", ["study.example.org", "ftp://study.example.org", "https://"])
 def test_a_public_url_must_be_an_http_address(capsys, url):
-    assert "--public-url" in fails(capsys, "serve", "--public-url", url)
+    assert "--public-url" in fails(capsys, "web", "--public-url", url)
 
 
 def test_org_and_salesforce_together_are_a_usage_error(capsys, small_org_path):
-    line = fails(capsys, "serve", "--org", small_org_path, "--salesforce")
+    line = fails(capsys, "web", "--org", small_org_path, "--salesforce")
     assert "--org" in line and "--salesforce" in line
 
 
 def test_salesforce_without_credentials_is_one_line_before_serving(capsys, tmp_path, study_db):
     missing = tmp_path / "nowhere.env"
-    line = fails(capsys, "serve", "--salesforce", "--env-file", missing, "--db", study_db)
+    line = fails(capsys, "web", "--salesforce", "--env-file", missing, "--db", study_db)
     assert line == f"crm-tui: No .env file at {missing}"
 
 

@@ -1,4 +1,4 @@
-"""`crm-tui agents import ...` and `crm-tui report`: agent results next to human results."""
+"""`crm-tui agents import ...` and `crm-tui results`: agent results next to human results."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def import_(
         click.echo(note)
 
 
-@click.command()
+@click.command("results")
 @click.option(
     "--study", "study_name", default=None, help="Study name (default: the newest in the file)."
 )
@@ -85,7 +85,7 @@ def import_(
 )
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @study_db_option
-def report(
+def results(
     study_name: str | None, output_format: str, out: Path | None, force: bool, db_path: Path | None
 ) -> None:
     """Humans next to agents per task family, realism ratings and audit flags."""
@@ -95,7 +95,7 @@ def report(
     from crm_tui.study.service import StudyService
 
     if out is not None:
-        check_output_path(out, force=force, what="the report")
+        check_output_path(out, force=force, what="the results")
     # The app's rule for which study, without an org: any study in the file counts.
     study_path = db_path or paths.default_study_path()
     with StudyService.open(study_path, name=study_name, read_only=True) as service:

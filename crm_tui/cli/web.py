@@ -1,4 +1,4 @@
-"""`crm-tui serve`: the study app in web browsers, each tab its own app process.
+"""`crm-tui web`: the study app in web browsers, each tab its own app process.
 
 Not `crm-tui org serve` (the org as a Salesforce REST endpoint): this one serves the app
 itself through textual-serve. Every tab runs `python -m crm_tui --org … --study NAME`
@@ -26,7 +26,7 @@ DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
 
 
-@click.command("serve")
+@click.command("web")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -64,7 +64,7 @@ DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
 @study_db_option
 @org_path_option
 @salesforce_options
-def web_serve(
+def web(
     host: str,
     port: int,
     public_url: str | None,
@@ -79,8 +79,8 @@ def web_serve(
     """Serve the study app to web browsers; each tab runs its own app process."""
     # Imported here: aiohttp is slow to load, and every other command (each tab's app
     # among them) would pay for it.
-    from crm_tui.cli.web_sessions import StudyWebServer, is_loopback, url_host
     from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.web.server import StudyWebServer, is_loopback, url_host
 
     if salesforce and org_path is not None:
         raise click.UsageError("--org and --salesforce choose the org two ways: give one")

@@ -1,4 +1,4 @@
-"""The web server behind `crm-tui serve`: textual-serve, one app process per browser tab.
+"""The web server behind `crm-tui web`: textual-serve, one app process per browser tab.
 
 textual-serve's own `Server` does the work (the page with xterm.js, a websocket per tab,
 each tab's app in its own process). This subclass changes what a study needs: it binds
@@ -197,7 +197,7 @@ class StudyWebServer(Server):
         await websocket.send_bytes(
             f"\r\nThis study server is full: it serves {len(self.tabs)} browser tab(s), its "
             "cap. Close another tab of it or try again in a few minutes; the study "
-            "coordinator can raise the cap (crm-tui serve --max-tabs).\r\n".encode()
+            "coordinator can raise the cap (crm-tui web --max-tabs).\r\n".encode()
         )
         await websocket.close()
 

@@ -1,0 +1,1 @@
+"""The browser server: textual-serve, one app process per browser tab, with what a served study needs."""
