@@ -150,18 +150,18 @@ def import_cases(store, taskset, tmp_path):
         }
 
 
-def test_rescore_equals_crmarenas_reward_except_where_the_readme_names_the_decision(
+def test_rescore_equals_crmarenas_reward_except_where_the_docs_name_the_decision(
     store, crmarena_tasks, tmp_path
 ):
     stored = import_cases(store, crmarena_tasks, tmp_path)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    scoring_page = (ROOT / "docs" / "site-src" / "tasks.md").read_text(encoding="utf-8")
     for strategy, cases in (("react", TEXT_CASES), ("tool_call", FC_CASES)):
         for case in cases:
             answer = stored[strategy, case.record["task_id"]]
             assert (answer.answer, answer.crmarena_reward) == (case.answer, case.reward), case
             assert answer.score == pytest.approx(case.score), case.name
             if case.decision:
-                assert answer.score != case.reward and case.decision in readme, case.name
+                assert answer.score != case.reward and case.decision in scoring_page, case.name
             else:
                 assert answer.score == pytest.approx(case.reward), case.name
 
