@@ -1,4 +1,4 @@
-"""CRMArena-shaped result records (spec 10.2) for the agent import tests, one per outcome.
+"""CRMArena-shaped result records (CRMArena's results file format) for the agent import tests, one per outcome.
 
 Each record is what CRMArena's `run_tasks.py` writes (paper-era and current code): Act/ReAct
 text turns with `<execute>`/`<submit>`/`<respond>`, function calling with `tool_calls`, and

@@ -63,7 +63,7 @@ def test_three_files_of_one_agent_are_trials_one_to_three_and_are_rescored(store
     }
     # knowledge QA: F1 of "advanced sole technology" against the 6-token gold = 2·1·½/1½
     assert table[1, 0] == ("advanced sole technology", pytest.approx(2 / 3), pytest.approx(2 / 3))
-    # a 15-character Id: CRMArena's raw equality says 0, our scorer (spec 14.9) says 1
+    # a 15-character Id: CRMArena's raw equality says 0, our scorer says 1
     assert table[1, 391] == ("005Ws000001xZvd", 0.0, 1.0)
     assert table[1, 651] == (None, 0.0, 0.0)  # the error record
     assert table[1, 653] == ("None", 1.0, 1.0)  # gold null, answer "None"
