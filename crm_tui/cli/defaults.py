@@ -2,7 +2,7 @@
 
 A command that needs the default org or task set on a fresh home makes them (with the
 practice study) as the app's first run does, saying so on stderr, rather than failing with
-"No org at ...": `crm-tui tasks generate --out tasks.json` works as the README shows it.
+"No org at ...": `crm-tui tasks generate --out tasks.json` works as the documentation shows it.
 """
 
 from __future__ import annotations

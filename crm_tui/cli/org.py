@@ -77,7 +77,7 @@ def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
 @click.option(
     "--realism",
     is_flag=True,
-    help="Also print the realism measures (issue 19); they never fail the check.",
+    help="Also print the realism measures; they never fail the check.",
 )
 def check(org_path: Path | None, realism: bool) -> None:
     """Verify integrity: lookups, required and unique fields, Ids, case history."""

@@ -32,7 +32,7 @@ DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
     default="127.0.0.1",
     show_default=True,
     help="Address to listen on. Keep loopback and put a TLS reverse proxy in front "
-    "(README, 'Serving a study in the browser').",
+    "(documentation: 'Serving a study in the browser').",
 )
 @click.option(
     "--port",

@@ -1,7 +1,7 @@
-"""Realism measures of an org file (issue 19): what a Service Cloud reviewer notices.
+"""Realism measures of an org file: what a Service Cloud reviewer notices.
 
 `measure_realism(store)` reads an open `OrgStore` and returns `Measure`s, each with a
-value, the bar issue 19 sets (if any) and whether the value meets it. They are measures,
+value, the bar it is held to (if any) and whether the value meets it. They are measures,
 not integrity checks: a value off its bar is a finding, never an error.
 
 Definitions (exact, so that figures compare across generator versions):

@@ -1,4 +1,4 @@
-"""Gold answers: one function per task family, computed over a local org (spec 4.3 + 14).
+"""Gold answers: one function per task family, computed over a local org (CRMArena's task definitions).
 
 Each function returns the gold answer (a string) or `None` for a false-presupposition
 instance, and raises `Undecidable` when the instance must not be emitted: a tie for the

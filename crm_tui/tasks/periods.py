@@ -1,4 +1,4 @@
-"""Periods of time that queries name, with CRMArena's semantics (spec 4.2, decision 14.4).
+"""Periods of time that queries name, with CRMArena's semantics.
 
 A period is [start, end) for Case queries and [start, end] for case-history counts: the
 gold functions choose the inclusivity, this module only does the calendar arithmetic.

@@ -1,4 +1,4 @@
-"""The one scorer for human and agent answers (spec 7.2 and decision 14.9).
+"""The one scorer for human and agent answers (CRMArena's metrics, with the exact-match decisions the docs list).
 
 No submission (`NO_SUBMISSION`, the answer None) is never an answer: an agent run that
 crashed, ran out of turns or never made what CRMArena counts as a submission, a person
@@ -73,7 +73,7 @@ def exact_match(answer: str | None, gold: str | None) -> float:
 
 
 def normalize_tokens(text: str) -> list[str]:
-    """SQuAD-style normalisation of spec 7.2, as tokens."""
+    """CRMArena's SQuAD-style normalisation, as tokens."""
     text = text.replace("_", " ").lower()
     text = "".join(" " if ch in PUNCTUATION else ch for ch in text)
     return ARTICLES_RE.sub(" ", text).split()

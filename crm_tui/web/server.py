@@ -41,7 +41,7 @@ _LIBC = ctypes.CDLL(None) if sys.platform == "linux" else None
 
 
 def is_loopback(host: str) -> bool:
-    """True for a host name or address that only this machine can reach."""
+    """True for a host name or address that only the local host can reach."""
     if host == "localhost":
         return True
     try:
@@ -71,7 +71,7 @@ def to_int(text: str, default: int) -> int:
 
 
 def client_address(request: web.Request) -> str:
-    """The browser's address: the peer, or behind a reverse proxy on this machine the
+    """The browser's address: the peer, or behind a reverse proxy on the same host the
     address the proxy appended last to X-Forwarded-For (earlier entries are the client's
     own word)."""
     peer = request.remote or "unknown"
@@ -136,7 +136,7 @@ class StudyWebServer(Server):
         self.environment = environment  # for every tab's process, on top of the server's
         self.tabs: set[web.WebSocketResponse] = set()
         self.allowed_origins = {origin_of(public_url)}
-        if is_loopback(host) or host in WILDCARDS:  # this server reached from this machine
+        if is_loopback(host) or host in WILDCARDS:  # this server reached from the local host
             self.allowed_origins |= {f"http://{name}:{port}" for name in LOOPBACK_NAMES}
 
     def initialize_logging(self) -> None:

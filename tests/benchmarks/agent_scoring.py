@@ -1,4 +1,4 @@
-"""Figures for the README's scoring section: agent runs scored as CRMArena scores them.
+"""Figures for the documentation's scoring section: agent runs scored as CRMArena scores them.
 
 1. An agent that crashes on every one of CRMArena's 1,170 instances (one exception record
    each, as run_tasks.py writes it), imported and re-scored: ALL and the pooled score,
@@ -7,7 +7,7 @@
    on how many the re-score equals the reward CRMArena stored, and the rules that make
    the others differ.
 
-Run: python -m tests.benchmarks.agent_scoring  (prints Markdown for the README; `--smoke`
+Run: python -m tests.benchmarks.agent_scoring  (prints Markdown for the documentation; `--smoke`
 runs the same, as the full run takes a second).
 """
 

@@ -6,7 +6,7 @@ whole task set with 3 answers per item (3,510 attempts), realism ratings from 10
 over 17 targets, and the default 1,000-sample alpha bootstrap.
 
 Run: python -m tests.benchmarks.agents_report [--smoke]  (prints a Markdown table for the
-README; `--smoke`: one trial over 2 instances of each family).
+documentation; `--smoke`: one trial over 2 instances of each family).
 """
 
 from __future__ import annotations

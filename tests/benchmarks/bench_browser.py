@@ -7,7 +7,7 @@ Builds the org with the seeded generator (or reuses the file if it exists), then
 each interaction the browser makes, the way the screens make it: open a list view
 (first page + count, after the object list has counted every object), next page deep
 into a big list, sort by an indexed field, filter (first page + count), search, and open
-a record with its related lists. Prints a Markdown table for the README. With
+a record with its related lists. Prints a Markdown table for the documentation. With
 `--lookup-sorts`, only the first page of each big list sorted by each of its lookups
 (by the name shown), and of Case History by its Old/New Value (User Ids, by the user's
 name), per list, both directions.

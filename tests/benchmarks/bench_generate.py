@@ -10,7 +10,7 @@ reading of the source org, so the ratio is the strictest one. Peak RSS is each p
 own (`os.wait4`). Wall times are medians; the load (`os.getloadavg`) is printed with them.
 
 Run: python -m tests.benchmarks.bench_generate [--scales 1 10] [--repeat 3] [--smoke]
-(prints a Markdown table for the README).
+(prints a Markdown table for the documentation).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Time typical reports on both backends, as a Markdown table for the README.
+"""Time typical reports on both backends, as a Markdown table for the documentation.
 
     python -m tests.benchmarks.bench_reports [--scale 10] [--repeat 20] [--smoke]
 

@@ -6,7 +6,7 @@ Generates an org (or reuses it), serves it over TLS on 127.0.0.1, logs in with a
 password and token through the unmodified simple-salesforce, and times each browser
 interaction next to the local backend on the same file, with the API calls each costs.
 Loopback figures measure crm-tui + simple-salesforce + the SOQL engine; a real org adds
-its network round trips (one per call) on top. Prints a Markdown table for the README.
+its network round trips (one per call) on top. Prints a Markdown table for the documentation.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the data folder already holds the default org, task set and practice study (made
 before timing), as on every start after the first; it runs in a pseudo-terminal of 120x40,
 and the time ends when the profile screen's prompt is on that terminal. Warm also means
 Python's bytecode caches are written, as a person's Python writes them on the first start:
-the commands run without PYTHONDONTWRITEBYTECODE (which this machine's shells set, and
+the commands run without PYTHONDONTWRITEBYTECODE (which some shells set, and
 which made every timed start compile each crm_tui module from source), after one untimed
 start of each. A third measure is the app's floor: Textual alone painting the same prompt
 and one Input, timed the same way.

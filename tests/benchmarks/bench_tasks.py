@@ -3,7 +3,7 @@
 Usage: python -m tests.benchmarks.bench_tasks [--scales 1 10] [--repeat 3] [--smoke]
        python -m tests.benchmarks.bench_tasks --org path/to/org.sqlite   # an existing org
        python -m tests.benchmarks.bench_tasks --baseline /tmp/old   # and an older tree's command
-Prints a Markdown table for the README's `tasks` section, alternating round by round:
+Prints a Markdown table for the documentation's `tasks` section, alternating round by round:
 the whole command (`crm-tui tasks generate` in a process of its own: start-up, the damage
 check, generation, writing the file; byte code cached, as an installed package has it),
 the generation alone in this process, and its floor: reading what the draft functions

@@ -6,7 +6,7 @@ half the records), is parsed into steps, re-scored and imported; then the report
 section included, is built for a study over the whole task set with 3 attempts per item.
 
 Run: python -m tests.benchmarks.bench_traces [--smoke]  (prints a Markdown table for the
-README, then the process table's ALL rows; `--smoke`: 2 instances of each family).
+documentation, then the process table's ALL rows; `--smoke`: 2 instances of each family).
 """
 
 from __future__ import annotations

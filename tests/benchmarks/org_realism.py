@@ -1,10 +1,10 @@
-"""Realism measures of the default org (issue 19): the README's table.
+"""Realism measures of the default org: a table for the documentation (docs: org.md).
 
 Generates (or reuses) the org of `--seed` at `--scale` and prints every measure of
-`crm_tui.org.realism_measures` with the bar issue 19 sets and whether the org meets it.
+`crm_tui.org.realism_measures` with the bar it is held to and whether the org meets it.
 
 Run: python -m tests.benchmarks.org_realism [--seed 1] [--scale 1] [--smoke]
-(prints a Markdown table for the README).
+(prints a Markdown table for the documentation).
 """
 
 from __future__ import annotations

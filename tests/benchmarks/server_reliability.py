@@ -1,4 +1,4 @@
-"""The REST server's bounds under load, measured for the README's Reliability section.
+"""The REST server's bounds under load, measured for the documentation's Reliability page.
 
     python -m tests.benchmarks.server_reliability [--scale 1] [--queries 1000] [--smoke]
 

@@ -1,4 +1,4 @@
-"""p50/p95 latency of the spec 4.3 gold-answer queries as SOQL/SOSL through the loopback
+"""p50/p95 latency of the gold-answer queries as SOQL/SOSL through the loopback
 server (HTTPS, unmodified simple-salesforce), for one or more orgs; then the big answers
 and a semi-join side by side with their floor, the same query as plain SQL.
 
@@ -76,7 +76,7 @@ def _parameters(org: Path) -> dict[str, str]:
 
 
 def gold_queries(org: Path) -> dict[str, str]:
-    """One query per gold-answer step of spec 4.3, with parameters taken from the org."""
+    """One query per gold-answer step, with parameters taken from the org."""
     values = _parameters(org)
     issue, product, account, day, term = (
         values[k] for k in ("issue", "product", "account", "day", "term")

@@ -1,11 +1,11 @@
-"""Issue 17's table in one run: every measure next to its floor, alternating.
+"""The speed table in one run: every measure next to its floor, alternating.
 
 Each row is the program and its floor timed round by round in turn (so a change of load
-hits both), with medians, the ratio, the issue's target and whether it is met:
+hits both), with medians, the ratio, the target and whether it is met:
 
 - `crm-tui org generate` against replaying its rows with plain `executemany` into the
   same schema, indexes, FTS rows and ANALYZE (`bench_generate`); at scale 100 also the
-  issue's absolute bars, wall under 60 s and peak RSS under 600 MiB;
+  absolute bars, wall under 60 s and peak RSS under 600 MiB;
 - `crm-tui tasks generate` (a process of its own) against reading what its drafts sample
   from (`bench_tasks`); the bar is the command under 1 s at scale 10;
 - SOQL answers of thousands of records and a semi-join against the same rows as plain
@@ -17,6 +17,9 @@ hits both), with medians, the ratio, the issue's target and whether it is met:
 
 Run: python -m tests.benchmarks.speed_floors [--repeat 5] [--generate-scales 10 100]
      [--generate-repeat 3] [--tasks-scale 10] [--soql-scale 100] [--suite]
+     [--markdown docs/snippets/speed_floors.md]
+With `--markdown OUT` it also writes the table, with the run's date, command, CPU and load,
+as the fragment the documentation's performance page includes.
 The orgs of the tasks and SOQL rows are cached in the system's temp folder by the
 generator's source (`smoke.task_org`); the generate rows make fresh ones each round.
 """
@@ -25,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -46,7 +51,7 @@ class Row:
     measure: str
     program: Times
     floor: Times
-    target: str  # as the issue words it
+    target: str  # the bar, in words
     met: bool | None  # None: no bar for this row (shown for what it tells)
 
     def cells(self) -> list[str]:
@@ -235,6 +240,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--soql-scale", type=float, default=100.0)
     parser.add_argument("--startup-scale", type=float, default=1.0, help="the default org's")
     parser.add_argument("--suite", action="store_true", help="also time the test suite")
+    parser.add_argument(
+        "--markdown",
+        metavar="OUT",
+        default=None,
+        help="also write the table with the run's date, CPU and load to OUT (the docs' "
+        "performance page includes docs/snippets/speed_floors.md)",
+    )
     args = smoke.parse(
         parser,
         argv,
@@ -248,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
         suite=False,
     )
     load = os.getloadavg()[0]
+    started = time.strftime("%Y-%m-%d %H:%M %Z")
     with smoke.bench_folder(args.smoke) as cached, tempfile.TemporaryDirectory() as fresh:
         rows = [
             row
@@ -259,12 +272,47 @@ def main(argv: list[str] | None = None) -> None:
         rows += startup_rows(args.repeat, args.startup_scale, Path(fresh))
         if args.suite:
             rows.append(suite_row())
-    print(f"medians; 1-minute load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
+    loads = f"1-minute load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
+    table = table_lines(rows)
+    print(f"medians; {loads}")
     print()
-    print("| measure | program wall (CPU) | floor wall (CPU) | ratio wall / CPU | target | |")
-    print("|---|---:|---:|---:|---|---|")
-    for row in rows:
-        print("| " + " | ".join(row.cells()) + " |")
+    print("\n".join(table))
+    if args.markdown:
+        command = shlex.join(["python", "-m", "tests.benchmarks.speed_floors", *sys.argv[1:]])
+        conditions = [
+            f"Run on {started} with `{command}`"
+            + (" (smoke sizes: the figures mean nothing)" if args.smoke else "")
+            + ".",
+            f"CPU: {cpu_model()}, {os.cpu_count()} logical cores; {loads}; "
+            f"Python {platform.python_version()} on {platform.system()}.",
+            "Each cell is the median over the rounds; program and floor alternate round by "
+            "round, so a change of load hits both.",
+        ]
+        page = "\n".join(conditions) + "\n\n" + "\n".join(table) + "\n"
+        Path(args.markdown).write_text(page, encoding="utf-8")
+        print(f"\nwritten: {args.markdown}")
+
+
+def table_lines(rows: list[Row]) -> list[str]:
+    """The Markdown table: every measure next to its floor, the ratio, the bar, the verdict."""
+    lines = [
+        "| measure | program wall (CPU) | floor wall (CPU) | ratio to the floor, wall / CPU "
+        "| target | |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
+    return lines
+
+
+def cpu_model() -> str:
+    """The processor's name as the system gives it (Linux: /proc/cpuinfo)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ after 4 s and before submitting, 6-15 s per query, and a few seconds' thought be
 rating: about one small write per second per annotator.
 
 Run: python -m tests.benchmarks.study_load [--processes 20] [--seconds 30] [--mix people]
-(prints Markdown tables for the README; `--smoke`: 3 processes for 2 seconds). Without
+(prints Markdown tables for the documentation; `--smoke`: 3 processes for 2 seconds). Without
 PostgreSQL's binaries only the SQLite store runs, and the script says so.
 """
 

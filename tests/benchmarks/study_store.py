@@ -1,6 +1,6 @@
 """Study store timings: one committed event, open_next + submit, and two writers at once.
 
-Run: python -m tests.benchmarks.study_store  (prints a Markdown table for the README;
+Run: python -m tests.benchmarks.study_store  (prints a Markdown table for the documentation;
 `--smoke`: 20 events, 10 instances of each family).
 """
 

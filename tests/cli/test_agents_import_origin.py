@@ -1,4 +1,4 @@
-"""`agents import` knows which task set a result file was made for (issue 15, item 5).
+"""`agents import` knows which task set a result file was made for.
 
 Without `--task-set` the local task set scores the answers; a file made on CRMArena's
 org (its gold answers and record Ids are CRMArena's) is refused, naming both sets,

@@ -1,4 +1,4 @@
-"""Issue 16 item 7: when the app dies of an unexpected error, the traceback shows no
+"""When the app dies of an unexpected error, the traceback shows no
 locals (a request's `Authorization: Bearer ...` header among them) and the exit code
 is not 0. Real subprocess, Textual's headless driver."""
 

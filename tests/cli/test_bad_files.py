@@ -1,4 +1,4 @@
-"""Issue 16 items 9-12 and 16: bad task sets, agent result files and study files give one
+"""Bad task sets, agent result files and study files give one
 line naming the file, a non-zero exit and leave every file as it was."""
 
 from __future__ import annotations

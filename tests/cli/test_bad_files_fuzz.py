@@ -1,4 +1,4 @@
-"""Property (issue 16): any bad task set, agent result file or damaged study file gives one
+"""Property: any bad task set, agent result file or damaged study file gives one
 line on stderr, a non-zero exit, and leaves every file as it was (no study file made)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16 item 13: every command exits 0 on success, 1 on a failure, 2 on a usage error,
+"""Every command exits 0 on success, 1 on a failure, 2 on a usage error,
 as a real process (`crm-tui org check` used to exit 0 when it found problems)."""
 
 from __future__ import annotations

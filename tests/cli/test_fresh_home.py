@@ -1,5 +1,5 @@
 """A command that needs the local default org, on a fresh home, makes it as the app's first
-run does (issue 15, item 19): the README's `crm-tui tasks generate --out tasks.json`."""
+run does: the documented `crm-tui tasks generate --out tasks.json`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tables piped or redirected keep their shape (issue 15, item 20's kind): rich folds at
+"""Tables piped or redirected keep their shape: rich folds at
 80 columns when it sees no terminal, which split "monthly_trend_analysis" and "100. 0"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Read-only commands read a study file without writing to it or beside it (issue 16, item 12).
+"""Read-only commands read a study file without writing to it or beside it.
 
 `study status`, `report`, `study invitations` and `study export` open the file read-only,
 so a read-only file, or a study in a read-only folder, is read like any other and left

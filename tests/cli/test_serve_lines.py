@@ -1,4 +1,4 @@
-"""`crm-tui org serve` prints lines that work when pasted (issue 15, items 18 and 19).
+"""`crm-tui org serve` prints lines that work when pasted.
 
 The server runs in its own process as a person starts it; each printed line is run in a
 shell as printed (the app's line with `org report` in place of the app, which opens a

@@ -1,5 +1,5 @@
 """`crm-tui --version` and `--help` start fast: they load none of the heavy libraries that
-only some commands need (issue 17: every command paid 0.29 s for SQLAlchemy and SQLModel).
+only some commands need (every command paid 0.29 s for SQLAlchemy and SQLModel).
 The app shows its first screen before it loads the study store and the screens not on show
 (SQLAlchemy and SQLModel were half its start; the other study screens and the report
 screens about a fifth).

@@ -1,9 +1,9 @@
-"""CRMArena-shaped result records (spec 10.2) for the agent import tests, one per outcome.
+"""CRMArena-shaped result records (CRMArena's results file format) for the agent import tests, one per outcome.
 
 Each record is what CRMArena's `run_tasks.py` writes (paper-era and current code): Act/ReAct
 text turns with `<execute>`/`<submit>`/`<respond>`, function calling with `tool_calls`, and
 the reward CRMArena computed. `TEXT_CASES` and `FC_CASES` say, per record, what the import
-must read (None: no submission) and what our re-score must be; `decision` names the README
+must read (None: no submission) and what our re-score must be; `decision` names the documentation's
 scoring rule where our re-score and CRMArena's reward differ on purpose.
 """
 
@@ -117,7 +117,7 @@ class Case:
     record: dict[str, Any]
     answer: str | None  # what the import reads; None = no submission
     score: float  # our re-score
-    decision: str = ""  # the README scoring rule when score != CRMArena's reward
+    decision: str = ""  # the scoring decision (docs: tasks.md) when score != CRMArena's reward
 
     @property
     def reward(self) -> float:

@@ -1,5 +1,5 @@
 """The fast paths of org generation give exactly what their plain definitions give: Ids,
-the content hash, and the indexes built after the load (issue 17)."""
+the content hash, and the indexes built after the load."""
 
 from __future__ import annotations
 

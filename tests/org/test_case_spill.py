@@ -1,4 +1,4 @@
-"""The generator's memory savings give what the held-in-memory versions gave (issue 17):
+"""The generator's memory savings give what the held-in-memory versions gave:
 the case texts set aside in temporary tables, the k-largest weighted sample, and order
 lines derived from their order."""
 

@@ -1,4 +1,4 @@
-"""The schema catalogue: 16 objects, API names, the lookup graph of spec 2.3."""
+"""The schema catalogue: 16 objects, API names, the lookup graph."""
 
 import json
 
@@ -15,7 +15,7 @@ def test_sixteen_objects_match_crmarena_schema():
     assert len(c.OBJECTS) == 16
 
 
-# Fields CRMArena's paper-era schema had that the "as loaded today" set drops (spec 2.2).
+# Fields CRMArena's paper-era schema had that the "as loaded today" set drops.
 DROPPED = {
     ("User", "ProfileId"),
     ("Case", "Channel"),

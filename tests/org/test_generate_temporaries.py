@@ -1,4 +1,4 @@
-"""Issue 16 item 15: a killed `org generate` leaves `.NAME.<pid>.tmp`; the next run removes
+"""A killed `org generate` leaves `.NAME.<pid>.tmp`; the next run removes
 those of dead processes and leaves a live run's alone (real processes)."""
 
 from __future__ import annotations

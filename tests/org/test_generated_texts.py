@@ -1,4 +1,4 @@
-"""Issue 19's texts: writing styles, chat flows, e-mail threads, descriptions and defects.
+"""The generated texts: writing styles, chat flows, e-mail threads, descriptions and defects.
 
 The composers are driven directly with many seeded draws (the counts over a whole generated
 org are in tests/org/test_realism.py).

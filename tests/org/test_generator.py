@@ -23,7 +23,7 @@ from crm_tui.org.schema.sftime import parse_date, parse_datetime
 from crm_tui.org.store.check import CheckReport, check_org
 from crm_tui.org.store.orgstore import OrgStore
 
-# Scale-1 targets (spec 2.1 / the issue), each to be met within 10%.
+# Scale-1 targets (CRMArena's org), each to be met within 10%.
 TARGETS = {
     "User": 100,
     "Account": 200,
@@ -225,7 +225,7 @@ def test_case_status_mix_and_dates(org):
     statuses = Counter(r[0] for r in org.conn.execute('SELECT Status FROM "Case"'))
     closed_share = statuses["Closed"] / sum(statuses.values())
     assert 0.84 <= closed_share <= 0.92, statuses
-    # "Open" is the workload CRMArena's routing helper counts (spec 14.2).
+    # "Open" is the workload CRMArena's routing helper counts.
     assert set(statuses) == {"New", "Open", "Escalated", "Closed"}
     assert statuses["Open"] > statuses["New"] + statuses["Escalated"], statuses
     created = [r[0] for r in org.conn.execute('SELECT CreatedDate FROM "Case"')]

@@ -1,4 +1,4 @@
-"""Lookups read as names on both backends (issue 12): a list view sorted by a lookup is in
+"""Lookups read as names on both backends: a list view sorted by a lookup is in
 the order of the names it shows (ORDER BY Owner.Name, Id, as Salesforce sorts), paged by
 keyset through ties and empty lookups; Case History's Old/New Value (User Ids held in text)
 show the user's name and link to the user in list views, record pages and related lists.

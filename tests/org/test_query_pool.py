@@ -1,4 +1,4 @@
-"""Queries answered by worker processes (`query_pool`, issue 16 item 2): the same bytes as
+"""Queries answered by worker processes (`query_pool`): the same bytes as
 the server's own process gives, pages behind locators, errors and the time budget in
 Salesforce's shape. Real servers on 127.0.0.1, real worker processes."""
 

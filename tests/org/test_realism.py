@@ -1,4 +1,4 @@
-"""Issue 19's realism measures: what they count, and the bars the generated org meets.
+"""The realism measures: what they count, and the bars the generated org meets.
 
 The measures are checked on hand-made inputs and on a copy of a generated org with one
 planted contradiction each (so every count can be seen to move); the bars on the default
@@ -23,7 +23,7 @@ from crm_tui.org.realism_measures import (
 )
 from crm_tui.org.store.orgstore import OrgStore
 
-# Bars of issue 19 (key -> bar): BARS the generator meets at every seed tried, TEXT_BARS
+# Bars (key -> bar): BARS the generator meets at every seed tried, TEXT_BARS
 # (the texts' variety) at seeds 1 and 2 with a smaller margin.
 TEXT_BARS = {
     "ratio_descriptions": 0.35,

@@ -1,4 +1,4 @@
-"""A matrix report's subtotals (issue 12), on both backends against the org file: each
+"""A matrix report's subtotals, on both backends against the org file: each
 row's and each column's summary is taken over all its records (an average of the row, not
 of its cells), and the grand total over every record."""
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 7: every error from the org, expected or not, reaches the app as a
+"""Every error from the org, expected or not, reaches the app as a
 CrmTuiError without secrets (real TLS server on 127.0.0.1 answering badly on purpose)."""
 
 from __future__ import annotations

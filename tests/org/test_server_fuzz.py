@@ -1,4 +1,4 @@
-"""Property (issue 16 item 6): any request (method, path, query string, headers, body, a
+"""Property: any request (method, path, query string, headers, body, a
 Content-Length that lies) gets an HTTP answer in Salesforce's JSON error shape or a
 real answer, never a dropped connection; the server is alive after. Real sockets."""
 

@@ -1,4 +1,4 @@
-"""Spec 4.3's gold-answer pipelines, re-run as SOQL/SOSL through the loopback server with
+"""The gold-answer pipelines, re-run as SOQL/SOSL through the loopback server with
 the unmodified simple-salesforce client, agree with the task generator on every instance.
 
 PVI and KQA are left out: their gold comes from the generator's hidden variables, which

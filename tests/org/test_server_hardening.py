@@ -1,4 +1,4 @@
-"""The REST server under hostile or careless clients (issue 16): real HTTP on 127.0.0.1."""
+"""The REST server under hostile or careless clients: real HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 

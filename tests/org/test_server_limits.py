@@ -1,4 +1,4 @@
-"""The REST server bounds its threads and read-only connections (issue 16): past each
+"""The REST server bounds its threads and read-only connections: past each
 cap a client gets Salesforce's REQUEST_LIMIT_EXCEEDED shape at once, never a hang.
 Real HTTP on 127.0.0.1, real sockets held open."""
 

@@ -63,7 +63,7 @@ def test_three_files_of_one_agent_are_trials_one_to_three_and_are_rescored(store
     }
     # knowledge QA: F1 of "advanced sole technology" against the 6-token gold = 2·1·½/1½
     assert table[1, 0] == ("advanced sole technology", pytest.approx(2 / 3), pytest.approx(2 / 3))
-    # a 15-character Id: CRMArena's raw equality says 0, our scorer (spec 14.9) says 1
+    # a 15-character Id: CRMArena's raw equality says 0, our scorer says 1
     assert table[1, 391] == ("005Ws000001xZvd", 0.0, 1.0)
     assert table[1, 651] == (None, 0.0, 0.0)  # the error record
     assert table[1, 653] == ("None", 1.0, 1.0)  # gold null, answer "None"
@@ -150,18 +150,18 @@ def import_cases(store, taskset, tmp_path):
         }
 
 
-def test_rescore_equals_crmarenas_reward_except_where_the_readme_names_the_decision(
+def test_rescore_equals_crmarenas_reward_except_where_the_docs_name_the_decision(
     store, crmarena_tasks, tmp_path
 ):
     stored = import_cases(store, crmarena_tasks, tmp_path)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    scoring_page = (ROOT / "docs" / "site-src" / "tasks.md").read_text(encoding="utf-8")
     for strategy, cases in (("react", TEXT_CASES), ("tool_call", FC_CASES)):
         for case in cases:
             answer = stored[strategy, case.record["task_id"]]
             assert (answer.answer, answer.crmarena_reward) == (case.answer, case.reward), case
             assert answer.score == pytest.approx(case.score), case.name
             if case.decision:
-                assert answer.score != case.reward and case.decision in readme, case.name
+                assert answer.score != case.reward and case.decision in scoring_page, case.name
             else:
                 assert answer.score == pytest.approx(case.reward), case.name
 

@@ -1,4 +1,4 @@
-"""Steps and labels of the process report on CRMArena-shaped trajectories (spec 10.2):
+"""Steps and labels of the process report on CRMArena-shaped trajectories (CRMArena's results file format):
 Act/ReAct text turns and function-calling `tool_calls`, both read into one step model."""
 
 from __future__ import annotations

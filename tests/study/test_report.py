@@ -354,7 +354,7 @@ def test_no_submission_is_never_an_answer_for_people_or_agents(tmp_path):
     assert agent.pass_hat_k == {1: 0.0, 2: 0.0} and agent.differs_from_crmarena == 0
 
 
-# ----------------------------------------------------------------- read at a glance (issue 15)
+# ----------------------------------------------------------------- read at a glance
 def test_paper_rows_are_labelled_in_every_rendering(report, study_file, capsys):
     # rich read "[paper]" as a markup tag and dropped it from the terminal table
     assert "| gpt-4o ReAct [paper] |" in to_markdown(report)

@@ -63,7 +63,7 @@ def test_the_one_rule_picks_by_name_else_the_newest_of_the_org(study_file):
 
 
 def test_a_study_of_another_org_or_none_for_a_live_org_says_what_to_do(study_file):
-    # issue 15, item 19: "other" is in the file, for another org: say which
+    # "other" is in the file, for another org: say which
     with pytest.raises(CrmTuiError) as caught:
         picked(study_file, name="other", org_fingerprint=ORG)
     assert "'other' is a study of org local-ffff" in str(caught.value)

@@ -1,4 +1,4 @@
-"""Issue 17: the task generator's shortcuts give exactly what they replace.
+"""The task generator's shortcuts give exactly what they replace.
 
 NED's purchases read by rowid (`org_facts.Purchases`) are the order lines the generator
 held in a list before, in the same order, and `ordered_on` answers as that list's days did;

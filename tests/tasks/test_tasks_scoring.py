@@ -1,4 +1,4 @@
-"""The scorer: exact-match rules of spec 14.9, token F1, ALL and pass^k against hand values."""
+"""The scorer: exact-match rules (docs: tasks.md, scoring), token F1, ALL and pass^k against hand values."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_token_f1_strips_the_punctuation_crmarenas_normaliser_strips_and_no_more
     assert token_f1("\u201c90 days.\u201d", "90 days.") == pytest.approx(0.4)
     assert token_f1("\u201890 days.\u2019", "90 days.") == 1.0
     assert token_f1('"90 days."', "90 days.") == 1.0
-    # exact match still strips every quote, typographic ones included (spec 14.9)
+    # exact match still strips every quote, typographic ones included
     assert score("monthly_trend_analysis", "\u201cMarch\u201d", "March") == 1.0
 
 

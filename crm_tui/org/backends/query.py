@@ -274,7 +274,7 @@ def literal(fld: Field, value: Any) -> str:
     """A value of `fld` as an escaped SOQL literal: a filter's (coerced by
     `validate_filter`) or a cursor's (as records hold it)."""
     # Imported here: simple_salesforce loads requests, zeep and more, which the app's start
-    # (this module comes with the local backend) does not need (issue 17).
+    # (this module comes with the local backend) does not need.
     from simple_salesforce.format import quote_soql_value
 
     if fld.type is FieldType.BOOLEAN:

@@ -1,4 +1,4 @@
-"""Real North American area codes per US state (issue 19, item 6).
+"""Real North American area codes per US state.
 
 A generated phone takes an area code of the customer's ShippingState, and the fictional
 exchange and line range the numbering plan reserves for films and books (555-0100 to

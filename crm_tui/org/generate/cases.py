@@ -7,7 +7,7 @@ more and take longer; closure speed also depends on the customer's shipping stat
 cases with an e-mail or chat carry an offered resolution that either keeps to the issue's
 policy article or (the latent policy violation) breaks it.
 
-Timelines (issue 19): customers open cases on a daily curve with a weekend dip; agents
+Timelines: customers open cases on a daily curve with a weekend dip; agents
 act inside their shifts, chats inside live chat's stated hours (`worktime`). Cases still
 open were opened in the last weeks before the org's today; their threads stop before any
 offer, a New case has no agent activity yet, and an Escalated case was handed on.
@@ -350,7 +350,7 @@ def build(
         recent = (NOW - created).days < OPEN_WINDOW_DAYS
         open_case = (rt.random() < OPEN_RATE and recent) or finish > NOW
         if open_case:
-            # "Open" as CRMArena's routing helper counts workload (spec 14.2: the workload
+            # "Open" as CRMArena's routing helper counts workload (the workload
             # rule decides only where "Open" and "not Closed" agree, so most open cases are
             # plainly Open).
             status = rt.choices(

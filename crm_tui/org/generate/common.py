@@ -28,7 +28,7 @@ YEARS = (2020, 2021, 2022, 2023, 2024)
 
 @dataclass(frozen=True)
 class Sizes:
-    """Record counts for a scale (scale 1 = CRMArena's org, spec 2.1)."""
+    """Record counts for a scale (scale 1 = CRMArena's org)."""
 
     scale: float
     users: int
@@ -142,7 +142,7 @@ def weighted_sample(r: random.Random, items: list[_T], weights: list[float], k: 
     return [item for _, _, item in heapq.nlargest(k, keyed())]
 
 
-# Holiday seasons orders cluster in (spec 2.4): name -> (month, first day, last day)
+# Holiday seasons orders cluster in: name -> (month, first day, last day)
 SEASONS: dict[str, tuple[int, int, int]] = {
     "new_year": (1, 2, 6),
     "spring_sale": (3, 15, 18),

@@ -1,7 +1,7 @@
 """The schema catalogue: the 16 CRMArena objects with Salesforce API names.
 
 One catalogue drives the store's tables, the browser's labels and the Salesforce
-describe answers. Field sets follow the schema "as loaded today" (spec 2.2), plus the
+describe answers. Field sets follow the schema "as loaded today", plus the
 standard name/number fields every real org has (Name, CaseNumber, OrderNumber, ...), so
 records have a human-readable title.
 """
@@ -894,5 +894,5 @@ def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
 
 
 def lookup_edges() -> list[tuple[str, str, str]]:
-    """The lookup graph of spec 2.3 as (object, field, referenced object)."""
+    """The lookup graph as (object, field, referenced object)."""
     return [(o.name, f.name, f.reference_to) for o in OBJECTS for f in o.lookups if f.reference_to]

@@ -4,7 +4,7 @@ Every check is SQL over the store, so it stays fast on large orgs. A problem is 
 naming the object, the field, how many rows are affected and an example record Id.
 Checks: Id format and key prefix, lookups resolve, required fields, unique fields,
 picklist values, case dates and status, case consistency (contact and order line belong
-to the case's account), and the CaseHistory__c pattern of spec 2.2.
+to the case's account), and the CaseHistory__c pattern.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Read agent result files: CRMArena `run_tasks.py` output (spec 10.2) and a plain JSONL form.
+"""Read agent result files: CRMArena `run_tasks.py` output and a plain JSONL form.
 
 Parsing only, no database: a file becomes an `AgentResultFile` or a CrmTuiError naming the
 file and the record index (JSON) or line number (JSONL). Nothing is half-read. Only what
@@ -311,7 +311,7 @@ def _tool_content(arguments: Any) -> str | None:
 
 
 def _answer_text(value: Any, where: str) -> str:
-    """Answers are scalars (spec 14.8); a CRMArena-Pro style list is joined with commas."""
+    """Answers are scalars; a CRMArena-Pro style list is joined with commas."""
     if isinstance(value, list):
         return ", ".join(_answer_text(item, where) for item in value)
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):

@@ -1,4 +1,4 @@
-"""The paper's published agent results (spec 8.1), kept as data in annotations/."""
+"""The paper's published agent results, kept as data in annotations/."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def median_iqr(values: Sequence[float]) -> Spread | None:
 
 
 def pass_hat_k_curve(successes_by_task: Sequence[Sequence[bool]]) -> dict[int, float]:
-    """pass^k for k = 1 .. the smallest number of trials any task has (spec 7.2)."""
+    """pass^k for k = 1 .. the smallest number of trials any task has."""
     if not successes_by_task:
         return {}
     counts = [(len(outcomes), sum(map(bool, outcomes))) for outcomes in successes_by_task]

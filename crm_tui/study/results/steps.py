@@ -5,7 +5,7 @@ or run a report, run a SOQL/SOSL query, read a record, answer. Each says what it
 (object, record Ids, rows) and what it put in front of the solver (`seen`: Ids and short
 values), and when: active milliseconds since the attempt opened for people, the turn for
 agents. People's steps come from the attempt's event log (`human_steps`), agents' from the
-trajectory in a CRMArena result file (`agent_steps`, spec 10.2: Act/ReAct text turns,
+trajectory in a CRMArena result file (`agent_steps`, CRMArena's results file format: Act/ReAct text turns,
 function-calling `tool_calls`, Llama's `Action:` text).
 """
 

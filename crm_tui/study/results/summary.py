@@ -9,8 +9,8 @@ Everything here is numbers and strings in dataclasses, so the terminal, the file
 - Agents: answers to the study's items only (same task Ids, same scorer), pooled over
   trials. pass^k uses exact-match families only (the paper leaves knowledge QA out). Each
   agent row counts its no-submission records and the records whose re-score differs from
-  the reward CRMArena stored (the README's scoring section says why they may).
-- "ALL" is the unweighted mean of the family scores (spec 7.2); the humans' ALL interval is
+  the reward CRMArena stored (the documentation's scoring section says why they may).
+- "ALL" is the unweighted mean of the family scores; the humans' ALL interval is
   a Wilson interval at that value over all answered attempts.
 - An answer is "wrong" for the audit when it scores below 0.5 (knowledge QA is F1).
 """

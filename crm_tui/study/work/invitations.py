@@ -6,7 +6,7 @@ code of 4 groups of 4 characters from an alphabet without look-alikes (`7KQM-2XH
 (`selector`) finds the row, the other twelve characters are checked against an scrypt
 hash with a per-code salt, in constant time.
 
-Whether the code is still good (decided here, said in the README):
+Whether the code is still good (decided here, said in the documentation):
 - a code must be used for the first time before it expires (14 days by default);
 - once used it is bound to its profile for good, and the same code reopens that profile
   (a person who closes the tab comes back with it) until the coordinator revokes it;

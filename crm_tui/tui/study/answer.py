@@ -21,7 +21,7 @@ MONTHS = tuple(calendar.month_name[1:])
 def us_states() -> list[tuple[str, str]]:
     """(code, name) of the 50 states and DC, in code order as Faker lists them."""
     # Imported here: Faker's providers take a while to load, and the app's start does
-    # without them (issue 17).
+    # without them.
     from faker.providers.address.en_US import Provider as UsAddresses
 
     codes = [c for c in UsAddresses.states_abbr if c != "DC"]

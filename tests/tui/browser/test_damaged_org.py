@@ -1,4 +1,4 @@
-"""A damaged org file in the browser (issue 16, item 14): a corrupt page met while browsing
+"""A damaged org file in the browser: a corrupt page met while browsing
 is a notification naming the file and what is wrong, never a crash or a message that
 names no file. The real app driven with Pilot, on a copy of a generated org whose Case
 table has its first page overwritten."""

@@ -1,4 +1,4 @@
-"""Pilot tests (issue 12): Case History's Old/New Value show the agent's name and open the
+"""Pilot tests: Case History's Old/New Value show the agent's name and open the
 agent with Enter, in the list view, on the record page and in a report's rows; `s` on a
 lookup column sorts by the names it shows (Owner → the owner's name), as Salesforce does."""
 

@@ -1,4 +1,4 @@
-"""The browser at 80x24, the smallest supported size (issue 15, item 15): every key its
+"""The browser at 80x24, the smallest supported size: every key its
 screens offer is in reach (the footer shows it whole), a list keeps its telling columns
 and says which it leaves out, a record page shows its related lists' counts."""
 

@@ -1,4 +1,4 @@
-"""The browser as a newcomer met it (issue 15): the search screen lets the keyboard out,
+"""The browser as a newcomer met it: the search screen lets the keyboard out,
 a footer key beside a text field acts, Back finds the list where it was, and the command
 palette lists the app's own commands first, without Textual's built-ins."""
 

@@ -1,4 +1,4 @@
-"""Record pages as a newcomer met them (issue 15, items 10 and 16): Back finds the record
+"""Record pages as a newcomer met them: Back finds the record
 page's tables where they were left, a related list's preview shows what tells its records
 apart (an order's lines: the product, not the order again), Ids of records the org does
 not hold read as names, and a product's category key says what it holds."""

@@ -1,4 +1,4 @@
-"""Issue 12: NED, PVI and KQA answered in the real app with keys, on the default org, the
+"""NED, PVI and KQA answered in the real app with keys, on the default org, the
 way a service agent answers them: record pages, lookups, related lists, list-view filters,
 search and the Knowledge list; never the SOQL console nor a report.
 

@@ -1,11 +1,11 @@
-"""Issue 12, "Done means": HTU, TCU, BRI, MTA, TII and NCR answered by reports alone, in
+"""HTU, TCU, BRI, MTA, TII and NCR answered by reports alone, in
 the real app, with keys.
 
 On the default org (seed 1, scale 1), for one generated instance per family (the first
 with a gold answer, task set seed 11 as in tests/org/test_reports_families.py), the test
 does what a power user does: `r` opens the report builder, a click on the definition, F7
 selects it all, the report a CRM professional builds for the query is pasted in as TOML
-(the forms of README "Reports"), and Ctrl+R runs it. The paste reaches the app as one
+(the forms of the documentation's report definitions), and Ctrl+R runs it. The paste reaches the app as one
 Paste event, as a terminal's bracketed paste does: typing ~300 characters a report key by
 key costs ~90 ms a key under Pilot, and tests/tui/browser/test_reports.py already types
 one. The answer is read from the result screen: the group labels and counts of the grid,

@@ -1,4 +1,4 @@
-"""The builder's cross filter and the matrix result (issue 12), driven with keys on the small
+"""The builder's cross filter and the matrix result, driven with keys on the small
 org: "without related Case Histories, more than 1, where Change = Owner Assignment" is
 built from the form, not pasted; a matrix shows each row's and column's subtotal and the
 grand total, as the backend computes them over all the records of the row or column."""

@@ -1,4 +1,4 @@
-"""Issue 16 item 8: a date literal or number too big for any date typed in F8 is an
+"""A date literal or number too big for any date typed in F8 is an
 error line in the console, and the app goes on."""
 
 from __future__ import annotations

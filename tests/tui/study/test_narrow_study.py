@@ -1,4 +1,4 @@
-"""The study at 80x24, the smallest supported size (issue 15, item 15): every key of the
+"""The study at 80x24, the smallest supported size: every key of the
 profile, home, solve and realism screens is in reach; the solve footer shows F6, F7, Esc."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A wrong record's message reads as English (issue 15, item 16): "is an Account", not
+"""A wrong record's message reads as English: "is an Account", not
 "is a Account"; the article goes by the label's first letter wherever a label follows it."""
 
 from __future__ import annotations

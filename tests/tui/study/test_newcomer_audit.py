@@ -1,4 +1,4 @@
-"""The audit screen as an auditor meets 1,170 rows (issue 15): search, sort, filter by
+"""The audit screen as an auditor meets 1,170 rows: search, sort, filter by
 family, flagged only, humans who disagree with gold, a count; a skip is no answer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Time a newcomer must not lose (issue 15): active time up to a kill at any moment, and a
+"""Time a newcomer must not lose: active time up to a kill at any moment, and a
 time limit that warns before it ends and keeps what was typed with the expired attempt."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a newcomer typed and where it went (issue 15): the realism rationale, a resumed
+"""What a newcomer typed and where it went: the realism rationale, a resumed
 answer, a fast profile form, footer keys beside a text field, the F1 help, the home
 footer of a study without some parts, and when exploring counts as done."""
 

@@ -1,4 +1,4 @@
-"""Fixtures of the `crm-tui web` tests: a small study made with the README's commands."""
+"""Fixtures of the `crm-tui web` tests: a small study made with the documented commands."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ ESCAPES = re.compile(
 
 
 def cli(*argv: object) -> str:
-    """Run a crm-tui command in this process, as the README shows it; its stdout."""
+    """Run a crm-tui command in this process, as the documentation shows it; its stdout."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main([str(a) for a in argv])
