@@ -1,6 +1,6 @@
-"""Case-routing golds are what CRMArena's own helper answers (spec 4.3 NCR, 14.2).
+"""Case-routing golds are what CRMArena's own ground-truth helper answers.
 
-The reference (tests/helpers/crmarena_routing.py) is written from the spec's description
+The reference (tests/helpers/crmarena_routing.py) is written from the description
 of `get_best_assigned_agent`, over the org file with sqlite3 alone: its two behaviours
 that the written policy does not have (None when no tied agent closed a case of the
 product; an agent without an open case never wins the workload rule) must never decide a

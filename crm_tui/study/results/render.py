@@ -238,7 +238,7 @@ def _gaps(report: Report) -> str:
     return (
         "Re-score differs from CRMArena's reward: "
         + "; ".join(gaps)
-        + " (the README's scoring section names the rules that differ)"
+        + " (the documentation's 'Task families and gold' page names the rules that differ)"
     )
 
 
