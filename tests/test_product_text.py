@@ -22,7 +22,8 @@ PATTERNS = {
     "a work session": r"\b(?:previous|earlier|last|another) sessions?\b|\bby a session\b",
     "an engineer": r"\bengineers?\b",
     "this machine": r"\bthis machine\b|\bproject(?:'s)? machine\b|\bthe project's machine\b",
-    "a spec reference": r"\bspec \d+(?:\.\d+)?\b|\bdecisions? \d+\.\d+\b|\bspec 1?\d\b",
+    "a spec reference": r"\bspec(?: section)? \(?\d+(?:\.\d+)?\b|\bdecisions? \d+\.\d+\b"
+    r"|\bcrmarena-spec\b|\bthe spec(?:'s)?\b",
     "a commit hash": r"\b(?:commit|git archive|archive of) `?[0-9a-f]{7,40}\b",
 }
 MEANT = (  # what the patterns are for
@@ -37,6 +38,10 @@ MEANT = (  # what the patterns are for
     "on this machine",
     "the 2-core project machine",
     "follows spec 4.3",
+    "written from the spec (4.3 NCR)",
+    "the study (spec section 9)",
+    "crmarena-spec section 10.1",
+    "from the spec's description",
     "decision 14.2",
     "git archive adda84b",
 )

@@ -17,7 +17,7 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.tasks.taskset import TaskSet, imported, load_taskset
 
 REPO_ID = "Salesforce/CRMArena"
-FILENAME = "crmarena_w_metadata.json"  # crmarena-spec section 10.1
+FILENAME = "crmarena_w_metadata.json"  # the dataset's file with every instance's metadata
 DEFAULT_REVISION = "main"
 DEFAULT_ENDPOINT = "https://huggingface.co"
 PROBE_TIMEOUT_S = 5

@@ -2,7 +2,7 @@
 
 Generates (or reuses) the orgs of seeds 2-4 at scale 1 and of seed 1 at scale 3, generates
 each one's task set (seed 1) and checks every case-routing gold against the reference
-written from the spec's description of CRMArena's `get_best_assigned_agent`
+written from the description of CRMArena's `get_best_assigned_agent`
 (tests/helpers/crmarena_routing.py; the test suite checks the default org). Prints a
 Markdown table: items, agreements, the share each rule decided, distinct agents. Exits 1
 if any gold differs from the helper's answer.

@@ -1,5 +1,5 @@
-"""CRMArena's case-routing ground truth, written again from the spec (4.3 NCR, 14.2) as a
-reference for the routing golds: plain sqlite3 over an org file, no crm_tui code.
+"""CRMArena's case-routing ground truth, written again from the description of its helper
+as a reference for the routing golds: plain sqlite3 over an org file, no crm_tui code.
 
 CRMArena's `get_best_assigned_agent` fetches records as a solver's tools do and counts
 what it fetched, so an agent appears in a count only with at least one fetched case:
