@@ -43,13 +43,14 @@ def test_item_bootstrap_is_scipys_bootstrap_of_the_mean():
     assert again == [interval]  # seeded
 
 
-def test_all_right_and_all_wrong_give_a_point_interval_not_nan():
-    for value in (0.0, 1.0):
-        values = np.full(10, value)
-        (interval,) = bootstrap_items(
-            lambda p: np.atleast_2d(values[np.atleast_2d(p)].mean(axis=-1)), [10], OPTIONS
-        )
-        assert (interval.low, interval.high) == (value, value)
+def mean_of(values):
+    return lambda p: np.atleast_2d(values[np.atleast_2d(p)].mean(axis=-1))
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0])
+def test_all_right_and_all_wrong_give_a_point_interval_not_nan(value):
+    (interval,) = bootstrap_items(mean_of(np.full(10, value)), [10], OPTIONS)
+    assert (interval.low, interval.high) == (value, value)
     assert bootstrap_items(lambda p: np.zeros((1, 1)), [], OPTIONS) == []
 
 
