@@ -4,10 +4,7 @@ spreadsheets and scripts, and JSON. Percentages in display tables, fractions in 
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
-import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -602,19 +599,13 @@ def to_markdown(report: Report) -> str:
 
 
 def to_json(report: Report) -> str:
-    """Valid JSON: a number that is not finite is written as null (JSON has no NaN)."""
-    data = _finite(dataclasses.asdict(report))
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The report as JSON (orjson: many times faster than the standard library on a
+    report with every attempt's process row). Always valid JSON: orjson writes a number
+    that is not finite as null, as JSON has no NaN."""
+    import orjson
 
-
-def _finite(value: object) -> object:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(item) for item in value]
-    return value
+    options = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+    return orjson.dumps(report, option=options).decode() + "\n"
 
 
 CSV_COLUMNS = ["section", "family", "subject", "measure", "value"]

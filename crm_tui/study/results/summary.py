@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 
 from sqlmodel import Session, select
 
@@ -179,6 +180,7 @@ STRATEGY_LABELS = {
 }
 
 
+@cache  # called once per agent record: a few labels for a hundred thousand records
 def agent_label(model: str, strategy: str) -> str:
     return f"{model} {STRATEGY_LABELS.get(strategy, strategy)}"
 
