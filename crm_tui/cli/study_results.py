@@ -83,23 +83,66 @@ def import_(
     help="Write to this file instead of the terminal.",
 )
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.5, 1.0, min_open=False, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Level of every interval.",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(100, 100_000),
+    default=2000,
+    show_default=True,
+    help="Bootstrap resamples (of items) per interval.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Bootstrap seed (default: the study's seed, so the same study gives the same report).",
+)
+@click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write the figures, as SVG and PNG, into this folder.",
+)
 @study_db_option
 def results(
-    study_name: str | None, output_format: str, out: Path | None, force: bool, db_path: Path | None
+    study_name: str | None,
+    output_format: str,
+    out: Path | None,
+    force: bool,
+    confidence: float,
+    resamples: int,
+    seed: int | None,
+    figures_dir: Path | None,
+    db_path: Path | None,
 ) -> None:
-    """Humans next to agents per task family, realism ratings and audit flags."""
+    """Humans next to agents per task family with intervals and paired tests, agreement,
+    item difficulty, realism ratings and audit flags."""
     from rich.console import Console
 
     from crm_tui.study.results.render import print_report, to_csv, to_json, to_markdown
+    from crm_tui.study.results.summary import ReportOptions
     from crm_tui.study.service import StudyService
 
     if out is not None:
         check_output_path(out, force=force, what="the results")
     # The app's rule for which study, without an org: any study in the file counts.
     study_path = db_path or paths.default_study_path()
+    options = ReportOptions(confidence=confidence, resamples=resamples, seed=seed)
     with StudyService.open(study_path, name=study_name, read_only=True) as service:
         say_how_read(service.note)
-        result = service.report()
+        result = service.report(options)
+    if figures_dir is not None:
+        from crm_tui.study.results.figures import write_figures  # matplotlib: only here
+
+        for path in write_figures(result, figures_dir):
+            click.echo(f"wrote {path}", err=out is None and output_format != "table")
     if output_format == "table" and out is None:
         print_report(result, Console())
         return

@@ -37,7 +37,7 @@ from crm_tui.study.work.timing import HEARTBEAT_S
 
 if TYPE_CHECKING:
     from crm_tui.study.results.replay import Replay
-    from crm_tui.study.results.summary import Report
+    from crm_tui.study.results.summary import Report, ReportOptions
 
 # The face callers above the study layer import from: the service, the plain data it
 # returns, and the constants that data is read with.
@@ -385,15 +385,16 @@ class StudyService:
         return audit_items(self._store, self.study.id, profile_id)
 
     @_on_writer
-    def report(self) -> Report:
+    def report(self, options: ReportOptions | None = None) -> Report:
         """Humans next to agents, realism and audit: whoever holds the file (the CLI);
-        a person's session asks with `report_for`."""
+        a person's session asks with `report_for`. `options`: the intervals' level, the
+        bootstrap's resamples and seed."""
         if self._person_session:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
         from crm_tui.study.results.summary import build_report  # numpy and the scorers: when asked
 
         with self._store.transaction(snapshot=True) as session:
-            return build_report(session, get_study(session, self.study.id))
+            return build_report(session, get_study(session, self.study.id), options)
 
     def _require_gold_viewer(self, profile_id: int | None) -> None:
         """Refuse, with one message whatever the reason, anyone but a coordinator or an

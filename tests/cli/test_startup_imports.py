@@ -73,7 +73,15 @@ def test_the_command_line_alone_loads_no_heavy_library(args):
 
 # Loaded when a report is built (numpy, krippendorff), a live org opened (simple_salesforce,
 # and requests with it) or a state picked as an answer (Faker's list of states).
-APP_LATER = ("numpy", "krippendorff", "simple_salesforce", "requests", "faker")
+APP_LATER = (
+    "numpy",
+    "krippendorff",
+    "scipy",
+    "matplotlib",
+    "simple_salesforce",
+    "requests",
+    "faker",
+)
 
 
 # What the study loads, and the study screens a person reaches only after the first one.
@@ -136,6 +144,16 @@ def test_the_app_starts_without_what_only_some_screens_need():
     assert "textual" in modules  # the app was imported
     assert sorted(m for m in modules if m.split(".")[0] in APP_LATER + STUDY_LATER) == []
     assert sorted(m for m in modules if m in SCREENS_LATER) == []
+
+
+def test_results_load_matplotlib_only_to_write_figures():
+    modules = imported_by_code(
+        "from crm_tui.cli.results import results\n"
+        "from crm_tui.study.results import render, summary\n"
+        "from crm_tui.tui.study import results as screen\n"
+    )
+    assert "crm_tui.study.results.analysis" in modules
+    assert sorted(m for m in modules if m.split(".")[0] == "matplotlib") == []
 
 
 @pytest.fixture

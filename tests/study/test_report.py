@@ -424,3 +424,18 @@ def test_process_section_counts_labels_and_carries_each_attempt(report):
     assert ["trace", "NCR", subject, "label", "never_saw"] in rows
     assert ["trace", "NCR", subject, "turns", "3"] in rows
     assert json.loads(to_json(report))["process"]["traces"][0]["solver"] == "humans"
+
+
+def test_cli_results_writes_figures_and_takes_the_interval_options(study_file, tmp_path, capsys):
+    out, figures = tmp_path / "report.json", tmp_path / "figures"
+    main(
+        ["results", "--db", str(study_file), "--format", "json", "--out", str(out)]
+        + ["--confidence", "0.9", "--resamples", "300", "--seed", "4", "--figures", str(figures)]
+    )
+    statistics = json.loads(out.read_text())["statistics"]
+    assert (statistics["confidence"], statistics["resamples"], statistics["seed"]) == (0.9, 300, 4)
+    names = sorted(path.name for path in figures.iterdir())
+    for figure in ("accuracy_by_family", "pass_hat_k", "realism_levels", "time_per_item"):
+        assert f"{figure}.svg" in names and f"{figure}.png" in names
+    assert (figures / "pass_hat_k.svg").read_text().startswith("<?xml")
+    assert "NaN" not in out.read_text()

@@ -4,9 +4,7 @@ spreadsheets and scripts, and JSON. Percentages in display tables, fractions in 
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -15,6 +13,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from crm_tui.study.results.analysis import HUMANS, Rate, Statistics
 from crm_tui.study.results.process import Process, Sight
 from crm_tui.study.results.stats import Interval, Spread
 from crm_tui.study.results.summary import ALL, Report, ordered_families
@@ -61,7 +60,237 @@ def report_tables(report: Report) -> list[TableView]:
         tables.append(_disputed_table(report))
     if report.process is not None and report.process.summaries:
         tables.append(process_table(report.process))
+    if report.statistics is not None:
+        tables += statistics_tables(report.statistics)
     return tables
+
+
+# ----------------------------------------------------------------- statistics
+def _level(statistics: Statistics) -> str:
+    return f"{statistics.confidence * 100:g}%"
+
+
+def _rate_cell(rate: Rate | None) -> str:
+    """ "54.2 (48.0–60.1)": the value and its interval, in %."""
+    if rate is None or rate.value is None:
+        return DASH
+    if rate.interval is None:
+        return f"{rate.value * 100:.1f}"
+    return f"{rate.value * 100:.1f} ({_pct_interval(rate.interval)})"
+
+
+def _signed_interval(value: float | None, interval: Interval | None, scale: float = 100) -> str:
+    if value is None:
+        return DASH
+    text = f"{value * scale:+.1f}"
+    if interval is None:
+        return text
+    return f"{text} ({interval.low * scale:+.1f} to {interval.high * scale:+.1f})"
+
+
+def _coefficient(value: float | None, interval: Interval | None) -> str:
+    if value is None:
+        return DASH
+    if interval is None:
+        return f"{value:.3f}"
+    return f"{value:.3f} ({interval.low:.3f} to {interval.high:.3f})"
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+STATISTICS_TITLES = (
+    "Success with",
+    "pass^k with",
+    "Humans against each agent",
+    "Agreement on answers",
+    "People's accuracy",
+    "Realism per object",
+    "Solver ability",
+    "Items for the audit",
+)
+
+
+def statistics_tables(statistics: Statistics) -> list[TableView]:
+    level = _level(statistics)
+    tables = [_rates_table(statistics, level)]
+    if any(r.pass_hat_k for r in statistics.rates):
+        tables.append(_pass_table(statistics, level))
+    if statistics.comparisons:
+        tables.append(_comparison_table(statistics, level))
+    tables += [_agreement_table(statistics, level), _people_table(statistics)]
+    if statistics.realism:
+        tables.append(_realism_levels_table(statistics, level))
+    if statistics.abilities:
+        tables += [_ability_table(statistics, level), _suspects_table(statistics, level)]
+    return tables
+
+
+def _rates_table(statistics: Statistics, level: str) -> TableView:
+    columns = list(dict.fromkeys(f for r in statistics.rates for f in r.success))
+    columns = [c for c in columns if c != ALL] + [ALL]
+    rows = [[r.solver] + [_rate_cell(r.success.get(c)) for c in columns] for r in statistics.rates]
+    return TableView(
+        f"Success with {level} intervals (%; bootstrap over items; ALL = mean of families)",
+        ["Who"] + columns,
+        rows,
+    )
+
+
+def _pass_table(statistics: Statistics, level: str) -> TableView:
+    most = max(k for r in statistics.rates for curve in r.pass_hat_k.values() for k in curve)
+    rows = [
+        [r.solver, family] + [_rate_cell(curve.get(k)) for k in range(1, most + 1)]
+        for r in statistics.rates
+        for family, curve in r.pass_hat_k.items()
+    ]
+    return TableView(
+        f"pass^k with {level} intervals (%; exact-match families; ALL pools their items)",
+        ["Agent", "Family"] + [f"pass^{k}" for k in range(1, most + 1)],
+        rows,
+    )
+
+
+def _comparison_table(statistics: Statistics, level: str) -> TableView:
+    rows = [
+        [
+            c.agent,
+            c.family,
+            str(c.shared_items),
+            f"{c.humans_only_items} / {c.agent_only_items}",
+            _pct(c.humans_solved),
+            _pct(c.agent_solved),
+            _signed_interval(c.difference, c.interval),
+            f"{c.humans_right_agent_wrong} / {c.agent_right_humans_wrong}",
+            _p(c.p_value),
+            _p(c.p_holm),
+            c.note or "",
+        ]
+        for c in statistics.comparisons
+    ]
+    return TableView(
+        f"Humans against each agent on shared items ({statistics.majority_rule}; "
+        f"difference in points with its {level} interval; McNemar's exact test, "
+        "Holm-adjusted over families)",
+        [
+            "Agent",
+            "Family",
+            "Shared items",
+            "Left out (humans only / agent only)",
+            "Humans %",
+            "Agent %",
+            "Humans − agent",
+            "Discordant (humans / agent right)",
+            "p",
+            "p (Holm)",
+            "Note",
+        ],
+        rows,
+    )
+
+
+def _agreement_table(statistics: Statistics, level: str) -> TableView:
+    rows = [
+        [
+            a.family,
+            str(a.items),
+            _coefficient(a.alpha, a.alpha_interval),
+            _coefficient(a.kappa, a.kappa_interval),
+            f"{a.kappa_items} × {a.kappa_raters}" if a.kappa_items else DASH,
+            a.note or "",
+        ]
+        for a in statistics.agreement
+    ]
+    return TableView(
+        f"Agreement on answers (items with two or more answers; {level} intervals)",
+        [
+            "Family",
+            "Items",
+            "Krippendorff's alpha (nominal)",
+            "Fleiss' kappa",
+            "Kappa over (items × answers)",
+            "Note",
+        ],
+        rows,
+    )
+
+
+def _people_table(statistics: Statistics) -> TableView:
+    rows = [
+        [
+            s.family,
+            str(s.people),
+            _pct(s.median),
+            DASH if s.q1 is None or s.q3 is None else f"{s.q1 * 100:.1f}–{s.q3 * 100:.1f}",
+            DASH if s.low is None or s.high is None else f"{s.low * 100:.1f}–{s.high * 100:.1f}",
+        ]
+        for s in statistics.people_spread
+    ]
+    return TableView(
+        "People's accuracy (each person's accuracy, then their spread)",
+        ["Family", "People", "Median %", "IQR %", "Range %"],
+        rows,
+    )
+
+
+def _realism_levels_table(statistics: Statistics, level: str) -> TableView:
+    rows = [
+        [
+            r.target,
+            str(r.ratings),
+            _rate_cell(r.realistic_share),
+            DASH
+            if r.mean_level.value is None
+            else (
+                f"{r.mean_level.value:.2f}"
+                + (
+                    ""
+                    if r.mean_level.interval is None
+                    else f" ({r.mean_level.interval.low:.2f}–{r.mean_level.interval.high:.2f})"
+                )
+            ),
+        ]
+        for r in statistics.realism
+    ]
+    return TableView(
+        f"Realism per object ({level} intervals over raters)",
+        ["Target", "Ratings (1–5)", "Realistic or better %", "Mean level"],
+        rows,
+    )
+
+
+def _ability_table(statistics: Statistics, level: str) -> TableView:
+    rows = [
+        [a.solver, a.kind, _coefficient(a.ability, a.interval), str(a.attempts)]
+        for a in sorted(statistics.abilities, key=lambda a: -a.ability)
+    ]
+    return TableView(
+        f"Solver ability (Rasch model over people and agent trials, logits; {level} intervals)",
+        ["Solver", "Kind", "Ability", "Attempts"],
+        rows,
+    )
+
+
+def _suspects_table(statistics: Statistics, level: str) -> TableView:
+    rows = [
+        [
+            str(d.idx),
+            d.family,
+            _coefficient(d.difficulty, d.interval),
+            str(d.attempts),
+            str(d.right),
+            d.suspect or "",
+        ]
+        for d in statistics.suspects
+    ] or [[DASH, DASH, DASH, DASH, DASH, "no item meets the rule"]]
+    return TableView(
+        f"Items for the audit ({statistics.suspect_rule}; difficulty in logits, {level} interval)",
+        ["Idx", "Family", "Difficulty", "Attempts", "Right", "Why"],
+        rows,
+    )
 
 
 def _success_table(report: Report) -> TableView:
@@ -370,7 +599,13 @@ def to_markdown(report: Report) -> str:
 
 
 def to_json(report: Report) -> str:
-    return json.dumps(dataclasses.asdict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as JSON (orjson: many times faster than the standard library on a
+    report with every attempt's process row). Always valid JSON: orjson writes a number
+    that is not finite as null, as JSON has no NaN."""
+    import orjson
+
+    options = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+    return orjson.dumps(report, option=options).decode() + "\n"
 
 
 CSV_COLUMNS = ["section", "family", "subject", "measure", "value"]
@@ -436,6 +671,72 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         yield ["disputed", item.family, str(item.idx), "wrong_share", item.wrong_share]
     if report.process is not None:
         yield from _process_records(report.process)
+    if report.statistics is not None:
+        yield from _statistics_records(report.statistics)
+
+
+def _rate_records(
+    section: str, family: str, subject: str, measure: str, rate: Rate
+) -> Iterator[list[object]]:
+    yield [section, family, subject, measure, rate.value]
+    yield [section, family, subject, f"{measure}_items", rate.items]
+    if rate.interval is not None:
+        yield [section, family, subject, f"{measure}_low", rate.interval.low]
+        yield [section, family, subject, f"{measure}_high", rate.interval.high]
+
+
+def _statistics_records(statistics: Statistics) -> Iterator[list[object]]:
+    """Every figure of the statistics section; intervals as _low and _high rows."""
+    for r in statistics.rates:
+        subject = "humans" if r.solver == HUMANS else r.solver
+        for family, rate in r.success.items():
+            yield from _rate_records("intervals", family, subject, "success", rate)
+        for family, curve in r.pass_hat_k.items():
+            for k, rate in curve.items():
+                yield from _rate_records("intervals", family, subject, f"pass^{k}", rate)
+    for c in statistics.comparisons:
+        for measure, value in (
+            ("shared_items", c.shared_items),
+            ("humans_only_items", c.humans_only_items),
+            ("agent_only_items", c.agent_only_items),
+            ("humans_solved", c.humans_solved),
+            ("agent_solved", c.agent_solved),
+            ("difference", c.difference),
+            ("difference_low", None if c.interval is None else c.interval.low),
+            ("difference_high", None if c.interval is None else c.interval.high),
+            ("humans_right_agent_wrong", c.humans_right_agent_wrong),
+            ("agent_right_humans_wrong", c.agent_right_humans_wrong),
+            ("p_mcnemar", c.p_value),
+            ("p_holm", c.p_holm),
+        ):
+            yield ["paired", c.family, c.agent, measure, value]
+    for a in statistics.agreement:
+        yield ["agreement", a.family, "humans", "items", a.items]
+        for name, value, interval in (
+            ("alpha_nominal", a.alpha, a.alpha_interval),
+            ("fleiss_kappa", a.kappa, a.kappa_interval),
+        ):
+            yield ["agreement", a.family, "humans", name, value]
+            if interval is not None:
+                yield ["agreement", a.family, "humans", f"{name}_low", interval.low]
+                yield ["agreement", a.family, "humans", f"{name}_high", interval.high]
+    for p in statistics.people:
+        yield ["people", ALL, p.person, "accuracy", p.accuracy]
+        yield ["people", ALL, p.person, "answers", p.answers]
+    for target in statistics.realism:
+        share, mean = target.realistic_share, target.mean_level
+        yield from _rate_records("realism", "", target.target, "realistic_share", share)
+        yield from _rate_records("realism", "", target.target, "mean_level", mean)
+    for solver in statistics.abilities:
+        yield ["ability", "", solver.solver, "ability", solver.ability]
+        yield ["ability", "", solver.solver, "ability_low", solver.interval.low]
+        yield ["ability", "", solver.solver, "ability_high", solver.interval.high]
+    for d in statistics.difficulties:
+        yield ["difficulty", d.family, str(d.idx), "difficulty", d.difficulty]
+        yield ["difficulty", d.family, str(d.idx), "difficulty_low", d.interval.low]
+        yield ["difficulty", d.family, str(d.idx), "difficulty_high", d.interval.high]
+        if d.suspect:
+            yield ["difficulty", d.family, str(d.idx), "suspect", d.suspect]
 
 
 def _process_records(process: Process) -> Iterator[list[object]]:

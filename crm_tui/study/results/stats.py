@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal, TypeVar
 
 from crm_tui.tasks.scoring import pass_hat_k
 
-T = TypeVar("T")
+H = TypeVar("H", bound=Hashable)
 # Krippendorff's levels of measurement (the realism scale is ordinal).
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 # numpy and krippendorff are imported inside the functions that use them: the app imports
@@ -72,18 +72,27 @@ def pass_hat_k_curve(successes_by_task: Sequence[Sequence[bool]]) -> dict[int, f
 
 
 def mean_pairwise_agreement(
-    groups: Sequence[Sequence[T]], agree: Callable[[T, T], float]
+    groups: Sequence[Sequence[H]], agree: Callable[[H, H], float]
 ) -> float | None:
     """Mean over groups (items) of the mean `agree` over all pairs within the group; groups
-    with fewer than two members carry no agreement information and are left out."""
-    import numpy as np
+    with fewer than two members carry no agreement information and are left out.
 
-    per_group = [
-        float(np.mean([agree(a, b) for a, b in itertools.combinations(group, 2)]))
-        for group in groups
-        if len(group) >= 2
-    ]
-    return float(np.mean(per_group)) if per_group else None
+    Pairs are counted over the group's distinct members (forty people giving three
+    distinct answers make six distinct pairs, not 780), so `agree` is called once per
+    distinct pair: the same mean, in time that grows with the answers, not their square."""
+    per_group = []
+    for group in groups:
+        if len(group) < 2:
+            continue
+        counts = list(Counter(group).items())
+        total = 0.0
+        for i, (a, count_a) in enumerate(counts):
+            if count_a >= 2:
+                total += count_a * (count_a - 1) / 2 * agree(a, a)
+            for b, count_b in counts[i + 1 :]:
+                total += count_a * count_b * agree(a, b)
+        per_group.append(total / (len(group) * (len(group) - 1) / 2))
+    return sum(per_group) / len(per_group) if per_group else None
 
 
 def krippendorff_alpha(

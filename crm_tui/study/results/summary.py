@@ -20,10 +20,19 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 
 from sqlmodel import Session, select
 
 from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun, agent_answers
+from crm_tui.study.results.analysis import (
+    AgentRecord,
+    HumanAnswer,
+    Outcomes,
+    Statistics,
+    analyse,
+)
+from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, BootstrapOptions
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
 from crm_tui.study.results.stats import (
@@ -146,6 +155,17 @@ class Report:
     flags: list[FlagCount]
     disputed: list[DisputedItem]
     process: Process | None = None  # how humans and agents solved (`process.py`)
+    statistics: Statistics | None = None  # intervals, paired tests, agreement (`analysis.py`)
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """How the report's intervals are made: their level, the bootstrap's resamples and
+    its seed (None: the study's own seed, so a study's report is the same every time)."""
+
+    confidence: float = DEFAULT_CONFIDENCE
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int | None = None
 
 
 def ordered_families() -> list[Family]:
@@ -160,11 +180,18 @@ STRATEGY_LABELS = {
 }
 
 
+@cache  # called once per agent record: a few labels for a hundred thousand records
 def agent_label(model: str, strategy: str) -> str:
     return f"{model} {STRATEGY_LABELS.get(strategy, strategy)}"
 
 
-def build_report(session: Session, study: Study) -> Report:
+def build_report(session: Session, study: Study, options: ReportOptions | None = None) -> Report:
+    options = options or ReportOptions()
+    bootstrap = BootstrapOptions(
+        confidence=options.confidence,
+        resamples=options.resamples,
+        seed=study.seed if options.seed is None else options.seed,
+    )
     items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
     answered = [
         a
@@ -181,6 +208,7 @@ def build_report(session: Session, study: Study) -> Report:
         if answer.idx in study_idx
     ]
     flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
+    ratings = list(session.exec(select(RealismRating).where(RealismRating.study_id == study.id)))
     crmarena = study.org_fingerprint == CRMARENA
     return Report(
         study=study.name,
@@ -191,10 +219,56 @@ def build_report(session: Session, study: Study) -> Report:
         agents=_agents(runs),
         families=_family_results(items, attempts_by_item, runs),
         paper=load_paper_results() if crmarena else [],
-        realism=_realism(session, study),
+        realism=_realism(study, ratings, bootstrap),
         flags=_flag_counts(study, flags),
         disputed=_disputed(items, attempts_by_item, flags),
         process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
+        statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
+    )
+
+
+def _outcomes(
+    study: Study,
+    items: list[StudyItem],
+    answered: list[Attempt],
+    runs: list[tuple[AgentRun, AgentAnswer]],
+    ratings: list[RealismRating],
+) -> Outcomes:
+    """The plain outcomes the statistics are computed from, items in the report's order."""
+    abbrev = {f.name: f.abbrev for f in ordered_families()}
+    ordered = sorted(items, key=lambda i: (FAMILY_ORDER.index(abbrev[i.task]), i.idx))
+    position = {row_id(item): n for n, item in enumerate(ordered)}
+    position_of_idx = {item.idx: n for n, item in enumerate(ordered)}
+    levels: dict[str, list[int]] = defaultdict(list)
+    for rating in ratings:
+        levels[rating.target].append(rating.level)
+    asked = rating_targets(study)  # the realism table's order: as asked, then the others
+    order = [t for t in asked if t in levels] + sorted(set(levels) - set(asked))
+    return Outcomes(
+        items=[(item.idx, abbrev[item.task]) for item in ordered],
+        exact_match=frozenset(f.abbrev for f in families().values() if f.metric == "exact_match"),
+        humans=[
+            HumanAnswer(
+                item=position[a.item_id],
+                person=f"annotator {a.annotator_id}",
+                score=_attempt_score(a),
+                answer=(a.answer_normalised or "None") if is_submission(_submission(a)) else None,
+                active_ms=a.active_ms,
+            )
+            for a in answered
+            if a.item_id in position
+        ],
+        agents=[
+            AgentRecord(
+                agent=agent_label(run.model, run.strategy),
+                item=position_of_idx[answer.idx],
+                trial=run.trial,
+                score=answer.score,
+                turns=answer.turns,
+            )
+            for run, answer in runs
+        ],
+        realism={target: levels[target] for target in order},
     )
 
 
@@ -334,8 +408,7 @@ def _all_of(per_family: dict[str, float | None]) -> float | None:
 
 
 # ----------------------------------------------------------------- realism
-def _realism(session: Session, study: Study) -> Realism:
-    ratings = list(session.exec(select(RealismRating).where(RealismRating.study_id == study.id)))
+def _realism(study: Study, ratings: list[RealismRating], options: BootstrapOptions) -> Realism:
     questionnaire = study_protocol(study).questionnaire
     labels = {level.level: level.label for level in questionnaire.levels}
     by_target: dict[str, list[int]] = defaultdict(list)
@@ -360,7 +433,14 @@ def _realism(session: Session, study: Study) -> Realism:
     return Realism(
         annotators=len({r.annotator_id for r in ratings}),
         targets=targets,
-        alpha=krippendorff_alpha(units, level="ordinal", value_domain=SCALE, seed=study.seed),
+        alpha=krippendorff_alpha(
+            units,
+            level="ordinal",
+            value_domain=SCALE,
+            bootstrap=options.resamples,
+            seed=options.seed,
+            confidence=options.confidence,
+        ),
         level_labels=labels,
     )
 

@@ -19,6 +19,7 @@ from textual_plotext import PlotextPlot
 from crm_tui.study.results.process import SIGHT_LABELS, Sight, Trace
 from crm_tui.study.results.render import (
     PROCESS_TABLE_TITLE,
+    STATISTICS_TITLES,
     TableView,
     pct_n,
     report_tables,
@@ -34,6 +35,7 @@ DASH = "—"
 TABS = (
     ("side-by-side", "Side by side"),
     ("humans-agents", "Humans and agents"),
+    ("statistics", "Statistics"),
     ("realism", "Realism"),
     ("audit", "Audit"),
     ("process", "Process"),
@@ -47,6 +49,37 @@ TAB_OF_TABLE = {
     PROCESS_TABLE_TITLE: "process",
 }
 PROCESS_TITLE = "Attempts and agent records (Enter or p: replay the highlighted one)"
+# one colour per participant on the statistics chart (the point and its interval)
+COLOURS = ("blue+", "red+", "green+", "orange+", "magenta+", "cyan+", "yellow+", "white")
+
+
+def tab_of(title: str) -> str:
+    if title.startswith(STATISTICS_TITLES):
+        return "statistics"
+    return TAB_OF_TABLE.get(title, "humans-agents")
+
+
+def interval_series(
+    report: Report,
+) -> tuple[list[str], list[tuple[str, list[float | None], list[tuple[float, float] | None]]]]:
+    """Families (ALL last) and, per participant, the success in % and its interval."""
+    if report.statistics is None:
+        return [], []
+    rates = report.statistics.rates
+    families = list(dict.fromkeys(f for r in rates for f in r.success if f != ALL)) + [ALL]
+    series = []
+    for solver in rates:
+        values: list[float | None] = []
+        intervals: list[tuple[float, float] | None] = []
+        for family in families:
+            rate = solver.success.get(family)
+            values.append(None if rate is None or rate.value is None else rate.value * 100)
+            interval = None if rate is None else rate.interval
+            intervals.append(
+                None if interval is None else (interval.low * 100, interval.high * 100)
+            )
+        series.append((solver.solver, values, intervals))
+    return families, series
 
 
 def has_results(report: Report) -> bool:
@@ -245,8 +278,9 @@ class ResultsScreen(Screen):
         self.query_one(TabbedContent).display = True
         content: dict[str, list] = {key: [] for key, _ in TABS}
         content["side-by-side"] = self._side_by_side(report)
+        content["statistics"] = self._statistics_chart(report)
         for view in report_tables(report):
-            content[TAB_OF_TABLE.get(view.title, "humans-agents")] += [
+            content[tab_of(view.title)] += [
                 Static(view.title, classes="results-title", markup=False),
                 data_table(view),
             ]
@@ -285,6 +319,31 @@ class ResultsScreen(Screen):
             Static(view.title, classes="results-title", markup=False),
             data_table(view, id="process-traces"),
         ]
+
+    def _statistics_chart(self, report: Report) -> list:
+        """Each participant's success per family as a point with its interval (a
+        vertical line), side by side; the tables follow."""
+        families, series = interval_series(report)
+        if not series:
+            return []
+        chart = PlotextPlot(id="statistics-chart")
+        plot = chart.plt
+        width = 0.6 / len(series)
+        for n, (solver, values, intervals) in enumerate(series):
+            colour = COLOURS[n % len(COLOURS)]
+            offset = (n - (len(series) - 1) / 2) * width
+            xs = [i + 1 + offset for i, v in enumerate(values) if v is not None]
+            plot.scatter(xs, [v for v in values if v is not None], color=colour, label=solver)
+            for i, interval in enumerate(intervals):
+                if interval is not None:
+                    x = i + 1 + offset
+                    plot.plot([x, x], [interval[0], interval[1]], color=colour, marker="│")
+        plot.xticks(list(range(1, len(families) + 1)), families)
+        level = "" if report.statistics is None else f"{report.statistics.confidence:.0%} "
+        plot.title(f"Success by family, %, with {level}intervals (bootstrap over items)")
+        plot.ylim(0, 130)  # headroom: the legend sits in the top left corner
+        plot.yticks([0, 25, 50, 75, 100])
+        return [chart]
 
     def _side_by_side(self, report: Report) -> list:
         view = side_by_side(report)

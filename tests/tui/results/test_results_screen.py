@@ -61,6 +61,24 @@ async def test_chart_has_a_bar_series_per_participant(make_app, results):
         assert "NCR" in drawn and "HTU" in drawn and "ALL" in drawn
 
 
+async def test_statistics_tab_plots_each_participant_with_intervals(make_app, results):
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = await open_results(pilot, *results)
+        screen.query_one(TabbedContent).active = "statistics"
+        await settle(pilot)
+        drawn = screen.query_one("#statistics-chart", PlotextPlot).plt.build()
+        for label in ("Humans", "gpt-4o ReAct", "claude-3.5-sonnet Function Calling"):
+            assert label in drawn
+        assert "95% intervals" in drawn
+        titles = [str(t.render()) for t in screen.query_one("#statistics-body").query(Static)]
+        assert any(t.startswith("Success with 95% intervals") for t in titles)
+        assert any(t.startswith("Humans against each agent") for t in titles)
+        assert any(t.startswith("Agreement on answers") for t in titles)
+        success = screen.query_one("#statistics-body").query(DataTable).first()
+        rows = {row[0]: row for row in cells(success)}
+        assert rows["Humans"][1].startswith("75.0 (")  # NCR with its interval
+
+
 async def test_realism_and_audit_tabs(make_app, results):
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = await open_results(pilot, *results)
