@@ -14,12 +14,13 @@ import pytest
 
 from crm_tui.org.generate import chats, descriptions, emails, threads
 from crm_tui.org.generate import texts as tx
-from crm_tui.org.generate.data import TYPES
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import RESOLUTIONS
 from crm_tui.org.generate.writing_style import agent_voice, customer_style, vary
 from crm_tui.tasks.newcase import compose_case
 
+TYPES = assortment().types
 TYPE = {t.noun: t for t in TYPES}
 DRAWS = 400
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from crm_tui.org.generate import texts as tx
-from crm_tui.org.generate.data import FOOTWEAR, ProductType
+from crm_tui.org.generate.assortment import FOOTWEAR, ProductType
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.description_phrases import (
     ASKS,

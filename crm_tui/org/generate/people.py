@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from faker import Faker
 
 from crm_tui.org.generate.areacodes import fictional_phone
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
-from crm_tui.org.generate.data import CATEGORY_NAMES
 from crm_tui.org.generate.worktime import Shift, draw_shift
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
@@ -238,7 +238,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         state = r.choices(states, state_w)[0]
         city = r.choice(CITIES[state][1])
         seasons = sorted(r.sample(season_names, r.choice((1, 2, 2, 3, 3))), key=season_names.index)
-        cats = sorted(r.sample(range(len(CATEGORY_NAMES)), r.choice((2, 2, 3, 3, 4))))
+        cats = sorted(r.sample(range(len(assortment().categories)), r.choice((2, 2, 3, 3, 4))))
         cust = Customer(
             account_id(),
             contact_id(),
@@ -288,7 +288,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
                 {
                     "seasons": c.seasons,
                     "season_share": c.season_share,
-                    "categories": [CATEGORY_NAMES[i] for i in c.categories],
+                    "categories": [assortment().categories[i] for i in c.categories],
                 }
             ),
         )

@@ -11,16 +11,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from crm_tui.org.generate.common import YEARS, IdMaker, Sizes, fast_id, rng
-from crm_tui.org.generate.data import (
-    CATEGORY_NAMES,
-    CHANNEL_BOOKS,
-    LINES,
-    PROMOTIONS,
-    TYPES,
-    VARIANTS,
+from crm_tui.org.generate.assortment import (
     ProductType,
+    assortment,
 )
+from crm_tui.org.generate.common import YEARS, IdMaker, Sizes, fast_id, rng
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.schema.sftime import format_datetime
@@ -84,8 +79,9 @@ def price_in_book(base: float, factor: float) -> float:
 
 def _name(r: random.Random, t: ProductType, taken: set[str]) -> tuple[str, str]:
     """A unique product name and the gender word it carries ("" if none)."""
+    lines, variants = assortment().lines, assortment().variants
     for attempt in range(200):
-        line = r.choice(LINES)
+        line = r.choice(lines)
         gender = ""
         if t.gender == "W" and r.random() < 0.5:
             gender = "Women's"
@@ -93,7 +89,7 @@ def _name(r: random.Random, t: ProductType, taken: set[str]) -> tuple[str, str]:
             gender = "Men's"
         elif t.gender == "U" and r.random() < 0.25:
             gender = r.choice(("Women's", "Men's"))
-        variant = r.choice(VARIANTS)
+        variant = r.choice(variants)
         # No word twice ("Performance Performance Tee", "Sport Sport Earbuds").
         if (r.random() < 0.45 or attempt > 20) and variant not in t.noun.split():
             name = f"{line} {variant} {t.noun}"
@@ -211,16 +207,17 @@ def _nicknames(
 
 def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     r = rng(seed, "catalog")
+    category_names, types = assortment().categories, assortment().types
 
     # ---------------------------------------------------------------- categories
     cat_id = IdMaker("ProductCategory")
-    category_ids = cat_id.many(len(CATEGORY_NAMES))
+    category_ids = cat_id.many(len(category_names))
     catalog_id = make_id("0ZS", 7)  # the (unmodelled) product catalogue
     store.insert(
         "ProductCategory",
         [
             {"Id": i, "Name": n, "CatalogId": catalog_id}
-            for i, n in zip(category_ids, CATEGORY_NAMES)
+            for i, n in zip(category_ids, category_names)
         ],
     )
 
@@ -228,14 +225,14 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     product_id = IdMaker("Product2")
     taken: set[str] = set()
     described: set[str] = set()
-    type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in TYPES]
+    type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in types]
     products: list[Product] = []
     rows: list[dict[str, object]] = []
     placements: list[dict[str, str]] = []
     lat: list[tuple[str, str, str, str]] = []
     pcp_id = IdMaker("ProductCategoryProduct")
     for i in range(sizes.products):
-        t = TYPES[i % len(TYPES)] if i < len(TYPES) else r.choices(TYPES, type_weight)[0]
+        t = types[i % len(types)] if i < len(types) else r.choices(types, type_weight)[0]
         name, gender = _name(r, t, taken)
         description, adj = _describe(r, name, t, gender)
         for _ in range(20):  # two products never share a description
@@ -277,7 +274,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
                 "Name": name,
                 "Description": description,
                 "IsActive": 1 if r.random() < 0.94 else 0,
-                "External_ID__c": f"{', '.join(CATEGORY_NAMES[c] for c in cats)}_{i + 1}",
+                "External_ID__c": f"{', '.join(category_names[c] for c in cats)}_{i + 1}",
             }
         )
         placements.extend(
@@ -307,7 +304,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     ]
     descriptions = {"Standard Price Book": "List prices for every product, used by default."}
     for year in YEARS:
-        for name, month, day, length, factor in PROMOTIONS:
+        for name, month, day, length, factor in assortment().promotions:
             start = datetime(year, month, day)
             end = (
                 datetime(year, month, day + length - 1, 23, 59)
@@ -321,7 +318,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
                 f"{'' if length == 1 else f' to {end:%B} {end.day}'}, {year}: "
                 f"about {round((1 - factor) * 100)}% off list prices."
             )
-    for name, desc, factor in CHANNEL_BOOKS:
+    for name, desc, factor in assortment().channel_books:
         if name.startswith("Clearance"):
             year = int(name.split()[1])
             start, end = datetime(year, 12, 26), datetime(year + 1, 1, 31, 23, 59)

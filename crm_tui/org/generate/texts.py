@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from crm_tui.org.generate.data import (
+from crm_tui.org.generate.assortment import (
     ACCESSORY,
     APPAREL,
     ELECTRONICS,

@@ -1,0 +1,83 @@
+"""The generator's data files (crm_tui/org/generate/data/*.toml): each reads, with the shape
+the generator draws from, and a bad edit names the file and the key."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from crm_tui.org.generate.assortment import Assortment, read_assortment
+from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
+
+# Each data file and the function that reads it from a table.
+READERS: dict[str, Callable[[Table], object]] = {
+    "assortment.toml": read_assortment,
+}
+
+
+def test_every_data_file_has_a_reader():
+    assert sorted(p.name for p in DATA_DIR.glob("*")) == sorted(READERS)
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_each_data_file_reads(name):
+    READERS[name](Table.read(name))
+
+
+def test_the_assortment_names_its_categories_by_position():
+    a = read_assortment(Table.read("assortment.toml"))
+    assert isinstance(a, Assortment)
+    assert len(a.categories) == 12 and len(set(a.categories)) == 12
+    assert len({t.noun for t in a.types}) == len(a.types) > 50
+    assert all(0 <= c < len(a.categories) for t in a.types for c in (t.category, *t.also))
+    assert all(lo < hi for t in a.types for lo, hi in [t.price])
+    assert all(1 <= m <= 12 for t in a.types for m in t.peak)
+    assert len(set(a.lines)) == len(a.lines) and len(set(a.variants)) == len(a.variants)
+
+
+def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
+    """The data file `name` with its first `old` replaced by `new`, read from tmp_path."""
+    shutil.copy(DATA_DIR / name, tmp_path / name)
+    text = (tmp_path / name).read_text()
+    assert old in text
+    (tmp_path / name).write_text(text.replace(old, new, 1))
+    return Table.read(name, folder=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "message"),
+    [
+        (
+            "assortment.toml",
+            "price = [89, 169]",
+            "price = [89]",
+            "assortment.toml: types[0].price: expected a list of 2 integers",
+        ),
+        (
+            "assortment.toml",
+            'category = "Running Footwear"',
+            'category = "Running Shoes"',
+            "assortment.toml: types[0].category: expected one of the categories, "
+            "not 'Running Shoes'",
+        ),
+        (
+            "assortment.toml",
+            "discount = 0.85",
+            'discount = "15%"',
+            "assortment.toml: promotions[0].discount: expected a number with a decimal point",
+        ),
+        ("assortment.toml", "variants = [", "flavours = [", "assortment.toml: variants: missing"),
+    ],
+)
+def test_a_bad_edit_names_the_file_and_the_key(tmp_path, name, old, new, message):
+    with pytest.raises(DataFileError) as caught:
+        READERS[name](edited(tmp_path, name, old, new))
+    assert str(caught.value) == message
+
+
+def test_a_file_that_is_not_toml_names_itself(tmp_path):
+    with pytest.raises(DataFileError, match=r"^assortment\.toml: "):
+        edited(tmp_path, "assortment.toml", "[[types]]", "[[types]")
