@@ -53,7 +53,7 @@ from zoneinfo import ZoneInfo
 from crm_tui.org.generate.areacodes import AREA_CODES
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
@@ -300,7 +300,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         if c["Status"] == "New"
         and (chats.get(c["Id"]) or any(a for _, a, _ in emails.get(c["Id"], [])))
     )
-    names = tuple(RESOLUTIONS)
+    names = tuple(resolutions())
     accepted = 0
     for c in open_cases:
         thread = [(t, a is not None, b) for t, a, b in emails.get(c["Id"], [])]

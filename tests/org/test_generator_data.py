@@ -11,10 +11,13 @@ import pytest
 
 from crm_tui.org.generate.assortment import Assortment, read_assortment
 from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
+from crm_tui.org.generate.kbtexts import read_kbtexts
+from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 
 # Each data file and the function that reads it from a table.
 READERS: dict[str, Callable[[Table], object]] = {
     "assortment.toml": read_assortment,
+    "kbtexts.toml": read_kbtexts,
 }
 
 
@@ -36,6 +39,20 @@ def test_the_assortment_names_its_categories_by_position():
     assert all(lo < hi for t in a.types for lo, hi in [t.price])
     assert all(1 <= m <= 12 for t in a.types for m in t.peak)
     assert len(set(a.lines)) == len(a.lines) and len(set(a.variants)) == len(a.variants)
+
+
+def test_knowledge_texts_have_a_policy_per_issue_and_a_question_per_span():
+    kb = read_kbtexts(Table.read("kbtexts.toml"))
+    issues = [p["issue"] for p in kb.policies]
+    assert len(issues) == len(set(issues)) == len(next(iter(ISSUE_WEIGHTS.values())))
+    assert set(kb.intro_questions) <= set(issues)
+    for p in kb.policies:
+        assert p["resolutions"] and p["facts"]
+        assert all(s.count("{{") == 1 for s, _ in p["facts"])
+        assert p["intro"].count("{{") == len(kb.intro_questions.get(p["issue"], []))
+    for title, _, sentences in kb.guides:
+        for sentence, question in sentences:
+            assert ("{{" in sentence) == (question is not None), (title, sentence)
 
 
 def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
@@ -70,6 +87,26 @@ def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
             "assortment.toml: promotions[0].discount: expected a number with a decimal point",
         ),
         ("assortment.toml", "variants = [", "flavours = [", "assortment.toml: variants: missing"),
+        (
+            "kbtexts.toml",
+            '"Loyalty Points Credit" = "no limit"',
+            '"Loyalty Points Credit" = "never"',
+            "kbtexts.toml: policies[3].resolutions.Loyalty Points Credit: expected a window in "
+            'days or "no limit"',
+        ),
+        (
+            "kbtexts.toml",
+            '"Full Refund" = 30',
+            '"Full Refunds" = 30',
+            "kbtexts.toml: policies[0].resolutions.Full Refunds: expected a resolution of the "
+            "[resolutions] table",
+        ),
+        (
+            "kbtexts.toml",
+            'question = "What information',
+            'questions = "What information',
+            "kbtexts.toml: policies[0].facts[0].question: missing",
+        ),
     ],
 )
 def test_a_bad_edit_names_the_file_and_the_key(tmp_path, name, old, new, message):

@@ -38,7 +38,7 @@ from crm_tui.org.generate.common import (
     rng,
     weighted_sample,
 )
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
 from crm_tui.org.generate.people import Agent, Customer, People
@@ -56,7 +56,6 @@ ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion
 LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
 GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by specialists
-ALL_RESOLUTIONS = list(RESOLUTIONS)
 # Cases still open were opened in the last weeks before the org's today: a share of the
 # cases is picked among the lines whose case opens then, most of which are still open.
 OPEN_WINDOW_DAYS = 70
@@ -480,7 +479,7 @@ def build(
                     f"the policy allows it only within {window[1]} days"
                 )
             elif violation_kind is not None:
-                offered = r.choice([x for x in ALL_RESOLUTIONS if x not in allowed])
+                offered = r.choice([x for x in resolutions() if x not in allowed])
                 why = (
                     f"{offered} is not an allowed resolution for {policy.name} "
                     f"(allowed: {', '.join(allowed)})"

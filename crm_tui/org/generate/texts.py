@@ -18,7 +18,7 @@ from crm_tui.org.generate.assortment import (
     FOOTWEAR,
 )
 
-# Issue names in the order of kbtexts.POLICIES.
+# Issue names in the order of the policies (kbtexts).
 INCORRECT, SIZE, CANCEL, DELAY, WARRANTY, DEFECT, RETURN, OVERCHARGE, UNAVAILABLE, LOYALTY = range(
     10
 )
