@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from crm_tui.org.generate.agent_phrases import read_agent_phrases
 from crm_tui.org.generate.assortment import Assortment, read_assortment
 from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
 from crm_tui.org.generate.kbtexts import read_kbtexts
@@ -16,6 +17,7 @@ from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 
 # Each data file and the function that reads it from a table.
 READERS: dict[str, Callable[[Table], object]] = {
+    "agent_phrases.toml": read_agent_phrases,
     "assortment.toml": read_assortment,
     "kbtexts.toml": read_kbtexts,
 }
@@ -55,6 +57,17 @@ def test_knowledge_texts_have_a_policy_per_issue_and_a_question_per_span():
             assert ("{{" in sentence) == (question is not None), (title, sentence)
 
 
+def test_agent_phrases_follow_the_issues_and_the_resolutions():
+    kb = read_kbtexts(Table.read("kbtexts.toml"))
+    ap = read_agent_phrases(Table.read("agent_phrases.toml"))
+    assert list(ap.issues) == [p["issue"] for p in kb.policies]
+    assert list(ap.offers) == list(kb.resolutions)
+    assert set(ap.timelines) == set(kb.resolutions)
+    # Only an offer names a resolution.
+    others = [*ap.acks, *ap.confirms, *ap.follow_ups, *ap.finals, *ap.chat_status_answers]
+    assert not [t for t in others for name in kb.resolutions if name in t]
+
+
 def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
     """The data file `name` with its first `old` replaced by `new`, read from tmp_path."""
     shutil.copy(DATA_DIR / name, tmp_path / name)
@@ -87,6 +100,18 @@ def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
             "assortment.toml: promotions[0].discount: expected a number with a decimal point",
         ),
         ("assortment.toml", "variants = [", "flavours = [", "assortment.toml: variants: missing"),
+        (
+            "agent_phrases.toml",
+            "[[issues.info]]\nquestion",
+            "[[issues.info]]\nask",
+            "agent_phrases.toml: issues[0].info[0].question: missing",
+        ),
+        (
+            "agent_phrases.toml",
+            "thanks = [",
+            "thanks = 3\nthank = [",
+            "agent_phrases.toml: thanks: expected a list of strings",
+        ),
         (
             "kbtexts.toml",
             '"Loyalty Points Credit" = "no limit"',

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import accumulate
 
-from crm_tui.org.generate import agent_phrases as ap
 from crm_tui.org.generate import chats, threads
 from crm_tui.org.generate import descriptions as descr
 from crm_tui.org.generate import emails as em
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate import worktime as wt
 from crm_tui.org.generate import writing_style as ws
+from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.case_spill import TextSpill
 from crm_tui.org.generate.common import (
     COMPANY,
@@ -286,6 +286,7 @@ def build(
     book: OrderBook,
     kb: KnowledgeBase,
 ) -> dict[str, int]:
+    ap = agent_phrases()
     r = rng(seed, "cases")
     # The timeline (dates, owners, durations, statuses, when each message is sent) draws
     # from its own stream, so that a change to the texts never moves a case in time or to
@@ -399,7 +400,7 @@ def build(
         text = descr.compose(r, issue, slots, writer, created.date())
         subject, description, slots = text.subject, text.description, text.slots
         slots["full"] = cust.name
-        info = r.randrange(len(ap.INFO[issue]))  # the clarifying question and its answer
+        info = r.randrange(len(ap.info[issue]))  # the clarifying question and its answer
 
         d = Draft(
             oi,
@@ -502,8 +503,8 @@ def build(
                     or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
                 }
             )
-            lead = "" if why else ws.vary(r, tx.pick(r, ap.IN_WINDOW))
-            offer = ws.vary(r, tx.pick(r, ap.OFFERS[offered])).format_map(slots)
+            lead = "" if why else ws.vary(r, tx.pick(r, ap.in_window))
+            offer = ws.vary(r, tx.pick(r, ap.offers[offered])).format_map(slots)
             slots["offer"] = tx.with_lead(lead, offer)
             slots["offered"] = offered
 
@@ -518,7 +519,7 @@ def build(
                     plan.without_decline()
                     chat_times = chat_times[: len(plan.chat_steps)]
                 else:
-                    slots["declined"] = ws.vary(r, tx.pick(r, ap.OFFERS[declined])).format_map(
+                    slots["declined"] = ws.vary(r, tx.pick(r, ap.offers[declined])).format_map(
                         slots
                     )
             chat = _chat_lines(
