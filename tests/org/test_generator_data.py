@@ -12,6 +12,7 @@ import pytest
 from crm_tui.org.generate.agent_phrases import read_agent_phrases
 from crm_tui.org.generate.assortment import Assortment, read_assortment
 from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
+from crm_tui.org.generate.description_phrases import read_description_phrases
 from crm_tui.org.generate.kbtexts import read_kbtexts
 from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 
@@ -19,6 +20,7 @@ from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 READERS: dict[str, Callable[[Table], object]] = {
     "agent_phrases.toml": read_agent_phrases,
     "assortment.toml": read_assortment,
+    "description_phrases.toml": read_description_phrases,
     "kbtexts.toml": read_kbtexts,
 }
 
@@ -68,6 +70,15 @@ def test_agent_phrases_follow_the_issues_and_the_resolutions():
     assert not [t for t in others for name in kb.resolutions if name in t]
 
 
+def test_description_phrases_follow_the_issues_and_the_tones():
+    kb = read_kbtexts(Table.read("kbtexts.toml"))
+    dp = read_description_phrases(Table.read("description_phrases.toml"))
+    assert list(dp.issues) == [p["issue"] for p in kb.policies]
+    assert set(dp.asks) >= {"polite", "plain", "curt", "annoyed"}
+    # The first core of a description names the product.
+    assert all(any("{product}" in c for c in cores) for cores in dp.cores)
+
+
 def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
     """The data file `name` with its first `old` replaced by `new`, read from tmp_path."""
     shutil.copy(DATA_DIR / name, tmp_path / name)
@@ -111,6 +122,13 @@ def edited(tmp_path: Path, name: str, old: str, new: str) -> Table:
             "thanks = [",
             "thanks = 3\nthank = [",
             "agent_phrases.toml: thanks: expected a list of strings",
+        ),
+        (
+            "description_phrases.toml",
+            'issues = ["Size Mismatch"]',
+            'issues = ["Size Mismatches"]',
+            "description_phrases.toml: extras[3].issues: expected issues of the [[issues]] "
+            "tables, not 'Size Mismatches'",
         ),
         (
             "kbtexts.toml",
