@@ -207,9 +207,24 @@ def _nicknames(
 
 def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     r = rng(seed, "catalog")
-    category_names, types = assortment().categories, assortment().types
+    category_ids = _categories(store)
+    products, placed = _products(store, r, sizes, category_ids)
+    books = _price_books(store, sizes)
+    entry_base = _entries(store, books, products)
+    n = len(products)
+    counts = {
+        "ProductCategory": len(category_ids),
+        "Product2": n,
+        "ProductCategoryProduct": placed,
+        "Pricebook2": len(books),
+        "PricebookEntry": n * len(books),
+    }
+    return Catalog(category_ids, products, books, entry_base, counts)
 
-    # ---------------------------------------------------------------- categories
+
+def _categories(store: OrgStore) -> list[str]:
+    """The product categories; returns their Ids, in the assortment's order."""
+    category_names = assortment().categories
     cat_id = IdMaker("ProductCategory")
     category_ids = cat_id.many(len(category_names))
     catalog_id = make_id("0ZS", 7)  # the (unmodelled) product catalogue
@@ -220,8 +235,15 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             for i, n in zip(category_ids, category_names)
         ],
     )
+    return category_ids
 
-    # ---------------------------------------------------------------- products
+
+def _products(
+    store: OrgStore, r: random.Random, sizes: Sizes, category_ids: list[str]
+) -> tuple[list[Product], int]:
+    """The products, their category placements and latent variables; returns the products
+    and the number of placements."""
+    category_names, types = assortment().categories, assortment().types
     product_id = IdMaker("Product2")
     taken: set[str] = set()
     described: set[str] = set()
@@ -234,21 +256,8 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     for i in range(sizes.products):
         t = types[i % len(types)] if i < len(types) else r.choices(types, type_weight)[0]
         name, gender = _name(r, t, taken)
-        description, adj = _describe(r, name, t, gender)
-        for _ in range(20):  # two products never share a description
-            if description not in described:
-                break
-            description, adj = _describe(r, name, t, gender)
-        described.add(description)
-        cats = [t.category]
-        extra = [c for c in t.also if c not in cats]
-        if gender == "Women's" and 2 not in cats:
-            extra.append(2)
-        if gender == "Men's" and 3 not in cats:
-            extra.append(3)
-        for c in r.sample(extra, len(extra)):
-            if r.random() < 0.7:
-                cats.append(c)
+        description, adj = _new_description(r, name, t, gender, described)
+        cats = _placed_in(r, t, gender)
         lo, hi = t.price
         price = round(r.uniform(lo, hi)) - 0.01
         seasonal = bool(t.peak) and r.random() < 0.85
@@ -288,8 +297,38 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     store.insert("Product2", rows)
     store.insert("ProductCategoryProduct", placements)
     store.set_latent(lat)
+    return products, len(placements)
 
-    # ---------------------------------------------------------------- price books
+
+def _new_description(
+    r: random.Random, name: str, t: ProductType, gender: str, described: set[str]
+) -> tuple[str, str]:
+    """A description (and the adjective it uses) no other product has (noted in `described`)."""
+    description, adj = _describe(r, name, t, gender)
+    for _ in range(20):  # two products never share a description
+        if description not in described:
+            break
+        description, adj = _describe(r, name, t, gender)
+    described.add(description)
+    return description, adj
+
+
+def _placed_in(r: random.Random, t: ProductType, gender: str) -> list[int]:
+    """The categories a product is listed in: its type's, and some of the others it fits."""
+    cats = [t.category]
+    extra = [c for c in t.also if c not in cats]
+    if gender == "Women's" and 2 not in cats:
+        extra.append(2)
+    if gender == "Men's" and 3 not in cats:
+        extra.append(3)
+    for c in r.sample(extra, len(extra)):
+        if r.random() < 0.7:
+            cats.append(c)
+    return cats
+
+
+def _price_books(store: OrgStore, sizes: Sizes) -> list[PriceBook]:
+    """The standard book, each year's promotions and the channel books (as many as sized)."""
     pb_id = IdMaker("Pricebook2")
     books: list[PriceBook] = [
         PriceBook(
@@ -341,8 +380,11 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             for b in books
         ],
     )
+    return books
 
-    # ---------------------------------------------------------------- entries
+
+def _entries(store: OrgStore, books: list[PriceBook], products: list[Product]) -> int:
+    """Every product in every book; returns the number of the first entry's Id."""
     entry_base = 1
     n = len(products)
     store.insert_tuples(
@@ -360,12 +402,4 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             for p in products
         ),
     )
-
-    counts = {
-        "ProductCategory": len(category_ids),
-        "Product2": n,
-        "ProductCategoryProduct": len(placements),
-        "Pricebook2": len(books),
-        "PricebookEntry": n * len(books),
-    }
-    return Catalog(category_ids, products, books, entry_base, counts)
+    return entry_base
