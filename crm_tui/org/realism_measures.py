@@ -51,9 +51,9 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from crm_tui.org.generate.areacodes import AREA_CODES
-from crm_tui.org.generate.data import TYPES
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
@@ -102,8 +102,9 @@ def _defect_pattern(template: str) -> str:
 def impossible_defects(descriptions: Iterable[tuple[str, str]]) -> int:
     """How many (product name, description) pairs report a defect of the defect tables
     that the product's type cannot have."""
-    nouns = sorted(TYPES, key=lambda t: -len(t.noun))
-    allowed = {t.noun: set(defects_for(t)) for t in TYPES}
+    types = assortment().types
+    nouns = sorted(types, key=lambda t: -len(t.noun))
+    allowed = {t.noun: set(defects_for(t)) for t in types}
     templates = sorted({d for ds in allowed.values() for d in ds})
     finder = re.compile("|".join(f"({_defect_pattern(d)})" for d in templates), re.IGNORECASE)
     count = 0
@@ -299,7 +300,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         if c["Status"] == "New"
         and (chats.get(c["Id"]) or any(a for _, a, _ in emails.get(c["Id"], [])))
     )
-    names = tuple(RESOLUTIONS)
+    names = tuple(resolutions())
     accepted = 0
     for c in open_cases:
         thread = [(t, a is not None, b) for t, a, b in emails.get(c["Id"], [])]

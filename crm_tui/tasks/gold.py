@@ -14,10 +14,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date
+from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import format_date
 from crm_tui.org.store.orgstore import OrgStore
@@ -389,11 +390,13 @@ def best_region_identification(
 
 
 # ----------------------------------------------------------------- hidden variables
-# The resolutions policy articles allow or leave out, as e-mails and chats name them.
-RESOLUTION_NAMES = re.compile(
-    r"\b(" + "|".join(map(re.escape, RESOLUTIONS)) + r")\b", re.IGNORECASE
-)
-_RESOLUTION_CASING = {name.casefold(): name for name in RESOLUTIONS}
+@cache
+def _resolution_names() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The resolutions policy articles allow or leave out, as e-mails and chats name them
+    (in any letter case), and each one's spelling by the casefolded name."""
+    names = resolutions()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
+    return pattern, {name.casefold(): name for name in names}
 
 
 def resolutions_named(store: OrgStore, case_id: str) -> set[str]:
@@ -403,11 +406,8 @@ def resolutions_named(store: OrgStore, case_id: str) -> set[str]:
         "UNION ALL SELECT Body FROM LiveChatTranscript WHERE CaseId = ?",
         (case_id, case_id),
     )
-    return {
-        _RESOLUTION_CASING[found.casefold()]
-        for (text,) in texts
-        for found in RESOLUTION_NAMES.findall(text or "")
-    }
+    pattern, casing = _resolution_names()
+    return {casing[found.casefold()] for (text,) in texts for found in pattern.findall(text or "")}
 
 
 def policy_violation_identification(store: OrgStore, case_id: str) -> str | None:

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from functools import cache
 
 from crm_tui.org.generate import descriptions as descr
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate import writing_style as ws
+from crm_tui.org.generate.assortment import ACCESSORY, ProductType, assortment
 from crm_tui.org.generate.common import COMPANY
-from crm_tui.org.generate.data import ACCESSORY, TYPES, ProductType
-from crm_tui.org.generate.kbtexts import POLICIES
+from crm_tui.org.generate.kbtexts import kbtexts
 
-ISSUE_INDEX = {str(policy["issue"]): i for i, policy in enumerate(POLICIES)}
 # For an org whose issues are not the generator's (a hand-built one): the issue's own name.
 OTHER_SUBJECTS = ("{issue} with my {product}", "{issue}: {product}", "{issue} on order {order}")
 OTHER_CORES = (
@@ -27,13 +27,22 @@ OTHER_CORES = (
     "My order {order} for the {product} has an issue ({issue_lower}).",
     "I'm writing about the {product} from order {order}: {issue_lower}.",
 )
-# Longest type noun first, so "Trail Running Shoes" wins over "Running Shoes".
-NOUNS = sorted(TYPES, key=lambda t: -len(t.noun))
+
+
+@cache
+def _issue_index() -> dict[str, int]:
+    return {policy["issue"]: i for i, policy in enumerate(kbtexts().policies)}
+
+
+@cache
+def _longest_first() -> tuple[ProductType, ...]:
+    """Longest type noun first, so "Trail Running Shoes" wins over "Running Shoes"."""
+    return tuple(sorted(assortment().types, key=lambda t: -len(t.noun)))
 
 
 def product_type(product_name: str) -> ProductType | None:
     """The product type a product's name ends with ("<line> <type noun>")."""
-    return next((t for t in NOUNS if product_name.endswith(t.noun)), None)
+    return next((t for t in _longest_first() if product_name.endswith(t.noun)), None)
 
 
 def _any_type(product_name: str) -> ProductType:
@@ -58,7 +67,7 @@ def compose_case(
     rng: random.Random, issue_name: str, product_name: str, order_number: str, today: date
 ) -> tuple[str, str]:
     """(subject, description) of a new case about the issue and product."""
-    issue = ISSUE_INDEX.get(issue_name)
+    issue = _issue_index().get(issue_name)
     kind = product_type(product_name) or _any_type(product_name)
     lo, hi = tx.DELAYS[issue] if issue is not None else (1, 20)
     ordered = today - timedelta(days=rng.randint(lo, hi))

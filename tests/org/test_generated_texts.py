@@ -14,12 +14,13 @@ import pytest
 
 from crm_tui.org.generate import chats, descriptions, emails, threads
 from crm_tui.org.generate import texts as tx
-from crm_tui.org.generate.data import TYPES
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.generate.writing_style import agent_voice, customer_style, vary
 from crm_tui.tasks.newcase import compose_case
 
+TYPES = assortment().types
 TYPE = {t.noun: t for t in TYPES}
 DRAWS = 400
 
@@ -92,7 +93,7 @@ def test_chats_vary_in_length_between_6_and_30_lines():
 
 def test_only_the_offering_chat_names_a_resolution_and_answers_how_long_with_its_timeline():
     r = random.Random(6)
-    named = re.compile("|".join(RESOLUTIONS), re.IGNORECASE)
+    named = re.compile("|".join(resolutions()), re.IGNORECASE)
     answered = 0
     for i in range(DRAWS):
         slots = _slots(r, "Yoga Mat", tx.DEFECT)
@@ -256,7 +257,7 @@ def test_agents_name_a_breaking_resolution_only_in_cases_with_the_latent_violati
         allowed = policies[issue_article[issue]]["resolutions"]
         breaking = False
         for day, text in said.get(case, []):
-            for name in RESOLUTIONS:
+            for name in resolutions():
                 if name.lower() in text.lower():
                     window = allowed.get(name)
                     late = window is not None and (day - parse_date(bought)).days > window

@@ -14,13 +14,13 @@ import sqlite3
 
 import pytest
 
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.schema import latent
 from crm_tui.tasks import gold
 from tests.helpers.crmarena_routing import org_connection
 from tests.helpers.task_org import OrgBuilder
 
-NAMED = {name: re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE) for name in RESOLUTIONS}
+NAMED = {name: re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE) for name in resolutions()}
 
 
 def resolutions_named(conn: sqlite3.Connection, case_id: str) -> set[str]:

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import accumulate
 
-from crm_tui.org.generate import agent_phrases as ap
 from crm_tui.org.generate import chats, threads
 from crm_tui.org.generate import descriptions as descr
 from crm_tui.org.generate import emails as em
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate import worktime as wt
 from crm_tui.org.generate import writing_style as ws
+from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.case_spill import TextSpill
 from crm_tui.org.generate.common import (
     COMPANY,
@@ -38,7 +38,7 @@ from crm_tui.org.generate.common import (
     rng,
     weighted_sample,
 )
-from crm_tui.org.generate.kbtexts import RESOLUTIONS
+from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
 from crm_tui.org.generate.people import Agent, Customer, People
@@ -56,7 +56,6 @@ ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion
 LATE_ISSUES = (tx.INCORRECT, tx.SIZE, tx.WARRANTY, tx.DEFECT, tx.RETURN, tx.OVERCHARGE)
 VIOLATION_RATE = 0.35
 GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by specialists
-ALL_RESOLUTIONS = list(RESOLUTIONS)
 # Cases still open were opened in the last weeks before the org's today: a share of the
 # cases is picked among the lines whose case opens then, most of which are still open.
 OPEN_WINDOW_DAYS = 70
@@ -287,6 +286,7 @@ def build(
     book: OrderBook,
     kb: KnowledgeBase,
 ) -> dict[str, int]:
+    ap = agent_phrases()
     r = rng(seed, "cases")
     # The timeline (dates, owners, durations, statuses, when each message is sent) draws
     # from its own stream, so that a change to the texts never moves a case in time or to
@@ -400,7 +400,7 @@ def build(
         text = descr.compose(r, issue, slots, writer, created.date())
         subject, description, slots = text.subject, text.description, text.slots
         slots["full"] = cust.name
-        info = r.randrange(len(ap.INFO[issue]))  # the clarifying question and its answer
+        info = r.randrange(len(ap.info[issue]))  # the clarifying question and its answer
 
         d = Draft(
             oi,
@@ -480,7 +480,7 @@ def build(
                     f"the policy allows it only within {window[1]} days"
                 )
             elif violation_kind is not None:
-                offered = r.choice([x for x in ALL_RESOLUTIONS if x not in allowed])
+                offered = r.choice([x for x in resolutions() if x not in allowed])
                 why = (
                     f"{offered} is not an allowed resolution for {policy.name} "
                     f"(allowed: {', '.join(allowed)})"
@@ -503,8 +503,8 @@ def build(
                     or f"{offered} is allowed for {policy.name} at {last_days} days after purchase",
                 }
             )
-            lead = "" if why else ws.vary(r, tx.pick(r, ap.IN_WINDOW))
-            offer = ws.vary(r, tx.pick(r, ap.OFFERS[offered])).format_map(slots)
+            lead = "" if why else ws.vary(r, tx.pick(r, ap.in_window))
+            offer = ws.vary(r, tx.pick(r, ap.offers[offered])).format_map(slots)
             slots["offer"] = tx.with_lead(lead, offer)
             slots["offered"] = offered
 
@@ -519,7 +519,7 @@ def build(
                     plan.without_decline()
                     chat_times = chat_times[: len(plan.chat_steps)]
                 else:
-                    slots["declined"] = ws.vary(r, tx.pick(r, ap.OFFERS[declined])).format_map(
+                    slots["declined"] = ws.vary(r, tx.pick(r, ap.offers[declined])).format_map(
                         slots
                     )
             chat = _chat_lines(

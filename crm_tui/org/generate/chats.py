@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from crm_tui.org.generate import agent_phrases as ap
+from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lead, vary
 
 # Roles of a chat in its case.
@@ -101,7 +101,7 @@ class ChatVoices:
 def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[bool, str]]:
     """(agent?, text) per step."""
     s = v.slots
-    v.afterthought = r.randrange(len(ap.AFTERTHOUGHTS))
+    v.afterthought = r.randrange(len(agent_phrases().afterthoughts))
     out: list[tuple[bool, str]] = []
     after_decline = False
     for step in steps:
@@ -126,7 +126,8 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
     def one(options: tuple[str, ...]) -> str:
         return vary(r, options[r.randrange(len(options))])
 
-    question, answer = ap.INFO[v.issue][v.info % len(ap.INFO[v.issue])]
+    ap = agent_phrases()
+    question, answer = ap.info[v.issue][v.info % len(ap.info[v.issue])]
     match step:
         case "greet":
             return one(GREETINGS)
@@ -161,35 +162,35 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "supervisor_ok":
             return one(SUPERVISOR_OKS)
         case "declined_offer":
-            return one(ap.EMPATHY[v.issue]) + " " + v.declined_text
+            return one(ap.empathy[v.issue]) + " " + v.declined_text
         case "decline":
-            return one(ap.DECLINES)
+            return one(ap.declines)
         case "offer":
             if after_decline:
-                return join_lead(one(ap.ALTERNATIVE_LEADS), v.offer_text)
+                return join_lead(one(ap.alternative_leads), v.offer_text)
             if r.random() < 0.55:  # straight to the point
                 return v.offer_text
-            return one(ap.EMPATHY[v.issue]) + " " + v.offer_text
+            return one(ap.empathy[v.issue]) + " " + v.offer_text
         case "accept":
-            return one(ap.ACCEPTS)
+            return one(ap.accepts)
         case "accept_ask":
-            return one(ap.ACCEPTS) + " " + one(ap.HOW_LONG)
+            return one(ap.accepts) + " " + one(ap.how_long)
         case "timeline":
-            return one(ap.TIMELINES[v.offered or "Full Refund"])
+            return one(ap.timelines[v.offered or "Full Refund"])
         case "confirm":
-            return one(ap.CONFIRMS)
+            return one(ap.confirms)
         case "afterthought":
-            return vary(r, ap.AFTERTHOUGHTS[v.afterthought % len(ap.AFTERTHOUGHTS)][0])
+            return vary(r, ap.afterthoughts[v.afterthought % len(ap.afterthoughts)][0])
         case "afterthought_reply":
-            return vary(r, ap.AFTERTHOUGHTS[v.afterthought % len(ap.AFTERTHOUGHTS)][1])
+            return vary(r, ap.afterthoughts[v.afterthought % len(ap.afterthoughts)][1])
         case "promise":
             return one(PROMISES)
         case "promise_ok":
             return one(PROMISE_OKS)
         case "status_ask":
-            return one(ap.CHAT_ASKS_STATUS)
+            return one(ap.chat_asks_status)
         case "status_reply":
-            return one(ap.CHAT_STATUS_ANSWERS)
+            return one(ap.chat_status_answers)
         case "anything_else":
             return one(ANYTHING_ELSE)
         case "bye":

@@ -9,7 +9,7 @@ and electronics list theirs per type. Slots: {they} it/they (subject), {it} it/t
 
 from __future__ import annotations
 
-from crm_tui.org.generate.data import APPAREL, FOOTWEAR, ProductType
+from crm_tui.org.generate.assortment import APPAREL, FOOTWEAR, ProductType
 
 SHOE = (
     "the sole is separating from the upper",

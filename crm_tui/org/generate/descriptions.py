@@ -17,17 +17,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from crm_tui.org.generate import texts as tx
-from crm_tui.org.generate.data import FOOTWEAR, ProductType
+from crm_tui.org.generate.assortment import FOOTWEAR, ProductType
 from crm_tui.org.generate.defects import defects_for
-from crm_tui.org.generate.description_phrases import (
-    ASKS,
-    CORES,
-    EXTRAS,
-    GENERIC_EXTRAS,
-    OPENERS,
-    SUBJECT_PREFIXES,
-    SUBJECTS,
-)
+from crm_tui.org.generate.description_phrases import description_phrases
 from crm_tui.org.generate.products import grammar
 from crm_tui.org.generate.writing_style import CustomerStyle, vary
 
@@ -141,21 +133,22 @@ def compose(
         orders=str(customer.orders_before),
         since=f"{customer.since:%B %Y}" if customer.since else "last year",
     )
-    subject = vary(r, r.choice(SUBJECTS[issue])).format_map(slots)
+    phrases = description_phrases()
+    subject = vary(r, r.choice(phrases.subjects[issue])).format_map(slots)
     if style.tone == "annoyed" and r.random() < 0.25:
-        subject = vary(r, r.choice(SUBJECT_PREFIXES)) + subject
+        subject = vary(r, r.choice(phrases.subject_prefixes)) + subject
     if style.lower:
         subject = subject.lower()
 
     parts: list[str] = []
     opened = style.length > 0 and r.random() < 0.3
     if opened:
-        parts.append(vary(r, r.choice(OPENERS)).format_map(slots))
-    first = r.choice([c for c in CORES[issue] if "{product}" in c])  # names the product
+        parts.append(vary(r, r.choice(phrases.openers)).format_map(slots))
+    first = r.choice([c for c in phrases.cores[issue] if "{product}" in c])  # names the product
     parts.append(vary(r, first).format_map(slots))
     # "{defect" also catches "{defect_cap}": a detail is told once
     used = {k for k in ONCE if "{" + k in first}
-    others = [c for c in CORES[issue] if c != first and not any("{" + k in c for k in used)]
+    others = [c for c in phrases.cores[issue] if c != first and not any("{" + k in c for k in used)]
     if others and r.random() < (0.25, 0.5, 0.75)[style.length]:
         parts.append(
             vary(r, r.choice(others)).format_map(
@@ -168,9 +161,9 @@ def compose(
         extra = extras.pop(r.randrange(len(extras)))
         parts.append(vary(r, extra).format_map(slots))
     if r.random() < 0.12:
-        parts.append(vary(r, r.choice(GENERIC_EXTRAS)).format_map(slots))
+        parts.append(vary(r, r.choice(phrases.generic_extras)).format_map(slots))
     if r.random() >= {"polite": 0.15, "plain": 0.3, "curt": 0.5}.get(style.tone, 0.2):
-        parts.append(vary(r, r.choice(ASKS[style.tone])).format_map(slots))
+        parts.append(vary(r, r.choice(phrases.asks[style.tone])).format_map(slots))
     core = parts[1] if opened else parts[0]
     rest = parts[2 if opened else 1 :]
     more = style.polish(r, rest[r.randrange(len(rest))]) if rest else ""
@@ -180,7 +173,7 @@ def compose(
 
 def _extras(issue: int, customer: Customer, created: date) -> list[str]:
     """Optional sentences that fit this issue and this customer's history."""
-    out = [e for issues, e in EXTRAS if not issues or issue in issues]
+    out = [e for issues, e in description_phrases().extras if not issues or issue in issues]
     years = (created - customer.since).days / 365.25 if customer.since else 0.0
     if years >= 2:
         out.append(

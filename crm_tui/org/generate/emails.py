@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crm_tui.org.generate import agent_phrases as ap
+from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.writing_style import AgentVoice, CustomerStyle, vary
 
 NEW, OPEN, RESOLVED = "new", "open", "resolved"
@@ -74,7 +74,8 @@ def email_bodies(
     """(agent?, body) per step; `voice_of(i)` is the voice of the agent writing e-mail i."""
     s = v.slots
     style = v.style
-    question, answer = ap.INFO[v.issue][v.info % len(ap.INFO[v.issue])]
+    ap = agent_phrases()
+    question, answer = ap.info[v.issue][v.info % len(ap.info[v.issue])]
 
     def one(options: tuple[str, ...]) -> str:
         return vary(r, options[r.randrange(len(options))]).format_map(s)
@@ -91,22 +92,22 @@ def email_bodies(
             voice = voice_of(i)
             greeting = voice.greeting.format(first=s["first"])
             if step == "ack":
-                text = f"{one(ap.ACKS)} {vary(r, question).format_map(s)}"
+                text = f"{one(ap.acks)} {vary(r, question).format_map(s)}"
             elif step == "offer":
-                lead = one(ap.ACKS) + " " if len(steps) <= 3 else ""
-                text = f"{lead}{one(ap.EMPATHY[v.issue])} {v.offer_text}"
+                lead = one(ap.acks) + " " if len(steps) <= 3 else ""
+                text = f"{lead}{one(ap.empathy[v.issue])} {v.offer_text}"
                 if r.random() < 0.4 and v.offered:
-                    text += " " + one(ap.TIMELINES[v.offered])
+                    text += " " + one(ap.timelines[v.offered])
             elif step == "confirm":
-                text = one(ap.CONFIRMS)
+                text = one(ap.confirms)
                 if v.offered and (asked or r.random() < 0.3):  # answers "how long?"
-                    text += " " + one(ap.TIMELINES[v.offered])
+                    text += " " + one(ap.timelines[v.offered])
             elif step == "still_checking":
-                text = one(ap.STILL_CHECKING)
+                text = one(ap.still_checking)
             elif step == "follow_up":
-                text = one(ap.FOLLOW_UPS)
+                text = one(ap.follow_ups)
             else:
-                text = one(ap.FINALS)
+                text = one(ap.finals)
             text = voice.words.apply(text)
             if voice.recap and step in ("ack", "offer"):  # their habit: the case at the top
                 text = voice.recap.format_map(s) + "\n\n" + text
@@ -118,15 +119,15 @@ def email_bodies(
         elif step == "info":
             out.append((False, signed(vary(r, answer).format_map(s))))
         elif step == "accept":
-            text = one(ap.ACCEPTS)
+            text = one(ap.accepts)
             asked = "confirm" in steps[i:] and r.random() < 0.3  # asked only if answered
             if asked:
-                text += " " + one(ap.HOW_LONG)
+                text += " " + one(ap.how_long)
             out.append((False, signed(text)))
         elif step == "thanks":
-            out.append((False, signed(one(ap.THANKS))))
+            out.append((False, signed(one(ap.thanks))))
         else:  # nudge
-            out.append((False, signed(one(ap.NUDGES))))
+            out.append((False, signed(one(ap.nudges))))
     return out
 
 

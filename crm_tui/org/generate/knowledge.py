@@ -12,14 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crm_tui.org.generate.common import COMPANY, IdMaker, rng
-from crm_tui.org.generate.kbtexts import (
-    GUIDES,
-    INTRO_QUESTIONS,
-    POLICIES,
-    RESOLUTIONS,
-    Guide,
-    Policy,
-)
+from crm_tui.org.generate.kbtexts import Guide, Policy, kbtexts
 from crm_tui.org.generate.products import Catalog
 from crm_tui.org.schema import latent
 from crm_tui.org.store.orgstore import OrgStore
@@ -63,7 +56,7 @@ def policy_text(p: Policy) -> tuple[str, list[QA]]:
     """The body of a policy article and its QA pairs."""
     qa: list[QA] = []
     intro, spans = render(p["intro"])
-    for q, a in zip(INTRO_QUESTIONS.get(p["issue"], []), spans):
+    for q, a in zip(kbtexts().intro_questions.get(p["issue"], []), spans):
         qa.append({"question": q, "answer": a})
     res = list(p["resolutions"])
     paras = [intro]
@@ -79,7 +72,7 @@ def policy_text(p: Policy) -> tuple[str, list[QA]]:
             if days is None
             else f"Available when the request is made {window_phrase(days)}."
         )
-        lines.append(f"- {name}: {RESOLUTIONS[name]}. {limit}")
+        lines.append(f"- {name}: {kbtexts().resolutions[name]}. {limit}")
         if days is None:
             qa.append(
                 {
@@ -161,12 +154,12 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         return PRODUCT_RE.sub(lambda m: chosen.get(m.group(1), f"{COMPANY} {m.group(1)}"), text)
 
     # Articles in a shuffled order, so policies are not simply the first Ids.
-    entries: list[Policy | Guide] = [*POLICIES, *GUIDES]
+    entries: list[Policy | Guide] = [*kbtexts().policies, *kbtexts().guides]
     r.shuffle(entries)
     ids = {id(e): article_id() for e in entries}
 
     issues: list[Issue] = []
-    for k, policy in enumerate(POLICIES):
+    for k, policy in enumerate(kbtexts().policies):
         issues.append(
             Issue(
                 k,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import accumulate
 
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.common import (
     LAST_ORDER,
     SEASONS,
@@ -23,7 +24,6 @@ from crm_tui.org.generate.common import (
     rng,
     season_days,
 )
-from crm_tui.org.generate.data import CATEGORY_NAMES
 from crm_tui.org.generate.people import People
 from crm_tui.org.generate.products import Catalog, price_in_book
 from crm_tui.org.schema.catalogue import get_object
@@ -95,7 +95,7 @@ class _Picker:
     def __init__(self, cat: Catalog):
         self.by_key: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         for month in range(1, 13):
-            for c in range(-1, len(CATEGORY_NAMES)):
+            for c in range(-1, len(assortment().categories)):
                 idx = [p.index for p in cat.products if c == -1 or c in p.categories]
                 w = [
                     cat.products[i].popularity

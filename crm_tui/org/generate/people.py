@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from faker import Faker
 
 from crm_tui.org.generate.areacodes import fictional_phone
+from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
-from crm_tui.org.generate.data import CATEGORY_NAMES
 from crm_tui.org.generate.worktime import Shift, draw_shift
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
@@ -170,14 +170,28 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     fake = Faker("en_US")
     fake.seed_instance(r.randrange(2**32))
     taken: set[str] = set()
+    agents = _agents(store, r, r_shift, r_phone, unique_names(fake, r, sizes.users, taken))
+    names = unique_names(fake, r, sizes.accounts, taken)
+    customers = _customers(store, r, r_phone, names, agents)
+    state_speed = _closure_speeds(store, r)
+    counts = {"User": len(agents), "Account": len(customers), "Contact": len(customers)}
+    return People(agents, customers, state_speed, counts)
 
-    # ---------------------------------------------------------------- agents
+
+def _agents(
+    store: OrgStore,
+    r: random.Random,
+    r_shift: random.Random,
+    r_phone: random.Random,
+    names: list[tuple[str, str]],
+) -> list[Agent]:
+    """The support agents (Users), with their skill (latent) and shift."""
     user_id = IdMaker("User")
     agents: list[Agent] = []
     user_rows = []
     logins: set[str] = set()
     zones, zone_w = zip(*TIME_ZONES)
-    for first, last in unique_names(fake, r, sizes.users, taken):
+    for first, last in names:
         base = f"{ascii_slug(first)}.{ascii_slug(last)}"
         login, k = base, 1
         while login in logins:
@@ -211,8 +225,17 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     store.set_latent(
         (*latent.USER_SKILL[:1], a.id, latent.USER_SKILL[1], latent.dumps(a.skill)) for a in agents
     )
+    return agents
 
-    # ---------------------------------------------------------------- customers
+
+def _customers(
+    store: OrgStore,
+    r: random.Random,
+    r_phone: random.Random,
+    names: list[tuple[str, str]],
+    agents: list[Agent],
+) -> list[Customer]:
+    """The customers (person Accounts and their Contacts), with their shopping habit (latent)."""
     account_id, contact_id = IdMaker("Account"), IdMaker("Contact")
     states = list(CITIES)
     state_w = [CITIES[s][0] for s in states]
@@ -220,7 +243,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     customers: list[Customer] = []
     addresses: set[str] = set()
     acc_rows, con_rows = [], []
-    for first, last in unique_names(fake, r, sizes.accounts, taken):
+    for first, last in names:
         f, g = ascii_slug(first), ascii_slug(last)
         for _ in range(100):
             style = r.randrange(5)
@@ -238,7 +261,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
         state = r.choices(states, state_w)[0]
         city = r.choice(CITIES[state][1])
         seasons = sorted(r.sample(season_names, r.choice((1, 2, 2, 3, 3))), key=season_names.index)
-        cats = sorted(r.sample(range(len(CATEGORY_NAMES)), r.choice((2, 2, 3, 3, 4))))
+        cats = sorted(r.sample(range(len(assortment().categories)), r.choice((2, 2, 3, 3, 4))))
         cust = Customer(
             account_id(),
             contact_id(),
@@ -288,15 +311,19 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
                 {
                     "seasons": c.seasons,
                     "season_share": c.season_share,
-                    "categories": [CATEGORY_NAMES[i] for i in c.categories],
+                    "categories": [assortment().categories[i] for i in c.categories],
                 }
             ),
         )
         for c in customers
     )
+    return customers
 
-    # ---------------------------------------------------------------- closure speed
-    # A multiplier on handle time per shipping state: a few states are clearly faster.
+
+def _closure_speeds(store: OrgStore, r: random.Random) -> dict[str, float]:
+    """A multiplier on handle time per shipping state (latent)."""
+    states = list(CITIES)
+    # a few states are clearly faster
     state_speed = {}
     for s in states:
         roll = r.random()
@@ -310,6 +337,4 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> People:
     store.set_latent(
         ("State", s, latent.STATE_CLOSURE_SPEED[1], latent.dumps(v)) for s, v in state_speed.items()
     )
-
-    counts = {"User": len(user_rows), "Account": len(acc_rows), "Contact": len(con_rows)}
-    return People(agents, customers, state_speed, counts)
+    return state_speed

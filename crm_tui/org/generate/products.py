@@ -11,16 +11,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from crm_tui.org.generate.common import YEARS, IdMaker, Sizes, fast_id, rng
-from crm_tui.org.generate.data import (
-    CATEGORY_NAMES,
-    CHANNEL_BOOKS,
-    LINES,
-    PROMOTIONS,
-    TYPES,
-    VARIANTS,
+from crm_tui.org.generate.assortment import (
     ProductType,
+    assortment,
 )
+from crm_tui.org.generate.common import YEARS, IdMaker, Sizes, fast_id, rng
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.schema.sftime import format_datetime
@@ -84,8 +79,9 @@ def price_in_book(base: float, factor: float) -> float:
 
 def _name(r: random.Random, t: ProductType, taken: set[str]) -> tuple[str, str]:
     """A unique product name and the gender word it carries ("" if none)."""
+    lines, variants = assortment().lines, assortment().variants
     for attempt in range(200):
-        line = r.choice(LINES)
+        line = r.choice(lines)
         gender = ""
         if t.gender == "W" and r.random() < 0.5:
             gender = "Women's"
@@ -93,7 +89,7 @@ def _name(r: random.Random, t: ProductType, taken: set[str]) -> tuple[str, str]:
             gender = "Men's"
         elif t.gender == "U" and r.random() < 0.25:
             gender = r.choice(("Women's", "Men's"))
-        variant = r.choice(VARIANTS)
+        variant = r.choice(variants)
         # No word twice ("Performance Performance Tee", "Sport Sport Earbuds").
         if (r.random() < 0.45 or attempt > 20) and variant not in t.noun.split():
             name = f"{line} {variant} {t.noun}"
@@ -211,47 +207,57 @@ def _nicknames(
 
 def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     r = rng(seed, "catalog")
+    category_ids = _categories(store)
+    products, placed = _products(store, r, sizes, category_ids)
+    books = _price_books(store, sizes)
+    entry_base = _entries(store, books, products)
+    n = len(products)
+    counts = {
+        "ProductCategory": len(category_ids),
+        "Product2": n,
+        "ProductCategoryProduct": placed,
+        "Pricebook2": len(books),
+        "PricebookEntry": n * len(books),
+    }
+    return Catalog(category_ids, products, books, entry_base, counts)
 
-    # ---------------------------------------------------------------- categories
+
+def _categories(store: OrgStore) -> list[str]:
+    """The product categories; returns their Ids, in the assortment's order."""
+    category_names = assortment().categories
     cat_id = IdMaker("ProductCategory")
-    category_ids = cat_id.many(len(CATEGORY_NAMES))
+    category_ids = cat_id.many(len(category_names))
     catalog_id = make_id("0ZS", 7)  # the (unmodelled) product catalogue
     store.insert(
         "ProductCategory",
         [
             {"Id": i, "Name": n, "CatalogId": catalog_id}
-            for i, n in zip(category_ids, CATEGORY_NAMES)
+            for i, n in zip(category_ids, category_names)
         ],
     )
+    return category_ids
 
-    # ---------------------------------------------------------------- products
+
+def _products(
+    store: OrgStore, r: random.Random, sizes: Sizes, category_ids: list[str]
+) -> tuple[list[Product], int]:
+    """The products, their category placements and latent variables; returns the products
+    and the number of placements."""
+    category_names, types = assortment().categories, assortment().types
     product_id = IdMaker("Product2")
     taken: set[str] = set()
     described: set[str] = set()
-    type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in TYPES]
+    type_weight = [{"footwear": 1.5, "apparel": 1.3}.get(t.kind, 1.0) for t in types]
     products: list[Product] = []
     rows: list[dict[str, object]] = []
     placements: list[dict[str, str]] = []
     lat: list[tuple[str, str, str, str]] = []
     pcp_id = IdMaker("ProductCategoryProduct")
     for i in range(sizes.products):
-        t = TYPES[i % len(TYPES)] if i < len(TYPES) else r.choices(TYPES, type_weight)[0]
+        t = types[i % len(types)] if i < len(types) else r.choices(types, type_weight)[0]
         name, gender = _name(r, t, taken)
-        description, adj = _describe(r, name, t, gender)
-        for _ in range(20):  # two products never share a description
-            if description not in described:
-                break
-            description, adj = _describe(r, name, t, gender)
-        described.add(description)
-        cats = [t.category]
-        extra = [c for c in t.also if c not in cats]
-        if gender == "Women's" and 2 not in cats:
-            extra.append(2)
-        if gender == "Men's" and 3 not in cats:
-            extra.append(3)
-        for c in r.sample(extra, len(extra)):
-            if r.random() < 0.7:
-                cats.append(c)
+        description, adj = _new_description(r, name, t, gender, described)
+        cats = _placed_in(r, t, gender)
         lo, hi = t.price
         price = round(r.uniform(lo, hi)) - 0.01
         seasonal = bool(t.peak) and r.random() < 0.85
@@ -277,7 +283,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
                 "Name": name,
                 "Description": description,
                 "IsActive": 1 if r.random() < 0.94 else 0,
-                "External_ID__c": f"{', '.join(CATEGORY_NAMES[c] for c in cats)}_{i + 1}",
+                "External_ID__c": f"{', '.join(category_names[c] for c in cats)}_{i + 1}",
             }
         )
         placements.extend(
@@ -291,8 +297,38 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     store.insert("Product2", rows)
     store.insert("ProductCategoryProduct", placements)
     store.set_latent(lat)
+    return products, len(placements)
 
-    # ---------------------------------------------------------------- price books
+
+def _new_description(
+    r: random.Random, name: str, t: ProductType, gender: str, described: set[str]
+) -> tuple[str, str]:
+    """A description (and the adjective it uses) no other product has (noted in `described`)."""
+    description, adj = _describe(r, name, t, gender)
+    for _ in range(20):  # two products never share a description
+        if description not in described:
+            break
+        description, adj = _describe(r, name, t, gender)
+    described.add(description)
+    return description, adj
+
+
+def _placed_in(r: random.Random, t: ProductType, gender: str) -> list[int]:
+    """The categories a product is listed in: its type's, and some of the others it fits."""
+    cats = [t.category]
+    extra = [c for c in t.also if c not in cats]
+    if gender == "Women's" and 2 not in cats:
+        extra.append(2)
+    if gender == "Men's" and 3 not in cats:
+        extra.append(3)
+    for c in r.sample(extra, len(extra)):
+        if r.random() < 0.7:
+            cats.append(c)
+    return cats
+
+
+def _price_books(store: OrgStore, sizes: Sizes) -> list[PriceBook]:
+    """The standard book, each year's promotions and the channel books (as many as sized)."""
     pb_id = IdMaker("Pricebook2")
     books: list[PriceBook] = [
         PriceBook(
@@ -307,7 +343,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
     ]
     descriptions = {"Standard Price Book": "List prices for every product, used by default."}
     for year in YEARS:
-        for name, month, day, length, factor in PROMOTIONS:
+        for name, month, day, length, factor in assortment().promotions:
             start = datetime(year, month, day)
             end = (
                 datetime(year, month, day + length - 1, 23, 59)
@@ -321,7 +357,7 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
                 f"{'' if length == 1 else f' to {end:%B} {end.day}'}, {year}: "
                 f"about {round((1 - factor) * 100)}% off list prices."
             )
-    for name, desc, factor in CHANNEL_BOOKS:
+    for name, desc, factor in assortment().channel_books:
         if name.startswith("Clearance"):
             year = int(name.split()[1])
             start, end = datetime(year, 12, 26), datetime(year + 1, 1, 31, 23, 59)
@@ -344,8 +380,11 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             for b in books
         ],
     )
+    return books
 
-    # ---------------------------------------------------------------- entries
+
+def _entries(store: OrgStore, books: list[PriceBook], products: list[Product]) -> int:
+    """Every product in every book; returns the number of the first entry's Id."""
     entry_base = 1
     n = len(products)
     store.insert_tuples(
@@ -363,12 +402,4 @@ def build(store: OrgStore, seed: int, sizes: Sizes) -> Catalog:
             for p in products
         ),
     )
-
-    counts = {
-        "ProductCategory": len(category_ids),
-        "Product2": n,
-        "ProductCategoryProduct": len(placements),
-        "Pricebook2": len(books),
-        "PricebookEntry": n * len(books),
-    }
-    return Catalog(category_ids, products, books, entry_base, counts)
+    return entry_base

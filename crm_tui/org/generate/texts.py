@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from crm_tui.org.generate.data import (
+from crm_tui.org.generate.assortment import (
     ACCESSORY,
     APPAREL,
     ELECTRONICS,
@@ -18,7 +18,7 @@ from crm_tui.org.generate.data import (
     FOOTWEAR,
 )
 
-# Issue names in the order of kbtexts.POLICIES.
+# Issue names in the order of the policies (kbtexts).
 INCORRECT, SIZE, CANCEL, DELAY, WARRANTY, DEFECT, RETURN, OVERCHARGE, UNAVAILABLE, LOYALTY = range(
     10
 )
