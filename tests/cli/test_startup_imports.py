@@ -148,7 +148,7 @@ def test_the_app_starts_without_what_only_some_screens_need():
 
 def test_results_load_matplotlib_only_to_write_figures():
     modules = imported_by_code(
-        "from crm_tui.cli.results import results\n"
+        "from crm_tui.cli.study_results import results\n"
         "from crm_tui.study.results import render, summary\n"
         "from crm_tui.tui.study import results as screen\n"
     )
