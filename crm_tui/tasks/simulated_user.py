@@ -66,7 +66,10 @@ class UserMessage:
 
 
 class SimulatedUser(Protocol):
-    source: str  # "scripted" or "llm": stored with each of its turns
+    @property
+    def source(self) -> str:
+        """ "scripted" or "llm": stored with each of its turns."""
+        ...
 
     def respond(self, dialogue: Sequence[ChatTurn]) -> UserMessage: ...
 
@@ -281,6 +284,8 @@ class LlmUser:
     def respond(self, dialogue: Sequence[ChatTurn]) -> UserMessage:
         if customer_turns(dialogue) >= self.max_turns:
             return UserMessage(GIVE_UP, stop=True)
+        # litellm fetches its model price list from the web on import unless told not to
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         try:
             import litellm
         except ImportError:

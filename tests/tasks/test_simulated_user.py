@@ -23,6 +23,7 @@ from crm_tui.tasks.simulated_user import (
     scripted_user,
 )
 from tests.helpers.fuzz import property_settings
+from tests.helpers.llm import importorskip_litellm
 from tests.helpers.task_org import random_org
 
 
@@ -102,7 +103,7 @@ def test_personas_are_drawn_the_same_per_item():
 
 
 def test_the_llm_user_on_mock_responses():
-    pytest.importorskip("litellm")
+    importorskip_litellm()
     user = LlmUser(
         "Which agent had the lowest handle time in Q2 2023?",
         PERSONAS[0],
