@@ -119,6 +119,13 @@ def import_(file: Path, out: Path | None, force: bool) -> None:
         f"{file}: {len(taskset):,} valid instances in {len(taskset.by_task())} "
         f"families (org {taskset.fingerprint})" + (f"; wrote {out}" if out else "")
     )
+    from crm_tui.tasks.pro_families import local_unavailable_reason
+
+    reasons = [r for task in taskset.by_task() if (r := local_unavailable_reason(task))]
+    if reasons:
+        click.echo(f"{len(reasons)} families cannot be solved on a local org:")
+        for reason in reasons:
+            click.echo(f"  {reason}")
 
 
 @tasks.command(name="fetch-crmarena")

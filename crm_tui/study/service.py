@@ -22,7 +22,7 @@ from crm_tui.study.store import events
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Mode, Study
 from crm_tui.study.views import Profile, StudyInfo
-from crm_tui.study.work import attempts, drafts, invitations, live, my_work, ratings
+from crm_tui.study.work import attempts, conversations, drafts, invitations, live, my_work, ratings
 from crm_tui.study.work import profiles as profile_rows
 from crm_tui.study.work import progress as progress_counts
 from crm_tui.study.work.attempts import AttemptView, Elapsed, SubmitResult
@@ -323,6 +323,26 @@ class StudyService:
         """Submit the answer (None = the explicit "None") with the person's confidence."""
         self._own_attempt(attempt_id)
         return attempts.submit(self._store, attempt_id, answer, confidence=confidence)
+
+    # ----------------------------------------------------------------- multi-turn solving
+    @_on_writer
+    def is_interactive(self, attempt_id: int) -> bool:
+        """Whether the attempt is solved in conversation with a simulated customer."""
+        self._own_attempt(attempt_id)
+        return conversations.is_interactive(self._store, attempt_id)
+
+    @_on_writer
+    def open_conversation(self, attempt_id: int) -> conversations.Conversation:
+        """The conversation so far; the customer's opener the first time."""
+        self._own_attempt(attempt_id)
+        return conversations.open_conversation(self._store, attempt_id)
+
+    @_on_writer
+    def reply_to_customer(self, attempt_id: int, text: str) -> conversations.Conversation:
+        """The person's reply and the customer's answer; the attempt is submitted with the
+        reply as the answer when the customer stops."""
+        self._own_attempt(attempt_id)
+        return conversations.reply(self._store, attempt_id, text)
 
     @_on_writer
     def skip(self, attempt_id: int) -> None:

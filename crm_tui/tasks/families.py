@@ -21,6 +21,7 @@ PERSONAS = {
     "service_manager": "Service Manager",
     "service_agent": "Service Agent",
     "service_analyst": "Service Analyst",
+    "sales_agent": "Sales Agent",  # CRMArena-Pro's sales families (`pro_families`)
 }
 ANSWER_TYPES = ("record_id", "month", "state", "text")
 METRICS = ("exact_match", "fuzzy_match")

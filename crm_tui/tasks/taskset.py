@@ -1,7 +1,9 @@
 """Task sets in CRMArena's instance format: read, validate, write, import, pin to an org.
 
 A row is `idx`, `task` (`type` in CRMArena's paper-era file), `query`, `answer` (a string
-or null), `metadata` {`required`, `optional`}, `reward_metric`, plus our own fields under
+or null; CRMArena-Pro's rows: a list, `[null]` where nothing qualifies, and a `persona`
+that the simulated customer plays, `pro_families`), `metadata` {`required`, `optional`},
+`reward_metric`, plus our own fields under
 the single key `crm_tui` (persona, answer type, hidden parameters, the org fingerprint and
 the task set's content hash), which CRMArena's tools ignore. Files are a JSON array or
 JSONL. Every row is validated; one bad row rejects the whole file, naming file, row and
@@ -22,10 +24,12 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.tasks.families import Family, families, get_family
 from crm_tui.tasks.input_files import loads, read_input
+from crm_tui.tasks.pro_families import pro_families, pro_family_as_family, pro_only_names
 
 CRMARENA = "crmarena"  # fingerprint of CRMArena's own sets: Ids point into its Salesforce org
 OURS = "crm_tui"
-ROW_KEYS = {"idx", "task", "type", "query", "answer", "metadata", "reward_metric", OURS}
+ROW_KEYS = {"idx", "task", "type", "query", "answer", "metadata", "reward_metric", "persona", OURS}
+USER_PERSONA = "user_persona"  # in the `crm_tui` key: the persona the simulated customer plays
 HASH_KEY = "taskset_hash"
 MAX_IDX = 2**31 - 1
 
@@ -40,10 +44,21 @@ class Instance:
     optional: str
     reward_metric: str
     extra: dict[str, Any] = field(default_factory=dict)  # the `crm_tui` key
+    # CRMArena-Pro's list answer as the file gives it (`answer` is then its items joined
+    # with ", ", None for `[null]`); None for a CRMArena row
+    answer_list: list[str | None] | None = None
 
     @property
     def family(self) -> Family:
+        if self.task in pro_only_names():
+            return pro_family_as_family(self.task)
         return get_family(self.task)
+
+    @property
+    def user_persona(self) -> str | None:
+        """The persona the simulated customer plays (CRMArena-Pro's `persona`), if given."""
+        persona = self.extra.get(USER_PERSONA)
+        return persona if isinstance(persona, str) else None
 
     @property
     def persona(self) -> str:
@@ -64,7 +79,7 @@ class Instance:
             "idx": self.idx,
             "task": self.task,
             "query": self.query,
-            "answer": self.answer,
+            "answer": self.answer if self.answer_list is None else list(self.answer_list),
             "metadata": {"required": self.required, "optional": self.optional},
             "reward_metric": self.reward_metric,
         }
@@ -91,7 +106,7 @@ class TaskSet:
         return h.hexdigest()
 
     def by_task(self) -> dict[str, list[Instance]]:
-        out: dict[str, list[Instance]] = {name: [] for name in families()}
+        out: dict[str, list[Instance]] = {name: [] for name in (*families(), *pro_only_names())}
         for inst in self.instances:
             out[inst.task].append(inst)
         return {k: v for k, v in out.items() if v}
@@ -122,14 +137,15 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         raise _row_error(path, index, "task", "differs from field 'type'")
     task_key = "task" if "task" in row else "type"
     task = row.get(task_key)
-    if not isinstance(task, str) or task not in families():
+    if not isinstance(task, str) or task not in pro_families():
         raise _row_error(
             path,
             index,
             task_key,
-            f"{task!r} is not one of the nine tasks ({', '.join(families())})",
+            f"{task!r} is not one of CRMArena's nine tasks ({', '.join(families())}) "
+            f"nor one CRMArena-Pro adds ({', '.join(pro_only_names())})",
         )
-    family = families()[task]
+    family = pro_family_as_family(task) if task in pro_only_names() else families()[task]
     idx = row.get("idx")
     if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx <= MAX_IDX:
         raise _row_error(path, index, "idx", f"must be an integer from 0 to {MAX_IDX}")
@@ -139,14 +155,13 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
     if "answer" not in row:
         raise _row_error(path, index, "answer", "is missing")
     answer = row["answer"]
+    answer_list: list[str | None] | None = None
     if isinstance(answer, list):
-        raise _row_error(
-            path,
-            index,
-            "answer",
-            "is a list (CRMArena-Pro's format); CRMArena answers are a single string or null",
-        )
-    if answer is None and not family.false_presupposition:
+        answer_list = _answer_list(answer, path, index)
+        answer = None if answer_list == [None] else ", ".join(a or "None" for a in answer_list)
+    elif task in pro_only_names():
+        raise _row_error(path, index, "answer", f"must be a list (CRMArena-Pro's {task})")
+    if answer is None and answer_list is None and not family.false_presupposition:
         raise _row_error(path, index, "answer", f"is null, but {task} always has an answer")
     if answer is not None and (not isinstance(answer, str) or not answer.strip()):
         raise _row_error(path, index, "answer", "must be a non-empty string or null")
@@ -168,6 +183,11 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
     extra = row.get(OURS, {})
     if not isinstance(extra, dict):
         raise _row_error(path, index, OURS, "must be an object")
+    if "persona" in row:
+        persona = row["persona"]
+        if not isinstance(persona, str) or not persona.strip():
+            raise _row_error(path, index, "persona", "must be a non-empty string")
+        extra = {USER_PERSONA: persona.strip()} | extra
     for key in ("org", HASH_KEY):
         if key in extra and not isinstance(extra[key], str):
             raise _row_error(path, index, f"{OURS}.{key}", "must be a string")
@@ -180,7 +200,19 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         metadata["optional"],
         family.metric,
         dict(extra),
+        answer_list,
     )
+
+
+def _answer_list(answer: list[Any], path: Path, index: int) -> list[str | None]:
+    """CRMArena-Pro's list answer: non-empty, of non-blank strings, or `[null]` alone."""
+    if answer == [None]:
+        return [None]
+    if not answer or not all(isinstance(a, str) and a.strip() for a in answer):
+        raise _row_error(
+            path, index, "answer", "a list answer must hold non-blank strings, or be [null]"
+        )
+    return [a.strip() for a in answer]
 
 
 def _parse_rows(text: str, path: Path) -> list[Any]:
@@ -250,6 +282,7 @@ def imported(taskset: TaskSet) -> TaskSet:
             inst.optional,
             inst.reward_metric,
             {"persona": inst.persona, "answer_type": inst.answer_type} | inst.extra,
+            inst.answer_list,
         )
         for inst in sorted(taskset.instances, key=lambda i: i.idx)
     ]

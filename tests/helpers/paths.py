@@ -19,3 +19,9 @@ needs_crmarena = pytest.mark.skipif(
     not CRMARENA_TASKS.exists(),
     reason=f"CRMArena's task file is not at {CRMARENA_TASKS} (a bare clone without ../shared)",
 )
+
+CRMARENA_PRO_TASKS = SHARED / "crmarena-pro" / "b2b_tasks.json"
+needs_crmarena_pro = pytest.mark.skipif(
+    not CRMARENA_PRO_TASKS.exists(),
+    reason=f"CRMArena-Pro's B2B task file is not at {CRMARENA_PRO_TASKS} (a bare clone without ../shared)",
+)

@@ -58,9 +58,9 @@ def test_hugging_face_form_imports_the_same(paper_rows, tmp_path, suffix):
     "field, value, message",
     [
         ("answer", 5, "non-empty string or null"),
-        ("answer", ["Authority"], "CRMArena-Pro"),
+        ("answer", [""], "non-blank strings, or be \\[null\\]"),
         ("reward_metric", "fuzzy_match", "exact_match"),
-        ("type", "sales_forecast", "not one of the nine"),
+        ("type", "sales_forecast", "not one of CRMArena's nine tasks"),
         ("metadata", {"required": "x"}, "metadata.optional"),
     ],
 )

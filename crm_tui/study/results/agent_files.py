@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.study.results.dialogue import Turn, agent_dialogue, customer_turns
 from crm_tui.study.results.steps import Step, agent_steps, tag_text
 from crm_tui.tasks.input_files import loads, read_input
 from crm_tui.tasks.scoring import NO_SUBMISSION
@@ -54,6 +55,9 @@ class AgentAnswerRecord:
     turns: int | None = None  # agent_info.num_turns (the agent's turns when a pair)
     tokens: int | None = None  # sum of agent_info.usage.total_tokens
     cost: float | None = None  # agent_info.total_cost
+    # an interactive CRMArena-Pro run (`dialogue.py`): the customer's turns and the dialogue
+    user_turns: int | None = None
+    dialogue: tuple[Turn, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,22 @@ def _crmarena_record(record: Any, where: str) -> AgentAnswerRecord:
         steps=agent_steps(traj),
         traced=bool(traj),
         **_usage(info),
+        **_dialogue(traj, info),
     )
+
+
+def _dialogue(traj: list[Any], info: dict[str, Any]) -> dict[str, Any]:
+    """An interactive run's dialogue and customer turns (num_turns[0] when the file gives it)."""
+    dialogue = agent_dialogue(traj)
+    if not dialogue:
+        return {}
+    turns = info.get("num_turns")
+    given = turns[0] if isinstance(turns, list) and len(turns) == 2 else None
+    user_turns = given if isinstance(given, int) and not isinstance(given, bool) else None
+    return {
+        "dialogue": dialogue,
+        "user_turns": customer_turns(dialogue) if user_turns is None else user_turns,
+    }
 
 
 def _usage(info: dict[str, Any]) -> dict[str, Any]:

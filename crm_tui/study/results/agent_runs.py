@@ -25,10 +25,11 @@ from crm_tui.study.results.agent_files import (
     AgentResultFile,
     AgentRunRecords,
 )
+from crm_tui.study.results.dialogue import dialogue_to_json
 from crm_tui.study.results.steps import steps_to_json
 from crm_tui.study.store.db import StudyStore, lock
 from crm_tui.study.store.models import row_id
-from crm_tui.tasks.scoring import score
+from crm_tui.tasks.pro_scoring import score_instance, unparsed
 from crm_tui.tasks.taskset import Instance, TaskSet
 
 
@@ -65,6 +66,9 @@ class AgentAnswer(SQLModel, table=True):
     turns: int | None = None
     tokens: int | None = None
     cost: float | None = None
+    # schema version 8: an interactive run's customer turns and dialogue (`dialogue.py`)
+    user_turns: int | None = None
+    dialogue_json: str | None = Field(default=None, sa_column=Column(Text))
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,16 @@ def import_agent_results(
                 answers += len(run.answers)
             if result_file.runs and not added:
                 skipped.append(str(result_file.path))
+            not_parsed = sum(
+                unparsed(instances[a.task_idx], a.answer)
+                for run in result_file.runs
+                for a in run.answers
+            )
+            if not_parsed:
+                notes.append(
+                    f"{not_parsed} answers held none of the values their family asks for "
+                    f"(read as the None answer): {result_file.path}"
+                )
     return ImportSummary(
         runs=runs, answers=answers, skipped_files=tuple(skipped), notes=tuple(notes)
     )
@@ -312,7 +326,7 @@ def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> d
         "task": instance.task,
         "answer": answer.answer,
         "crmarena_reward": answer.crmarena_reward,
-        "score": float(score(instance.task, answer.answer, instance.answer)),
+        "score": float(score_instance(instance, answer.answer)),
         "end_reason": answer.end_reason,
         "record_hash": answer.record_hash,
         # None: no trajectory in the file (its label stays unjudged), not an empty one
@@ -320,6 +334,8 @@ def _answer_row(run_id: int, answer: AgentAnswerRecord, instance: Instance) -> d
         "turns": answer.turns,
         "tokens": answer.tokens,
         "cost": answer.cost,
+        "user_turns": answer.user_turns,
+        "dialogue_json": dialogue_to_json(answer.dialogue),
     }
 
 

@@ -292,6 +292,29 @@ def _v7_agent_traces(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE agent_answer ADD COLUMN cost FLOAT")
 
 
+def _v8_conversations(conn: Connection) -> None:
+    """Multi-turn solving: the turns of a conversation with a simulated customer, per
+    attempt; an interactive agent run's customer turns and dialogue."""
+    _run_script(
+        conn,
+        """
+CREATE TABLE conversation_turn (
+    id INTEGER NOT NULL PRIMARY KEY,
+    attempt_id INTEGER NOT NULL REFERENCES attempt (id),
+    position INTEGER NOT NULL,
+    role VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    source VARCHAR NOT NULL,
+    at DATETIME NOT NULL,
+    UNIQUE (attempt_id, position)
+);
+CREATE INDEX ix_conversation_turn_attempt_id ON conversation_turn (attempt_id);
+ALTER TABLE agent_answer ADD COLUMN user_turns INTEGER;
+ALTER TABLE agent_answer ADD COLUMN dialogue_json TEXT;
+""",
+    )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
@@ -300,6 +323,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _v5_agent_records,
     _v6_invitations,
     _v7_agent_traces,
+    _v8_conversations,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -231,3 +231,18 @@ class InvitationFailure(SQLModel, table=True):
     annotator_id: int | None = Field(default=None, foreign_key="annotator.id")  # if known
     reason: str  # wrong, expired, revoked, locked (kept for the coordinator, never shown)
     failed_at: datetime
+
+
+class ConversationTurn(SQLModel, table=True):
+    """One turn of a multi-turn attempt: the simulated customer's or the person's reply
+    (schema version 8). The attempt's answer is the person's last reply."""
+
+    __tablename__ = "conversation_turn"
+    __table_args__ = (UniqueConstraint("attempt_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    attempt_id: int = Field(foreign_key="attempt.id", index=True)
+    position: int  # 0-based, in the order said
+    role: str  # "customer" or "agent" (the person playing the agent)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    source: str  # who wrote it: "scripted", "llm" or "person"
+    at: datetime

@@ -123,6 +123,11 @@ class SolvePart(_Strict):
     minutes: PositiveFloat | None = None
     items: PositiveInt
     distinct_families: bool = False
+    # Multi-turn solving (`conversations.py`): "all" items, or "alternate" (every other
+    # item per person, the other half for the next person: the same items both ways).
+    interactive: Literal["off", "all", "alternate"] = "off"
+    simulated_user: Literal["scripted", "llm"] = "scripted"
+    max_user_turns: PositiveInt = 10
 
 
 class RatePart(_Strict):

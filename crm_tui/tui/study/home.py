@@ -125,6 +125,11 @@ class HomeScreen(StudyScreen):
         if view is None:
             self.notify("Your queue of queries is done.", title="Nothing left to solve")
             return
+        if await self.study(self.service.is_interactive, view.attempt_id):
+            from crm_tui.tui.study.chat_solve import ChatSolveScreen
+
+            await self.app.push_screen(ChatSolveScreen(self.service, self.person, view))
+            return
         await self.app.push_screen(SolveScreen(self.service, self.person, view))
 
     async def action_resume(self) -> None:

@@ -1,0 +1,254 @@
+"""Multi-turn solving: a person plays the agent against a simulated customer.
+
+A study's solve part makes items interactive (`SolvePart.interactive`: "all", or
+"alternate": every other item of a person's queue, the other half for the next person, so
+the same items are solved both ways). An interactive attempt hides the query: the
+simulated customer (`crm_tui.tasks.simulated_user`) opens, the person replies while
+browsing and querying as usual, and every turn is stored (`ConversationTurn`) as it is
+said. When the customer stops (answered, or its turn limit) the attempt is submitted with
+the person's last reply as the answer, scored as its family scores. The customer's
+persona comes from the task file, else is drawn per item from the study's seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from crm_tui.errors import CrmTuiError
+from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import (
+    Assignment,
+    Attempt,
+    AttemptStatus,
+    ConversationTurn,
+    Study,
+    StudyItem,
+)
+from crm_tui.study.work import attempts
+from crm_tui.study.work.protocol import SolvePart
+from crm_tui.study.work.studies import get_study, study_protocol
+from crm_tui.tasks.pro_scoring import score_instance
+from crm_tui.tasks.simulated_user import (
+    AGENT,
+    CUSTOMER,
+    ChatTurn,
+    LlmUser,
+    SimulatedUser,
+    draw_persona,
+    scripted_user,
+)
+from crm_tui.tasks.taskset import Instance
+
+PERSON = "person"  # the source of the person's own turns
+
+
+@dataclass(frozen=True)
+class Conversation:
+    turns: tuple[ChatTurn, ...]
+    done: bool  # the customer stopped; the attempt is submitted
+    max_user_turns: int
+    submitted: attempts.SubmitResult | None = None  # when this call ended it
+
+
+def solve_part(study: Study) -> SolvePart | None:
+    part = next((p for p in study_protocol(study).parts if p.kind == "solve"), None)
+    return part if isinstance(part, SolvePart) else None
+
+
+def is_interactive(store: StudyStore, attempt_id: int) -> bool:
+    """Whether the attempt is solved in conversation with a simulated customer."""
+    with store.transaction() as session:
+        attempt = _attempt(session, attempt_id)
+        return _interactive(session, get_study(session, attempt.study_id), attempt)
+
+
+def _interactive(session: Session, study: Study, attempt: Attempt) -> bool:
+    part = solve_part(study)
+    if part is None or part.interactive == "off":
+        return False
+    if part.interactive == "all":
+        return True
+    assignment = session.get(Assignment, attempt.assignment_id)
+    position = assignment.position if assignment is not None else 0
+    return (position + attempt.annotator_id) % 2 == 0
+
+
+def _attempt(session: Session, attempt_id: int) -> Attempt:
+    attempt = session.get(Attempt, attempt_id)
+    if attempt is None:
+        raise CrmTuiError(f"no attempt with id {attempt_id}")
+    return attempt
+
+
+def item_instance(item: StudyItem) -> Instance:
+    """The study item as the task instance it was copied from (gold included)."""
+    metadata = json.loads(item.metadata_json)
+    extra: dict[str, Any] = json.loads(item.extra_json) if item.extra_json else {}
+    gold = json.loads(item.gold_json)
+    answer_list = gold if isinstance(gold, list) else None
+    answer = None if answer_list == [None] else gold
+    if answer_list is not None and answer_list != [None]:
+        answer = ", ".join(a or "None" for a in answer_list)
+    return Instance(
+        item.idx,
+        item.task,
+        item.query,
+        answer,
+        metadata["required"],
+        metadata.get("optional", ""),
+        item.reward_metric,
+        extra,
+        answer_list,
+    )
+
+
+def persona_of(instance: Instance, study: Study) -> str:
+    return instance.user_persona or draw_persona(study.seed, instance.idx)
+
+
+def simulated_user_for(study: Study, instance: Instance) -> SimulatedUser:
+    part = solve_part(study)
+    turns = part.max_user_turns if part is not None else 10
+    if part is not None and part.simulated_user == "llm":
+        return LlmUser(instance.query, persona_of(instance, study), max_turns=turns)
+    return scripted_user(instance, lambda reply: score_instance(instance, reply) >= 1.0, turns)
+
+
+def _turns(session: Session, attempt_id: int) -> list[ConversationTurn]:
+    return list(
+        session.exec(
+            select(ConversationTurn)
+            .where(ConversationTurn.attempt_id == attempt_id)
+            .order_by(col(ConversationTurn.position))
+        )
+    )
+
+
+def _chat(rows: Sequence[ConversationTurn]) -> tuple[ChatTurn, ...]:
+    return tuple(ChatTurn(row.role, row.text) for row in rows)
+
+
+def _add(
+    session: Session, store: StudyStore, attempt_id: int, position: int, turn: ChatTurn, source: str
+) -> None:
+    session.add(
+        ConversationTurn(
+            attempt_id=attempt_id,
+            position=position,
+            role=turn.role,
+            text=turn.text,
+            source=source,
+            at=store.now()[0],
+        )
+    )
+
+
+def open_conversation(
+    store: StudyStore, attempt_id: int, user: SimulatedUser | None = None
+) -> Conversation:
+    """The conversation so far; the customer's opener is said (and stored) the first time."""
+    with store.transaction() as session:
+        attempt = _attempt(session, attempt_id)
+        study = get_study(session, attempt.study_id)
+        rows = _turns(session, attempt_id)
+        part = solve_part(study)
+        limit = part.max_user_turns if part is not None else 10
+        done = attempt.status != AttemptStatus.IN_PROGRESS
+        if rows or done:
+            return Conversation(_chat(rows), done, limit)
+        item = session.get(StudyItem, attempt.item_id)
+        if item is None:
+            raise CrmTuiError(f"no study item with id {attempt.item_id}")
+        user = user or simulated_user_for(study, item_instance(item))
+        opener = ChatTurn(CUSTOMER, user.respond(()).text)
+        _add(session, store, attempt_id, 0, opener, user.source)
+        return Conversation((opener,), False, limit)
+
+
+def reply(
+    store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
+) -> Conversation:
+    """The person's reply, stored, and the customer's answer to it; when the customer stops,
+    the attempt is submitted with this reply as the answer."""
+    text = text.strip()
+    if not text:
+        raise CrmTuiError("Write a reply first")
+    with store.transaction() as session:
+        attempt = _attempt(session, attempt_id)
+        if attempt.status != AttemptStatus.IN_PROGRESS:
+            raise CrmTuiError("This conversation has ended")
+        study = get_study(session, attempt.study_id)
+        item = session.get(StudyItem, attempt.item_id)
+        if item is None:
+            raise CrmTuiError(f"no study item with id {attempt.item_id}")
+        rows = _turns(session, attempt_id)
+        said = ChatTurn(AGENT, text)
+        _add(session, store, attempt_id, len(rows), said, PERSON)
+        dialogue = (*_chat(rows), said)
+        user = user or simulated_user_for(study, item_instance(item))
+        message = user.respond(dialogue)
+        answer_turn = ChatTurn(CUSTOMER, message.text)
+        _add(session, store, attempt_id, len(rows) + 1, answer_turn, user.source)
+        part = solve_part(study)
+        limit = part.max_user_turns if part is not None else 10
+    turns = (*dialogue, answer_turn)
+    if not message.stop:
+        return Conversation(turns, False, limit)
+    result = attempts.submit(store, attempt_id, text, note="multi-turn")
+    return Conversation(turns, True, limit, result)
+
+
+def conversation_turns(store: StudyStore, attempt_id: int) -> tuple[ChatTurn, ...]:
+    with store.transaction() as session:
+        return _chat(_turns(session, attempt_id))
+
+
+# ----------------------------------------------------------------- report
+@dataclass(frozen=True)
+class ModeRow:
+    family: str
+    single_answers: int
+    single_accuracy: float | None
+    multi_answers: int
+    multi_accuracy: float | None
+    mean_customer_turns: float | None  # multi-turn attempts only
+
+
+def single_vs_multi(store: StudyStore, study_id: int) -> list[ModeRow]:
+    """Per family: accuracy of submitted single-turn and multi-turn attempts, and the
+    customer's turns per multi-turn attempt."""
+    with store.transaction() as session:
+        study = get_study(session, study_id)
+        rows = session.exec(
+            select(Attempt, StudyItem)
+            .join(StudyItem, col(StudyItem.id) == col(Attempt.item_id))
+            .where(Attempt.study_id == study_id, Attempt.status == AttemptStatus.SUBMITTED)
+        ).all()
+        stats: dict[str, dict[str, list[float]]] = {}
+        for attempt, item in rows:
+            multi = _interactive(session, study, attempt)
+            family = stats.setdefault(item.task, {"single": [], "multi": [], "turns": []})
+            family["multi" if multi else "single"].append(attempt.score or 0.0)
+            if multi:
+                turns = _turns(session, attempt.id or 0)
+                family["turns"].append(float(sum(1 for t in turns if t.role == CUSTOMER)))
+
+    def mean(values: list[float]) -> float | None:
+        return sum(values) / len(values) if values else None
+
+    return [
+        ModeRow(
+            family,
+            len(s["single"]),
+            mean(s["single"]),
+            len(s["multi"]),
+            mean(s["multi"]),
+            mean(s["turns"]),
+        )
+        for family, s in sorted(stats.items())
+    ]

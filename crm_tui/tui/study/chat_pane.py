@@ -1,0 +1,60 @@
+"""The chat pane of multi-turn solving: the simulated customer's messages and the
+person's replies, newest at the bottom, and the line where the next reply is written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Input, Static
+
+from crm_tui.tasks.simulated_user import CUSTOMER, STOP, ChatTurn
+
+
+class ChatPane(Vertical):
+    DEFAULT_CSS = """
+    ChatPane { height: 1fr; }
+    ChatPane #chat-log { height: 1fr; padding: 0 1; }
+    ChatPane .chat-customer { margin: 0 8 1 0; padding: 0 1; background: $boost; }
+    ChatPane .chat-agent { margin: 0 0 1 8; padding: 0 1; background: $primary-muted; }
+    ChatPane #chat-input { margin: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="chat-log")
+        yield Input(placeholder="Your reply to the customer (Enter sends)", id="chat-input")
+
+    def show(self, turns: Iterable[ChatTurn]) -> None:
+        log = self.query_one("#chat-log", VerticalScroll)
+        log.remove_children()
+        for turn in turns:
+            customer = turn.role == CUSTOMER
+            text = turn.text.replace(STOP, "").strip() or "(ends the conversation)"
+            label = ("Customer: ", "bold") if customer else ("You: ", "bold")
+            log.mount(
+                Static(
+                    Text.assemble(label, text),
+                    classes="chat-customer" if customer else "chat-agent",
+                )
+            )
+        log.scroll_end(animate=False)
+
+    @property
+    def reply(self) -> str:
+        return self.query_one("#chat-input", Input).value
+
+    def clear_reply(self) -> None:
+        self.query_one("#chat-input", Input).value = ""
+
+    def insert(self, text: str) -> None:
+        entry = self.query_one("#chat-input", Input)
+        entry.insert_text_at_cursor(text)
+        entry.focus()
+
+    def focus_entry(self) -> None:
+        self.query_one("#chat-input", Input).focus()
+
+    def close(self) -> None:
+        self.query_one("#chat-input", Input).disabled = True
