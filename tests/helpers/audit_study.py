@@ -54,9 +54,7 @@ def make_audit_study(path: Path, clock: FakeClock, *, two_person: bool = False) 
     """The study (every annotator answers every query) with an auditor Ari, coordinators
     Cora and Dev, and Ari's flag on query 2 suggesting "TX"."""
     taskset = audit_taskset()
-    preset = with_overrides(
-        solve_only_preset(len(ROWS)), annotators_per_item=len(ANSWERS), seed=3
-    )
+    preset = with_overrides(solve_only_preset(len(ROWS)), annotators_per_item=len(ANSWERS), seed=3)
     if two_person:
         preset = preset.model_copy(update={"two_person_rule": True})
     with StudyStore.open(path, clock) as store:
