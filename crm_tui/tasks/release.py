@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.tasks.taskset import CRMARENA, OURS, TaskSet, validate_row, write_taskset
+from crm_tui.tasks.taskset import (
+    CRMARENA,
+    OURS,
+    TaskSet,
+    imported,
+    validate_row,
+    write_taskset,
+)
 from crm_tui.tasks.versions import Change
 
 DATASET_DIR = "dataset"  # the `save_to_disk` folder inside a release
@@ -201,9 +208,17 @@ def _hf_rows(taskset: TaskSet) -> list[dict[str, Any]]:
     rows = []
     for inst in sorted(taskset.instances, key=lambda i: i.idx):
         row = inst.to_row()
-        row[OURS] = json.dumps(inst.extra, sort_keys=True, ensure_ascii=False)
+        row[OURS] = json.dumps(inst.extra, ensure_ascii=False)  # in its order: as written
         rows.append(row)
     return rows
+
+
+def _quiet_datasets() -> None:
+    """No progress bars or notices from `datasets`: a command prints its own one line."""
+    import datasets
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
 
 
 def _features(spec: Sequence[tuple[str, str | list[str]]]) -> Any:
@@ -233,6 +248,7 @@ def save_release(
     existing one, with `force`, is replaced only once the new one is complete)."""
     from datasets import Dataset, DatasetDict
 
+    _quiet_datasets()
     check_release_folder(out, force)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.with_name(f".{out.name}.partial")
@@ -267,7 +283,9 @@ def export_taskset(
     parent_hash: str | None = None,
 ) -> Release:
     """The task set as a release folder: tasks.json, tasks.jsonl, dataset/, README.md and
-    changes.json."""
+    changes.json. The rows are written as `tasks import` writes them, so a release
+    imports back byte for byte."""
+    taskset = imported(taskset)
     license_id = license_id or (
         CRMARENA_LICENSE if taskset.fingerprint == CRMARENA else DEFAULT_LICENSE
     )
@@ -300,6 +318,7 @@ def load_released(path: Path) -> TaskSet:
     """A task set from a release folder (or its dataset folder), validated row by row."""
     from datasets import DatasetDict, load_from_disk
 
+    _quiet_datasets()
     folder = path / DATASET_DIR if (path / DATASET_DIR).is_dir() else path
     try:
         loaded = load_from_disk(str(folder))
@@ -350,6 +369,7 @@ def push_release(
         from datasets import load_from_disk
         from huggingface_hub import HfApi
 
+        _quiet_datasets()
         api = HfApi(endpoint=where, token=token)
         api.create_repo(repo, repo_type="dataset", private=private, exist_ok=True)
         loaded = load_from_disk(str(folder / DATASET_DIR))
