@@ -41,7 +41,7 @@ def closed_port() -> int:
 def test_audit_export_and_import_back(study, tmp_path, capsys, monkeypatch):
     db = ("--db", study)
     queue = run(capsys, "audit", "queue", "--as", "Cora", *db)
-    assert "3 people agree" in queue and "1 flag" in queue
+    assert "3 people agree" in queue and "1 flag" in queue and "(3 queries)" in queue
     said = run(
         capsys,
         "audit",

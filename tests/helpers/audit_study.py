@@ -31,7 +31,7 @@ ANSWERS = {
 }
 
 
-def audit_taskset() -> TaskSet:
+def audit_taskset(org_fingerprint: str = "crmarena") -> TaskSet:
     instances = []
     for idx, (task, gold) in ROWS.items():
         family = get_family(task)
@@ -47,13 +47,15 @@ def audit_taskset() -> TaskSet:
                 {"params": {"case_id": "500Ws000001aaaaIAA"}} if idx == 0 else {},
             )
         )
-    return imported(TaskSet(instances, None))
+    return imported(TaskSet(instances, org_fingerprint))
 
 
-def make_audit_study(path: Path, clock: FakeClock, *, two_person: bool = False) -> TaskSet:
+def make_audit_study(
+    path: Path, clock: FakeClock, *, two_person: bool = False, org_fingerprint: str = "crmarena"
+) -> TaskSet:
     """The study (every annotator answers every query) with an auditor Ari, coordinators
-    Cora and Dev, and Ari's flag on query 2 suggesting "TX"."""
-    taskset = audit_taskset()
+    Cora and Dev, Ari's flag on query 2 suggesting "TX" and Ana's on query 1."""
+    taskset = audit_taskset(org_fingerprint)
     preset = with_overrides(solve_only_preset(len(ROWS)), annotators_per_item=len(ANSWERS), seed=3)
     if two_person:
         preset = preset.model_copy(update={"two_person_rule": True})
@@ -64,7 +66,7 @@ def make_audit_study(path: Path, clock: FakeClock, *, two_person: bool = False) 
             preset,
             instances=[i.to_row() for i in taskset.instances],
             task_set_hash=taskset.content_hash,
-            org_fingerprint="crmarena",
+            org_fingerprint=org_fingerprint,
         )
     with StudyService.open(path, clock=clock) as service:
         for name, answers in ANSWERS.items():
@@ -76,6 +78,9 @@ def make_audit_study(path: Path, clock: FakeClock, *, two_person: bool = False) 
         service.create_profile("Dev", "Service Manager", 7, Mode.COORDINATOR)
         item_2 = next(i for i in service.audit_items(ari.id) if i.idx == 2)
         service.flag_item(ari.id, item_2.item_id, "wrong_gold", "Texas leads", "TX")
+        item_1 = next(i for i in service.audit_items(ari.id) if i.idx == 1)
+        ana = profile(service, "Ana")
+        service.flag_item(ana.id, item_1.item_id, "typo_format", "say which year")
     return taskset
 
 

@@ -23,8 +23,9 @@ def test_the_queue_orders_by_evidence_and_shows_everything(audit_path):
     with StudyService.open(path, clock=clock) as service:
         ari = profile(service, "Ari")
         queue = service.adjudication_queue(ari.id)
-        assert [q.idx for q in queue] == [0, 2]  # 3 people against gold (3), a flag (2)
-        first, second = queue
+        # 3 people against gold (3), a flag suggesting an answer (2), a flag (1)
+        assert [q.idx for q in queue] == [0, 2, 1]
+        first, second, _ = queue
         assert first.weight == 3 and "3 people agree on" in first.reasons[0]
         assert first.gold == GOLD_ID
         assert [(g.answer, g.humans, g.agrees_with_gold) for g in first.answers] == [
