@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from crm_tui import paths
-from crm_tui.cli.audit import audit
 from crm_tui.cli.connect import run_on_salesforce, salesforce_options
+from crm_tui.cli.gold_audit import audit
 from crm_tui.cli.old_names import old_name
 from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org

@@ -90,7 +90,7 @@ def results(
     """Humans next to agents per task family, realism ratings and audit flags."""
     from rich.console import Console
 
-    from crm_tui.study.adjudication.render import gold_markdown, gold_table
+    from crm_tui.study.adjudication.gold_tables import gold_markdown, gold_table
     from crm_tui.study.results.render import print_report, to_csv, to_json, to_markdown
     from crm_tui.study.service import StudyService
 

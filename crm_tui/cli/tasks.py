@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from crm_tui.atomic import check_output_path
-from crm_tui.cli.audit import endpoint_option, license_option, repo_option, token_file_option
 from crm_tui.cli.defaults import default_org
+from crm_tui.cli.gold_audit import endpoint_option, license_option, repo_option, token_file_option
 from crm_tui.cli.options import StudyLocationType, org_path_option
 from crm_tui.cli.output import print_table
 from crm_tui.errors import CrmTuiError
@@ -304,7 +304,7 @@ def export(
     """Release a task set (FILE, or a study's audited version with --db) as CRMArena's JSON,
     JSONL, a Hugging Face dataset and a dataset card with the audit's change log; --repo
     also pushes it to the Hub."""
-    from crm_tui.cli.audit import hub_token, push
+    from crm_tui.cli.gold_audit import hub_token, push
     from crm_tui.tasks.release import check_release_folder, export_taskset
     from crm_tui.tasks.taskset import load_taskset
     from crm_tui.tasks.versions import Change

@@ -259,7 +259,7 @@ class AdjudicationScreen(StudyScreen):
             await self.action_compare()
 
     async def action_compare(self) -> None:
-        from crm_tui.study.adjudication.render import gold_table
+        from crm_tui.study.adjudication.gold_tables import gold_table
 
         comparison = await self.study(self.service.gold_comparison, self.person.id)
         if comparison is None:

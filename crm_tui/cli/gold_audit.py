@@ -155,7 +155,7 @@ def compare(study_name: str | None, db_path: StudyLocation) -> None:
     """People's and agents' scores under the original and the latest corrected gold."""
     from rich.console import Console
 
-    from crm_tui.study.adjudication.render import gold_table
+    from crm_tui.study.adjudication.gold_tables import gold_table
     from crm_tui.study.service import StudyService
 
     with StudyService.open(db_path, name=study_name, read_only=True) as service:
