@@ -164,3 +164,49 @@ def test_bad_audit_input_is_one_line(study, tmp_path, capsys):
     assert "needs a Hub token" in fails(
         capsys, "tasks", "export", "--db", study, "--out", tmp_path / "y", "--repo", "me/x"
     )
+
+
+def test_a_realism_study_releases_its_ratings_and_agreement(tmp_path, capsys):
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.protocol import load_preset
+    from crm_tui.study.work.studies import create_study, with_overrides
+    from tests.helpers.audit_study import audit_taskset
+
+    clock = FakeClock()
+    path = tmp_path / "realism.sqlite"
+    preset, preset_path = load_preset("paper-expert-study")
+    preset = with_overrides(preset, items=2, distinct_families=False)
+    taskset = audit_taskset()
+    with StudyStore.open(path, clock) as store:
+        create_study(
+            store,
+            "realism",
+            preset,
+            preset_path=preset_path,
+            instances=[i.to_row() for i in taskset.instances],
+            task_set_hash=taskset.content_hash,
+            org_fingerprint="crmarena",
+        )
+    from crm_tui.study.service import StudyService
+
+    with StudyService.open(path, clock=clock) as service:
+        for name, levels in (("Ana", (4, 5, 3)), ("Ben", (4, 4, 2)), ("Cleo", (5, 4, 3))):
+            person = service.create_profile(name, "Service Agent", 3)
+            for target, level in zip(("org", "Case", "Account"), levels):
+                service.rate_realism(person.id, target, level)
+    out = tmp_path / "ratings"
+    said = run(capsys, "audit", "export-ratings", "--db", path, "--out", out)
+    assert "wrote" in said and "9 ratings" in said
+    rows = json.loads((out / "ratings.json").read_text())
+    assert {r["rater"] for r in rows} == {"R1", "R2", "R3"}
+    assert not any("Ana" in json.dumps(r) for r in rows)
+    agreement = json.loads((out / "agreement.json").read_text())
+    assert agreement["raters"] == 3 and agreement["alpha"] is not None
+    card = (out / "README.md").read_text()
+    assert card.startswith("---\nlicense: cc-by-4.0") and "Krippendorff's alpha" in card
+    from datasets import load_from_disk
+
+    assert load_from_disk(str(out / "dataset"))["test"].num_rows == 9
+    assert "exists; add --force" in fails(
+        capsys, "audit", "export-ratings", "--db", path, "--out", out
+    )
