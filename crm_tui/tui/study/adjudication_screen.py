@@ -125,7 +125,7 @@ class DecisionDialog(StudyDialog):
 
     def action_send(self) -> None:
         category = self.query_one("#decision-category", Select).value
-        if category is Select.BLANK:
+        if not isinstance(category, str):  # nothing picked (Select.NULL)
             self.notify("Pick a category first.", severity="error")
             self.query_one("#decision-category", Select).focus()
             return

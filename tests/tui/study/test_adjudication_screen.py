@@ -164,3 +164,17 @@ async def test_an_annotator_never_reaches_the_queue(tmp_path, small_org_path):
         await app.run_action("adjudicate")
         await settle(pilot)
         assert not isinstance(app.screen, AdjudicationScreen)
+
+
+async def test_a_decision_without_a_category_asks_for_one(tmp_path, small_org_path):
+    path, clock, codes = study_with_codes(tmp_path, small_org_path)
+    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await reach_home(pilot, codes["Vera"])
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, AdjudicationScreen) and app.screen.items)
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, DecisionDialog))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, DecisionDialog) and "Pick a category first" in notices(app)
