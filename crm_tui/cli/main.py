@@ -9,6 +9,7 @@ import click
 
 from crm_tui import paths
 from crm_tui.cli.connect import run_on_salesforce, salesforce_options
+from crm_tui.cli.gold_audit import audit
 from crm_tui.cli.old_names import old_name
 from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org
@@ -119,6 +120,7 @@ cli.add_command(agents)
 cli.add_command(results)
 cli.add_command(old_name(results, "report"))
 cli.add_command(tasks)
+cli.add_command(audit)
 cli.add_command(study)
 cli.add_command(web)
 cli.add_command(old_name(web, "serve"))

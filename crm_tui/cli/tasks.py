@@ -12,8 +12,11 @@ import click
 
 from crm_tui.atomic import check_output_path
 from crm_tui.cli.defaults import default_org
-from crm_tui.cli.options import org_path_option
+from crm_tui.cli.gold_audit import endpoint_option, license_option, repo_option, token_file_option
+from crm_tui.cli.options import StudyLocationType, org_path_option
 from crm_tui.cli.output import print_table
+from crm_tui.errors import CrmTuiError
+from crm_tui.paths import StudyLocation
 
 if TYPE_CHECKING:
     from crm_tui.org.store.orgstore import OrgStore
@@ -107,12 +110,20 @@ def _read_in_own_store(path: Path, read: Callable[[OrgStore], _Read]) -> _Read:
 )
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def import_(file: Path, out: Path | None, force: bool) -> None:
-    """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL)."""
+    """Validate CRMArena's task file (paper-era or Hugging Face form, JSON or JSONL), or a
+    folder `tasks export` wrote (its Hugging Face dataset)."""
     from crm_tui.tasks.taskset import imported, load_taskset, write_taskset
 
     if out is not None:
         check_output_path(out, force=force, what="the task set")
-    taskset = imported(load_taskset(file))
+    if file.is_dir():
+        from crm_tui.tasks.release import is_release, load_released
+
+        if not is_release(file):
+            raise CrmTuiError(f"{file}: a folder, but no saved dataset in it; nothing was imported")
+        taskset = imported(load_released(file))
+    else:
+        taskset = imported(load_taskset(file))
     if out is not None:
         write_taskset(taskset, out)
     click.echo(
@@ -256,3 +267,84 @@ def decided_by_shares(instances: list[Instance]) -> str:
     return " · ".join(
         f"{rule} {100 * n / len(instances):.0f}%" for rule, n in sorted(rules.items())
     )
+
+
+@tasks.command()
+@click.argument("file", type=click.Path(exists=True, path_type=Path), required=False)
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Release folder to write."
+)
+@click.option("--force", is_flag=True, help="Replace an existing --out folder.")
+@click.option(
+    "--db",
+    "db_path",
+    type=StudyLocationType(),
+    default=None,
+    help="Export a study's audited version instead of FILE: the study file or server.",
+)
+@click.option("--study", "study_name", default=None, help="With --db: the study (default: newest).")
+@click.option(
+    "--version",
+    "number",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --db: the version to export (default: the latest).",
+)
+@click.option("--title", default=None, help="The dataset card's title.")
+@license_option
+@repo_option
+@token_file_option
+@endpoint_option
+def export(
+    file: Path | None,
+    out: Path,
+    force: bool,
+    db_path: StudyLocation | None,
+    study_name: str | None,
+    number: int | None,
+    title: str | None,
+    license_id: str | None,
+    repo: str | None,
+    token_file: Path | None,
+    endpoint: str | None,
+) -> None:
+    """Release a task set (FILE, or a study's audited version with --db) as CRMArena's JSON,
+    JSONL, a Hugging Face dataset and a dataset card with the audit's change log; --repo
+    also pushes it to the Hub."""
+    from crm_tui.cli.gold_audit import hub_token, push
+    from crm_tui.tasks.release import check_release_folder, export_taskset
+    from crm_tui.tasks.taskset import load_taskset
+    from crm_tui.tasks.versions import Change
+
+    if (file is None) == (db_path is None):
+        raise CrmTuiError("give a task set FILE or a study with --db (one of the two)")
+    check_release_folder(out, force)
+    if repo:
+        hub_token(token_file)  # before anything is written
+    changes: tuple[Change, ...] = ()
+    parent: str | None = None
+    if db_path is not None:
+        from crm_tui.study.service import StudyService
+
+        with StudyService.open(db_path, name=study_name, read_only=True) as service:
+            taskset, info = service.audited_task_set(number)
+        changes, parent = info.changes, info.parent_hash
+        what = f"version {info.number} of study {service.study.name!r}"
+    else:
+        assert file is not None
+        taskset, what = load_taskset(file), str(file)
+    release = export_taskset(
+        taskset,
+        out,
+        force=force,
+        title=title,
+        license_id=license_id,
+        changes=changes,
+        parent_hash=parent,
+    )
+    click.echo(
+        f"wrote {out} ({what}: {release.rows:,} queries, {len(changes)} decisions; "
+        f"{', '.join(release.files)})"
+    )
+    if repo:
+        push(out, repo, token_file, endpoint)

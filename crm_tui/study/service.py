@@ -36,8 +36,12 @@ from crm_tui.study.work.studies import get_study, pick_study
 from crm_tui.study.work.timing import HEARTBEAT_S
 
 if TYPE_CHECKING:
+    from crm_tui.study.adjudication.queue import Decision, QueueItem, VersionInfo
+    from crm_tui.study.adjudication.ratings_release import RatingsRelease
+    from crm_tui.study.adjudication.rescore import GoldComparison
     from crm_tui.study.results.replay import Replay
     from crm_tui.study.results.summary import Report, ReportOptions
+    from crm_tui.tasks.taskset import TaskSet
 
 # The face callers above the study layer import from: the service, the plain data it
 # returns, and the constants that data is read with.
@@ -447,6 +451,104 @@ class StudyService:
 
         with self._store.transaction() as session:
             return replay_item(session, get_study(session, self.study.id), idx)
+
+    # ----------------------------------------------------------------- adjudication
+    @_on_writer
+    def adjudication_queue(self, profile_id: int | None) -> list[QueueItem]:
+        """Flagged queries and those people agree on against the gold, heaviest evidence
+        first (`adjudication/queue.py`): coordinators and auditors only."""
+        self._require_gold_viewer(profile_id)
+        from crm_tui.study.adjudication.queue import adjudication_queue
+
+        assert profile_id is not None
+        return adjudication_queue(self._store, self.study.id, profile_id)
+
+    @_on_writer
+    def decide(
+        self,
+        profile_id: int | None,
+        idx: int,
+        decision: str,
+        category: str,
+        note: str | None = None,
+        new_gold: str | None = None,
+        task_set: str | None = None,
+    ) -> Decision:
+        """Keep, correct (with `new_gold`) or drop query `idx`, with a taxonomy category."""
+        self._require_gold_viewer(profile_id)
+        from crm_tui.study.adjudication.queue import decide
+
+        assert profile_id is not None
+        return decide(
+            self._store,
+            self.study.id,
+            profile_id,
+            idx,
+            decision,
+            category,
+            note,
+            new_gold,
+            task_set,
+        )
+
+    @_on_writer
+    def make_version(self, profile_id: int | None) -> VersionInfo:
+        """A new task-set version from the decisions in force."""
+        self._require_gold_viewer(profile_id)
+        from crm_tui.study.adjudication.queue import make_version
+
+        assert profile_id is not None
+        return make_version(self._store, self.study.id, profile_id)
+
+    @_on_writer
+    def gold_comparison(self, profile_id: int | None = None) -> GoldComparison | None:
+        """Scores under the original and the latest corrected gold; None before a version.
+        The file holder (profile None) or a coordinator or auditor."""
+        if self._person_session or profile_id is not None:
+            self._require_gold_viewer(profile_id)
+        from crm_tui.study.adjudication.rescore import gold_comparison
+
+        with self._store.transaction(snapshot=True) as session:
+            return gold_comparison(session, get_study(session, self.study.id))
+
+    @_on_writer
+    def adjudicator(self, name: str) -> int:
+        """The file holder's CLI acts as adjudicator `name` (a coordinator or auditor)."""
+        if self._person_session:
+            raise CrmTuiError(NOT_YOUR_PROFILE)
+        from crm_tui.study.adjudication.queue import adjudicator_id
+
+        return adjudicator_id(self._store, name)
+
+    @_on_writer
+    def task_set_versions(self) -> list[VersionInfo]:
+        """The study's audited versions, oldest first (the file holder's view)."""
+        if self._person_session:
+            raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
+        from crm_tui.study.adjudication.queue import versions
+
+        with self._store.transaction() as session:
+            return versions(session, self.study.id)
+
+    @_on_writer
+    def audited_task_set(self, number: int | None = None) -> tuple[TaskSet, VersionInfo]:
+        """Version `number` (default the latest) as a task set, to export."""
+        if self._person_session:
+            raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
+        from crm_tui.study.adjudication.queue import version_taskset
+
+        with self._store.transaction() as session:
+            return version_taskset(session, get_study(session, self.study.id), number)
+
+    @_on_writer
+    def ratings_release(self) -> RatingsRelease:
+        """The study's realism ratings (people as R1, R2, ...) and their agreement."""
+        if self._person_session:
+            raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
+        from crm_tui.study.adjudication.ratings_release import ratings_release
+
+        with self._store.transaction(snapshot=True) as session:
+            return ratings_release(session, get_study(session, self.study.id))
 
     # ----------------------------------------------------------------- watching a study live
     @_on_writer

@@ -315,6 +315,48 @@ ALTER TABLE agent_answer ADD COLUMN dialogue_json TEXT;
     )
 
 
+def _v9_adjudication(conn: Connection) -> None:
+    """Decisions on queries' gold and the task-set versions they make (`adjudication.py`),
+    both append-only."""
+    _run_script(
+        conn,
+        """
+CREATE TABLE adjudication (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    item_id INTEGER NOT NULL REFERENCES study_item (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    decision VARCHAR NOT NULL,
+    category VARCHAR NOT NULL,
+    new_gold_json TEXT,
+    note TEXT,
+    decided_at DATETIME NOT NULL
+);
+CREATE INDEX ix_adjudication_item_id ON adjudication (item_id);
+CREATE TRIGGER adjudication_append_only_update BEFORE UPDATE ON adjudication
+BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+CREATE TRIGGER adjudication_append_only_delete BEFORE DELETE ON adjudication
+BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+CREATE TABLE task_set_version (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    number INTEGER NOT NULL,
+    parent_hash VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    rows_json TEXT NOT NULL,
+    changes_json TEXT NOT NULL,
+    made_by INTEGER NOT NULL REFERENCES annotator (id),
+    made_at DATETIME NOT NULL,
+    UNIQUE (study_id, number)
+);
+CREATE TRIGGER task_set_version_append_only_update BEFORE UPDATE ON task_set_version
+BEGIN SELECT RAISE(ABORT, 'task set versions are never edited'); END;
+CREATE TRIGGER task_set_version_append_only_delete BEFORE DELETE ON task_set_version
+BEGIN SELECT RAISE(ABORT, 'task set versions are never edited'); END;
+""",
+    )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
@@ -324,6 +366,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _v6_invitations,
     _v7_agent_traces,
     _v8_conversations,
+    _v9_adjudication,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

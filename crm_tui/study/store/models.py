@@ -246,3 +246,37 @@ class ConversationTurn(SQLModel, table=True):
     text: str = Field(sa_column=Column(Text, nullable=False))
     source: str  # who wrote it: "scripted", "llm" or "person"
     at: datetime
+
+
+class Adjudication(SQLModel, table=True):
+    """A decision on a query's gold (`adjudication.py`): keep, correct (a new gold) or drop.
+    Append-only (triggers refuse UPDATE and DELETE): deciding again adds a row, and each
+    person's latest row counts."""
+
+    __tablename__ = "adjudication"
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    item_id: int = Field(foreign_key="study_item.id", index=True)
+    annotator_id: int = Field(foreign_key="annotator.id")
+    decision: str  # keep, correct, drop
+    category: str  # a key of the study's audit taxonomy
+    new_gold_json: str | None = Field(default=None, sa_column=Column(Text))  # correct only
+    note: str | None = Field(default=None, sa_column=Column(Text))
+    decided_at: datetime
+
+
+class TaskSetVersion(SQLModel, table=True):
+    """A task set made from the study's by the decisions in force (append-only): its rows,
+    its parent's hash and every decision applied."""
+
+    __tablename__ = "task_set_version"
+    __table_args__ = (UniqueConstraint("study_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id")
+    number: int  # 1, 2, ... within the study
+    parent_hash: str
+    content_hash: str
+    rows_json: str = Field(sa_column=Column(Text, nullable=False))
+    changes_json: str = Field(sa_column=Column(Text, nullable=False))
+    made_by: int = Field(foreign_key="annotator.id")
+    made_at: datetime

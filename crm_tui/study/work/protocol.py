@@ -153,6 +153,7 @@ class Preset(_Strict):
     seed: int = 0
     time_limit_minutes: PositiveFloat | None = None  # per attempt, in active time
     training_feedback: bool = False
+    two_person_rule: bool = False  # a correction or a drop counts once two adjudicators agree
     parts: Annotated[list[Part], Field(min_length=1)]
 
     @model_validator(mode="after")
@@ -176,6 +177,7 @@ class Protocol(_Strict):
     parts: list[Part]
     questionnaire: Questionnaire
     taxonomy: Taxonomy
+    two_person_rule: bool = False  # the preset's: see `adjudication.py`
 
     @property
     def rate(self) -> RatePart | None:
@@ -252,6 +254,7 @@ def resolve_protocol(preset: Preset, preset_path: Path | None = None) -> Protoco
         parts=preset.parts,
         questionnaire=validated(Questionnaire, _read_toml(q_path), q_path),
         taxonomy=validated(Taxonomy, _read_toml(t_path), t_path),
+        two_person_rule=preset.two_person_rule,
     )
 
 

@@ -24,6 +24,7 @@ class HomeScreen(StudyScreen):
         Binding("s", "solve", "Next query", id="solve"),
         Binding("t", "rate", "Rate realism", id="rate"),
         Binding("a", "audit", "Audit", id="audit"),
+        Binding("j", "adjudicate", "Adjudicate", id="adjudicate"),
         Binding("l", "live", "Live progress", id="live"),
         Binding("b", "browse", "Browse org", id="browse"),
         Binding("p", "switch_profile", "Switch profile", id="switch-profile"),
@@ -98,7 +99,7 @@ class HomeScreen(StudyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resume":
             return self.unfinished is not None
-        if action == "audit":
+        if action in ("audit", "adjudicate"):
             return self.person.sees_gold
         if action == "live":
             return self.person.mode == Mode.COORDINATOR
@@ -156,6 +157,9 @@ class HomeScreen(StudyScreen):
             self.notify("Audit is for auditors and coordinators.", severity="warning")
             return
         await self.app.push_screen(AuditScreen(self.service, self.person))
+
+    def action_adjudicate(self) -> None:
+        self.app.action_adjudicate()  # type: ignore[attr-defined]  # StudyApp's; it checks the role
 
     def action_live(self) -> None:
         self.app.action_live()  # type: ignore[attr-defined]  # StudyApp's; it checks the role

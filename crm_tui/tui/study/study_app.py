@@ -68,7 +68,14 @@ def browsing_events(place: Location, before: Location | None) -> list[tuple[str,
 # The browser's own app keys: hidden and off on study screens.
 BROWSER_ONLY = ("back", "forward", "objects", "report", "saved_reports")
 # What a session that needs a code cannot do before a code has opened a profile.
-BEFORE_THE_CODE = (*BROWSER_ONLY, "search", "soql_console", "results", "leave_browser")
+BEFORE_THE_CODE = (
+    *BROWSER_ONLY,
+    "search",
+    "soql_console",
+    "results",
+    "adjudicate",
+    "leave_browser",
+)
 
 
 class StudyApp(CrmApp):
@@ -83,6 +90,7 @@ class StudyApp(CrmApp):
     BINDINGS = [
         Binding("f9", "results", "Results (coordinators)", id="results", show=False),
         Binding("f10", "live", "Live progress (coordinators)", id="live", show=False),
+        Binding("f11", "adjudicate", "Adjudication queue (coordinators, auditors)", show=False),
     ]
     SCREEN_COMMANDS = CrmApp.SCREEN_COMMANDS + (
         ("Results", "results", "Humans next to agents, realism, audit (f9, coordinators)"),
@@ -90,6 +98,11 @@ class StudyApp(CrmApp):
             "Process and replay",
             "process",
             "How humans and agents solve; replay an attempt beside agents (coordinators)",
+        ),
+        (
+            "Adjudication queue",
+            "adjudicate",
+            "Flagged and disputed queries: keep, correct or drop the gold (f11, coordinators, auditors)",
         ),
         (
             "Live progress",
@@ -398,6 +411,21 @@ class StudyApp(CrmApp):
         elif not isinstance(self.screen, LiveProgressScreen):
             self.push_screen(LiveProgressScreen(self.service, profile))
 
+    def action_adjudicate(self) -> None:
+        """F11: the adjudication queue, for a coordinator or auditor at work (the service
+        checks again)."""
+        from crm_tui.tui.study.adjudication_screen import AdjudicationScreen
+
+        profile = self.working_profile()
+        if self.service is None or profile is None or not profile.sees_gold:
+            self.notify(
+                "The adjudication queue is for coordinators and auditors.",
+                title="Adjudication",
+                severity="warning",
+            )
+        elif not isinstance(self.screen, AdjudicationScreen):
+            self.push_screen(AdjudicationScreen(self.service, profile))
+
     @property
     def palette_offers_org(self) -> bool:
         return not self._before_the_code()
@@ -407,7 +435,7 @@ class StudyApp(CrmApp):
         open (F9 still tells anyone else why not)."""
         if self._before_the_code():
             return False
-        if action in ("results", "process") and self.service is not None:
+        if action in ("results", "process", "adjudicate") and self.service is not None:
             profile = self.working_profile()
             return profile is not None and profile.sees_gold
         return super().palette_offers(action)

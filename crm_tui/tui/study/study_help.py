@@ -43,6 +43,7 @@ def keys_table(title: str, bindings) -> Table:
 
 def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
     from crm_tui.tui.study import (  # noqa: F401  (all listed)
+        adjudication_screen,
         audit_screen,
         dialogs,
         home,
