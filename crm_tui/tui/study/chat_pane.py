@@ -14,13 +14,7 @@ from crm_tui.tasks.simulated_user import CUSTOMER, STOP, ChatTurn
 
 
 class ChatPane(Vertical):
-    DEFAULT_CSS = """
-    ChatPane { height: 1fr; }
-    ChatPane #chat-log { height: 1fr; padding: 0 1; }
-    ChatPane .chat-customer { margin: 0 8 1 0; padding: 0 1; background: $boost; }
-    ChatPane .chat-agent { margin: 0 0 1 8; padding: 0 1; background: $primary-muted; }
-    ChatPane #chat-input { margin: 0 1; }
-    """
+    """The conversation and the reply line (styled in chat_solve.tcss, beside its screen)."""
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="chat-log")

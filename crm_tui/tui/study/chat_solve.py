@@ -17,10 +17,12 @@ from textual.widgets import Input, Markdown, Static
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
 from crm_tui.tui.study.solve import SolveScreen, clock_text
+from crm_tui.tui.styles import css_next_to
 
 
 class ChatSolveScreen(SolveScreen):
     HELP_TITLE = "Solve a query in conversation"
+    CSS_PATH = [*SolveScreen.CSS_PATH, *css_next_to(__file__)]
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="solve-head"):
