@@ -16,7 +16,7 @@ from tests.helpers.paths import ROOT
 
 # --- the patterns (this block is not scanned: it names what it looks for) ---
 PATTERNS = {
-    "an issue number": r"\bissues? \d+|\bissue #\d+|(?:^|[\s(])#\d{1,3}\b",
+    "an issue number": r"\bissues? \d+|\bissue[-#]\d+|\bissue #\d+|(?:^|[\s(])#\d{1,3}\b",
     "a work round": r"\b(?:this|previous|earlier|last|that|next) rounds?\b|\brounds? before\b"
     r"|\bper-round\b|\bround \d+\b",
     "a work session": r"\b(?:previous|earlier|last|another) sessions?\b|\bby a session\b",
@@ -28,6 +28,7 @@ PATTERNS = {
 }
 MEANT = (  # what the patterns are for
     "as issue 17 asked",
+    "every issue-19 measure",
     "(#12)",
     "measured this round",
     "the previous round's code",

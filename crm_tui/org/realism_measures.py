@@ -48,6 +48,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from crm_tui.org.generate.areacodes import AREA_CODES
@@ -203,12 +204,35 @@ def _share(part: int, whole: int) -> float:
 
 
 def measure_realism(store: OrgStore) -> list[Measure]:
-    """Every issue-19 measure of the org in `store` (see the module docstring)."""
+    """Every realism measure of the org in `store` (see the module docstring)."""
     with store.reading("realism measures"):
-        return _measure(store)
+        org = _read(store)
+        return [
+            *_text_variety(org),
+            *_open_cases(org),
+            *_threads(org),
+            *_impossible_details(org),
+            *_contact_data(store),
+            *_time_of_day(org),
+        ]
 
 
-def _measure(store: OrgStore) -> list[Measure]:
+@dataclass(frozen=True)
+class _Org:
+    """What the measures read, once: cases with their issue, product and order day, the
+    threads (e-mails and chats) per case, agents' zones, the latent offers, hand-overs."""
+
+    store: OrgStore
+    today: date
+    zones: dict[str, ZoneInfo]
+    cases: dict[str, Any]
+    emails: dict[str, list[tuple[datetime, str | None, str]]]
+    chats: dict[str, list[tuple[str, list[_Line]]]]
+    offered: dict[str, str]
+    handed_on: set[str]
+
+
+def _read(store: OrgStore) -> _Org:
     conn = store.conn
     today = date.fromisoformat(store.meta("today") or "2025-01-15")
     zones = {
@@ -250,6 +274,12 @@ def _measure(store: OrgStore) -> list[Measure]:
         )
     }
 
+    return _Org(store, today, zones, cases, emails, chats, offered, handed_on)
+
+
+def _text_variety(org: _Org) -> list[Measure]:
+    """Distinct-trigram ratios, repeated chat lines, chat lengths."""
+    conn, cases, emails, chats = org.store.conn, org.cases, org.emails, org.chats
     all_chat = [ln for per in chats.values() for _, lines in per for ln in lines]
     line_counts = Counter(ln.text for ln in all_chat)
     lengths = {len(lines) for per in chats.values() for _, lines in per}
@@ -258,7 +288,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         for s, a in conn.execute("SELECT Summary, FAQ_Answer__c FROM Knowledge__kav")
     ]
 
-    out = [
+    return [
         Measure(
             "ratio_descriptions",
             "distinct-trigram ratio, case descriptions",
@@ -291,7 +321,16 @@ def _measure(store: OrgStore) -> list[Measure]:
         Measure("chat_lengths", "distinct chat lengths (lines)", len(lengths), ">= 8"),
     ]
 
-    # ---- 1: open cases, their age and their threads
+
+def _open_cases(org: _Org) -> list[Measure]:
+    """1: open cases, their age and their threads."""
+    today, cases, emails, chats, handed_on = (
+        org.today,
+        org.cases,
+        org.emails,
+        org.chats,
+        org.handed_on,
+    )
     open_cases = [c for c in cases.values() if c["Status"] != "Closed"]
     old = sum(1 for c in open_cases if (today - parse_datetime(c["CreatedDate"]).date()).days > 365)
     new_active = sum(
@@ -314,7 +353,7 @@ def _measure(store: OrgStore) -> list[Measure]:
     escalated_silent = sum(
         1 for c in open_cases if c["Status"] == "Escalated" and c["Id"] not in handed_on
     )
-    out += [
+    return [
         Measure(
             "share_open_old",
             "share of open cases older than a year",
@@ -339,7 +378,10 @@ def _measure(store: OrgStore) -> list[Measure]:
         ),
     ]
 
-    # ---- 2, 4, 5: chats and threads
+
+def _threads(org: _Org) -> list[Measure]:
+    """2, 4, 5: chats and threads."""
+    emails, chats, offered = org.emails, org.chats, org.offered
     order_asked = 0
     for per in chats.values():
         for _, lines in per:
@@ -366,7 +408,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         for _, agent, body in mails:
             if agent is not None:
                 signatures[(case_id, agent)].add(_signature(body))
-    out += [
+    return [
         Measure(
             "c2_order_asked_again",
             "2: chats asking for the order number just given",
@@ -385,7 +427,10 @@ def _measure(store: OrgStore) -> list[Measure]:
         Measure("agent_thread_pairs", "agent-thread pairs (context for 5)", len(signatures)),
     ]
 
-    # ---- 8: impossible details
+
+def _impossible_details(org: _Org) -> list[Measure]:
+    """8: impossible details."""
+    conn, cases, emails = org.store.conn, org.cases, org.emails
     products = [n for (n,) in conn.execute("SELECT Name FROM Product2")]
     texts = [c["Description"] or "" for c in cases.values()]
     texts += [b for per in emails.values() for _, _, b in per]
@@ -404,7 +449,7 @@ def _measure(store: OrgStore) -> list[Measure]:
         bodies = [c["Description"] or ""] + [b for _, _, b in emails.get(c["Id"], [])]
         codes = {m[1] for b in bodies for m in PROMO.finditer(b)}
         promo_off += any(month not in PROMO_SEASONS[code] for code in codes)
-    out += [
+    return [
         Measure(
             "c8_impossible_defect",
             "8: cases reporting a defect the product's type cannot have",
@@ -439,7 +484,10 @@ def _measure(store: OrgStore) -> list[Measure]:
         ),
     ]
 
-    # ---- 6: contact data
+
+def _contact_data(store: OrgStore) -> list[Measure]:
+    """6: contact data."""
+    conn = store.conn
     accounts = conn.execute("SELECT Phone, ShippingState, PersonEmail FROM Account").fetchall()
     valid = in_state = fictional = reserved = 0
     for ph, state, mail in accounts:
@@ -450,7 +498,7 @@ def _measure(store: OrgStore) -> list[Measure]:
             fictional += m["exchange"] == "555" and m["line"].startswith("01")
         reserved += bool(RESERVED_DOMAIN.search((mail or "").lower()))
     n_acc = len(accounts)
-    out += [
+    return [
         Measure(
             "share_phone_valid",
             "6: account phones valid North American numbers",
@@ -477,7 +525,10 @@ def _measure(store: OrgStore) -> list[Measure]:
         ),
     ]
 
-    # ---- 7: time of day
+
+def _time_of_day(org: _Org) -> list[Measure]:
+    """7: time of day."""
+    cases, emails, chats, zones = org.cases, org.emails, org.chats, org.zones
     agent_sent = [
         _local(t, zones[a]) for per in emails.values() for t, a, _ in per if a is not None
     ]
@@ -502,7 +553,7 @@ def _measure(store: OrgStore) -> list[Measure]:
     created = [_local(parse_datetime(c["CreatedDate"]), EASTERN) for c in cases.values()]
     weekend = sum(1 for t in created if t.weekday() >= 5)
     dip = _share(weekend * 5, (len(created) - weekend) * 2)
-    out += [
+    return [
         Measure(
             "share_agent_mail_night",
             "7: agent e-mails 21:00-07:00 agent-local",
@@ -535,4 +586,3 @@ def _measure(store: OrgStore) -> list[Measure]:
             "<= 0.08",
         ),
     ]
-    return out
