@@ -75,7 +75,7 @@ class AnswerEntry(Vertical):
             return None
         widget = self.query_one("#answer-choice, #answer-text")
         if isinstance(widget, Select):
-            return "" if widget.value is Select.BLANK else str(widget.value)
+            return "" if widget.value is Select.NULL else str(widget.value)
         assert isinstance(widget, Input)  # #answer-text
         return widget.value.strip()
 
@@ -170,7 +170,7 @@ class AnswerEntry(Vertical):
     def on_select_changed(self, event: Select.Changed) -> None:
         self.explicit_none = False
         self._show_state()
-        if event.value is not Select.BLANK:
+        if event.value is not Select.NULL:
             self.post_message(self.Edited(str(event.value)))
 
     def _show_state(self) -> None:

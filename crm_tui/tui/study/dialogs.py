@@ -150,7 +150,7 @@ class FlagDialog(StudyDialog):
 
     def action_send(self) -> None:
         category = self.query_one("#flag-category", Select).value
-        if category is Select.BLANK:
+        if category is Select.NULL:
             self.notify("Pick a category first.", severity="error")
             self.query_one("#flag-category", Select).focus()
             return

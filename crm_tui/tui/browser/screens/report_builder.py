@@ -332,10 +332,10 @@ class ReportBuilderScreen(BrowserScreen):
 
     # ----------------------------------------------------------------- the form
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "report-type" and event.value is not Select.BLANK:
+        if event.select.id == "report-type" and event.value is not Select.NULL:
             if event.value != self.definition.object_name:
                 self._set_definition(ReportDefinition(str(event.value), name=self.definition.name))
-        elif event.select.id == "report-part" and event.value is not Select.BLANK:
+        elif event.select.id == "report-part" and event.value is not Select.NULL:
             _label, how, field_hint, value_hint = PARTS[str(event.value)]
             select: Select[str] = self.query_one("#report-how", Select)
             select.set_options(how)
