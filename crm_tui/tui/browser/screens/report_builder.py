@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
@@ -51,6 +52,9 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 DEFAULT_OBJECT = "Case"
+# Narrower terminals show the form on two rows and give the text half the width: in one
+# row, the field and value boxes would have no room for what is typed.
+TWO_ROWS_BELOW_WIDTH = 120
 VALUE = "value"  # a grouping without date granularity
 
 # part kind -> (label, the "how" choices, field placeholder, value placeholder)
@@ -185,6 +189,9 @@ class ReportBuilderScreen(BrowserScreen):
                 parts.add_column("What", key="what", width=44)
                 yield parts
             yield TextArea(id="report-toml", soft_wrap=False, show_line_numbers=False)
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < TWO_ROWS_BELOW_WIDTH, "-narrow")
 
     def on_mount(self) -> None:
         self.title = "Report builder"

@@ -1,0 +1,42 @@
+"""The report builder as a person meets it: at 80x24 every box is in sight and wide enough
+to read what is typed; changing the report type keeps the parts (or asks, with undo); a
+typed value is never dropped; a part naming a field the report does not have is refused."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
+from tests.helpers.narrow import NARROW
+from tests.helpers.pilot import settle
+from tests.tui.browser.test_reports import type_text
+
+
+async def open_builder(pilot) -> ReportBuilderScreen:
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ReportBuilderScreen)
+    return screen
+
+
+async def test_at_80x24_every_box_of_the_builder_is_in_sight_and_readable(app):
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_builder(pilot)
+        width, height = NARROW
+        for box in ("#report-type", "#report-part", "#report-field", "#report-how"):
+            region = screen.query_one(box).region
+            assert region.right <= width and region.bottom <= height, box
+        for box in ("#report-field", "#report-value"):
+            widget = screen.query_one(box, Input)
+            assert widget.region.right <= width, box
+            assert widget.content_size.width >= 20, box
+        toml = screen.query_one("#report-toml")
+        assert toml.region.width >= 30
+        assert toml.region.bottom <= height - 1  # above the footer
+        assert toml.content_size.height >= 5
+        await type_text(pilot, "Status")
+        await settle(pilot)
+        field = screen.query_one("#report-field", Input)
+        assert "Status" in "".join(s.text for s in field.render_line(0))
