@@ -40,3 +40,28 @@ async def test_at_80x24_every_box_of_the_builder_is_in_sight_and_readable(app):
         await settle(pilot)
         field = screen.query_one("#report-field", Input)
         assert "Status" in "".join(s.text for s in field.render_line(0))
+
+
+async def test_changing_the_report_type_keeps_the_parts_within_reach(app):
+    """The parts do not vanish in silence: the screen says how many left with the old
+    type, Ctrl+Z brings them back, and so does choosing the old type again."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_builder(pilot)
+        await type_text(pilot, "Status")
+        await pilot.press("enter")
+        await settle(pilot)
+        built = screen.definition
+        assert built.groupings
+        screen.query_one("#report-type").value = "Account"
+        await settle(pilot)
+        assert screen.definition.object_name == "Account"
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "1 part" in said and "ctrl+z" in said.lower()
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert screen.definition == built
+        screen.query_one("#report-type").value = "Account"
+        await settle(pilot)
+        screen.query_one("#report-type").value = "Case"
+        await settle(pilot)
+        assert screen.definition == built

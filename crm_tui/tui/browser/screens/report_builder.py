@@ -56,6 +56,7 @@ DEFAULT_OBJECT = "Case"
 # row, the field and value boxes would have no room for what is typed.
 TWO_ROWS_BELOW_WIDTH = 120
 VALUE = "value"  # a grouping without date granularity
+UNDO_DEPTH = 50  # the builder's changes Ctrl+Z can take back
 
 # part kind -> (label, the "how" choices, field placeholder, value placeholder)
 PARTS: dict[str, tuple[str, list[tuple[str, str]], str, str]] = {
@@ -144,6 +145,13 @@ def describe_part(kind: str, part: Any) -> str:
     return str(part)
 
 
+def part_count(definition: ReportDefinition) -> int:
+    """How many parts the parts table lists under the report type."""
+    d = definition
+    lists = sum(len(getattr(d, attr)) for attr, _label in LISTS)
+    return lists + (d.sort is not None) + (d.top_n is not None) + bool(d.matrix)
+
+
 class ReportBuilderScreen(BrowserScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Report builder"
@@ -154,6 +162,7 @@ class ReportBuilderScreen(BrowserScreen):
         Binding("ctrl+o", "app.saved_reports", "Saved reports", priority=True),
         Binding("ctrl+n", "new", "New report", priority=True),
         Binding("delete", "remove_part", "Remove part"),
+        Binding("ctrl+z", "undo", "Undo", show=False),  # said when a change drops parts
         Binding("ctrl+up", "move_part(-1)", "Move up", show=False),
         Binding("ctrl+down", "move_part(1)", "Move down", show=False),
         Binding("escape", "focus_form", "To the form", show=False),
@@ -166,6 +175,10 @@ class ReportBuilderScreen(BrowserScreen):
         self.check_error: str | None = None  # it parses, but does not fit the org
         self._shown_text = ""
         self.field_paths: list[str] = []
+        # The definitions before each change from the form or the parts table (Ctrl+Z),
+        # and the last one of each report type left: choosing it again brings it back.
+        self.undo_stack: list[ReportDefinition] = []
+        self.left_types: dict[str, ReportDefinition] = {}
 
     def compose_body(self) -> ComposeResult:
         yield Static("Report builder", id="report-builder-title", classes="screen-title")
@@ -248,9 +261,12 @@ class ReportBuilderScreen(BrowserScreen):
             field.suggester = SuggestFromList(self.field_paths, case_sensitive=False)
 
     # ----------------------------------------------------------------- the definition
-    def _set_definition(self, definition: ReportDefinition) -> None:
+    def _set_definition(self, definition: ReportDefinition, undoable: bool = True) -> None:
         """A new definition from the form: the text, the parts and the check follow."""
         object_changed = definition.object_name != self.definition.object_name
+        if undoable and definition != self.definition:
+            self.undo_stack.append(self.definition)
+            del self.undo_stack[:-UNDO_DEPTH]
         self.definition = definition
         self.text_error = None
         self._show_definition()
@@ -341,7 +357,7 @@ class ReportBuilderScreen(BrowserScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "report-type" and event.value is not Select.BLANK:
             if event.value != self.definition.object_name:
-                self._set_definition(ReportDefinition(str(event.value), name=self.definition.name))
+                self._change_type(str(event.value))
         elif event.select.id == "report-part" and event.value is not Select.BLANK:
             _label, how, field_hint, value_hint = PARTS[str(event.value)]
             select: Select[str] = self.query_one("#report-how", Select)
@@ -350,6 +366,33 @@ class ReportBuilderScreen(BrowserScreen):
             self.query_one("#report-field", Input).placeholder = field_hint
             self.query_one("#report-value", Input).placeholder = value_hint
             self._suggest(str(event.value))
+
+    def _change_type(self, object_name: str) -> None:
+        """Another report type: its parts as they were left (none the first time); the
+        old type's parts are kept for Ctrl+Z and for choosing that type again."""
+        old = self.definition
+        self.left_types[old.object_name] = old
+        new = self.left_types.get(object_name) or ReportDefinition(object_name)
+        self._set_definition(new.with_(name=old.name))
+        count = part_count(old)
+        if count:
+            parts = "1 part" if count == 1 else f"{count} parts"
+            self.notify(
+                f"{parts} of the {old.object_name} report put aside: Ctrl+Z (or choosing "
+                f"{old.object_name} again) brings them back.",
+                title=f"Report type: {object_name}",
+            )
+
+    def action_undo(self) -> None:
+        if not self.undo_stack:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        definition = self.undo_stack.pop()
+        object_changed = definition.object_name != self.definition.object_name
+        self._set_definition(definition, undoable=False)
+        self.query_one("#report-name", Input).value = definition.name
+        if object_changed:
+            self._select_type()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id in ("report-field", "report-value"):
