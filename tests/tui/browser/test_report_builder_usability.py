@@ -65,3 +65,56 @@ async def test_changing_the_report_type_keeps_the_parts_within_reach(app):
         screen.query_one("#report-type").value = "Case"
         await settle(pilot)
         assert screen.definition == built
+
+
+async def choose_part(pilot, screen, kind: str) -> None:
+    screen.query_one("#report-part").value = kind
+    await settle(pilot)
+    screen.query_one("#report-field", Input).focus()
+
+
+async def test_a_filter_is_not_added_without_its_value(app):
+    """Enter in the field box of a part that needs a value goes on to the value box
+    instead of adding `Status =` with nothing after it; the typed field stays."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_builder(pilot)
+        await choose_part(pilot, screen, "filter")
+        await type_text(pilot, "Status")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.definition.filters == ()
+        assert screen.query_one("#report-field", Input).value == "Status"
+        assert app.focused is screen.query_one("#report-value", Input)
+        await type_text(pilot, "Closed")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [(f.field, f.value) for f in screen.definition.filters] == [("Status", "Closed")]
+        await choose_part(pilot, screen, "date_range")
+        await type_text(pilot, "CreatedDate")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.definition.date_ranges == ()
+        assert app.focused is screen.query_one("#report-value", Input)
+
+
+async def test_a_part_naming_an_unknown_field_is_refused_and_the_text_kept(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_builder(pilot)
+        await type_text(pilot, "Fiel")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.definition.groupings == ()
+        assert screen.query_one("#report-field", Input).value == "Fiel"
+        check = str(screen.query_one("#report-check").render())
+        assert "Fiel" in check and "unknown field" in check
+
+
+async def test_typing_on_while_a_part_is_checked_loses_nothing(app):
+    """Keys typed while the added part is still being checked stay in the box."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_builder(pilot)
+        await type_text(pilot, "Status")
+        await pilot.press("enter", "P", "r", "i")
+        await settle(pilot)
+        assert [g.field for g in screen.definition.groupings] == ["Status"]
+        assert screen.query_one("#report-field", Input).value == "Pri"

@@ -56,6 +56,8 @@ DEFAULT_OBJECT = "Case"
 # row, the field and value boxes would have no room for what is typed.
 TWO_ROWS_BELOW_WIDTH = 120
 VALUE = "value"  # a grouping without date granularity
+# How `resolve` says a typed name is not in the org (a part naming it is refused).
+NOT_THERE = ("unknown field", "no lookup", "no related list", "is not a field path")
 UNDO_DEPTH = 50  # the builder's changes Ctrl+Z can take back
 
 # part kind -> (label, the "how" choices, field placeholder, value placeholder)
@@ -172,6 +174,7 @@ class ReportBuilderScreen(BrowserScreen):
         super().__init__()
         self.definition = place.definition or ReportDefinition(DEFAULT_OBJECT)
         self.text_error: str | None = None  # the text does not parse
+        self.form_error: str | None = None  # the form's part was refused (until the next change)
         self.check_error: str | None = None  # it parses, but does not fit the org
         self._shown_text = ""
         self.field_paths: list[str] = []
@@ -179,6 +182,7 @@ class ReportBuilderScreen(BrowserScreen):
         # and the last one of each report type left: choosing it again brings it back.
         self.undo_stack: list[ReportDefinition] = []
         self.left_types: dict[str, ReportDefinition] = {}
+        self._adds = 0  # parts added: each is checked in its own worker
 
     def compose_body(self) -> ComposeResult:
         yield Static("Report builder", id="report-builder-title", classes="screen-title")
@@ -274,6 +278,7 @@ class ReportBuilderScreen(BrowserScreen):
             self._load_fields()
 
     def _show_definition(self) -> None:
+        self.form_error = None
         text = dump_definition(self.definition)
         self._shown_text = text
         area = self.query_one("#report-toml", TextArea)
@@ -287,6 +292,7 @@ class ReportBuilderScreen(BrowserScreen):
         if text == self._shown_text:
             return
         self._shown_text = text
+        self.form_error = None
         try:
             definition = parse_definition(text)
         except CrmTuiError as error:
@@ -329,7 +335,7 @@ class ReportBuilderScreen(BrowserScreen):
 
     def _show_check(self) -> None:
         line = self.query_one("#report-check", Static)
-        problem = self.text_error or self.check_error
+        problem = self.text_error or self.form_error or self.check_error
         if problem:
             line.update(Text(problem.splitlines()[0], style="bold red"))
         else:
@@ -395,12 +401,27 @@ class ReportBuilderScreen(BrowserScreen):
             self._select_type()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id in ("report-field", "report-value"):
+        if event.input.id == "report-field":
+            event.stop()
+            if self._needs_value() and not self.query_one("#report-value", Input).value.strip():
+                # Not a part without its value: on to the value box (it says what to type).
+                self.query_one("#report-value", Input).focus()
+                return
+            self.action_add_part()
+        elif event.input.id == "report-value":
             event.stop()
             self.action_add_part()
         elif event.input.id == "report-name":
             event.stop()
             self._set_definition(self.definition.with_(name=event.value.strip()))
+
+    def _needs_value(self) -> bool:
+        """Whether the part the form describes takes a value it cannot do without."""
+        kind = str(self.query_one("#report-part", Select).value)
+        how = str(self.query_one("#report-how", Select).value)
+        if kind in ("filter", "cross_where"):
+            return Operator(how).takes_value
+        return kind in ("date_range", "duration", "top_n")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "report-name" and event.value.strip() != self.definition.name:
@@ -408,20 +429,53 @@ class ReportBuilderScreen(BrowserScreen):
             self._show_definition()
 
     def action_add_part(self) -> None:
+        """Add the part the form describes. It is checked against the org first (in a
+        worker): a part naming a field, lookup or related list the report does not have
+        is refused. The boxes empty at once, so what is typed next is kept; a refused
+        part's text comes back into them (unless something new was typed there)."""
         kind = str(self.query_one("#report-part", Select).value)
         how = str(self.query_one("#report-how", Select).value)
         field_input = self.query_one("#report-field", Input)
         value_input = self.query_one("#report-value", Input)
         field, value = field_input.value.strip(), value_input.value.strip()
         try:
-            definition = self._with_part(kind, how, field, value)
+            candidate = self._with_part(kind, how, field, value)
         except (CrmTuiError, ValueError) as error:
-            self.text_error = f"{PARTS[kind][0]}: {error}"
-            self._show_check()
+            self._refuse(kind, str(error))
             return
         field_input.value = value_input.value = ""
-        self._set_definition(definition)
         field_input.focus()
+        describe, today = self.crm.backend.describe, self.definition.today or date.today()
+        names = [text for text in (field, value) if text]
+
+        def check() -> str | None:
+            try:
+                resolve(candidate, describe, today)
+            except CrmTuiError as error:
+                problem = str(error)
+                # Only a name the org does not have, typed just now: other problems (a
+                # sort before its summary, a long text grouped) are the check line's.
+                unknown = any(words in problem for words in NOT_THERE)
+                return problem if unknown and any(repr(n) in problem for n in names) else None
+            return None
+
+        def checked(problem: str | None) -> None:
+            if problem is not None:
+                if not field_input.value and not value_input.value:
+                    field_input.value, value_input.value = field, value
+                self._refuse(kind, problem.split(": ", 1)[-1])
+                return
+            try:  # on the definition as it is now (another part may have come first)
+                self._set_definition(self._with_part(kind, how, field, value))
+            except (CrmTuiError, ValueError) as error:
+                self._refuse(kind, str(error))
+
+        self._adds += 1
+        fetch_then_show(self, check, checked, group=f"add-{self._adds}")
+
+    def _refuse(self, kind: str, problem: str) -> None:
+        self.form_error = f"{PARTS[kind][0]}: {problem}"
+        self._show_check()
 
     def _with_part(self, kind: str, how: str, field: str, value: str) -> ReportDefinition:
         d = self.definition
@@ -433,6 +487,8 @@ class ReportBuilderScreen(BrowserScreen):
                 return d.with_(columns=(*d.columns, field))
             case "filter":
                 op = Operator(how)
+                if op.takes_value and not value:
+                    raise CrmTuiError(f"type the value to compare {field} with")
                 return d.with_(
                     filters=(*d.filters, ReportFilter(field, op, value if op.takes_value else None))
                 )
@@ -449,6 +505,8 @@ class ReportBuilderScreen(BrowserScreen):
                 if not d.cross_filters:
                     raise CrmTuiError("add a cross filter first (with / without related rows)")
                 op = Operator(how)
+                if op.takes_value and not value:
+                    raise CrmTuiError(f"type the value to compare {field} with")
                 condition = ReportFilter(field, op, value if op.takes_value else None)
                 *before, last = d.cross_filters
                 last = replace(last, filters=(*last.filters, condition))
