@@ -8,7 +8,9 @@ the answer was right. Each call is one short transaction, committed before it re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Literal
 
 from sqlmodel import Session, select
@@ -42,6 +44,9 @@ _RESERVED = {
 }
 
 
+TODAYS_DATE = re.compile(r"Today's date:\W*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class ItemView:
     """A study item as an annotator may see it."""
@@ -71,6 +76,20 @@ class ItemView:
             persona=extra.get("persona"),
             answer_type=extra.get("answer_type"),
         )
+
+    @property
+    def today(self) -> date | None:
+        """The day the query is set on ("Today's date: 2022-08-23" in its query or
+        context), which relative ranges such as LAST_N_WEEKS:4 count from; None if it
+        names none."""
+        for text in (self.query, self.required_context):
+            found = TODAYS_DATE.search(text)
+            if found:
+                try:
+                    return date.fromisoformat(found.group(1))
+                except ValueError:
+                    return None
+        return None
 
 
 @dataclass(frozen=True)

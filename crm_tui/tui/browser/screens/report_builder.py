@@ -185,7 +185,12 @@ class ReportBuilderScreen(BrowserScreen):
         self._adds = 0  # parts added: each is checked in its own worker
 
     def compose_body(self) -> ComposeResult:
-        yield Static("Report builder", id="report-builder-title", classes="screen-title")
+        title = "Report builder"
+        given = self.crm.report_today()
+        if given is not None:  # in a study: the query's date, not the org's
+            day, what = given
+            title += f" · relative date ranges count from {day.isoformat()}, {what}"
+        yield Static(title, id="report-builder-title", classes="screen-title")
         with Horizontal(id="report-form"):
             yield Select([], prompt="Report type", id="report-type", allow_blank=True)
             yield Select(
@@ -318,7 +323,7 @@ class ReportBuilderScreen(BrowserScreen):
 
     def _check(self) -> None:
         definition, describe = self.definition, self.crm.backend.describe
-        today = definition.today or date.today()
+        today = self._today()
 
         def check() -> str | None:
             try:
@@ -328,6 +333,11 @@ class ReportBuilderScreen(BrowserScreen):
             return None
 
         fetch_then_show(self, check, self._checked, group="check")
+
+    def _today(self) -> date:
+        """The day the check counts relative ranges from (the run counts from the same)."""
+        given = self.crm.report_today()
+        return given[0] if given else self.definition.today or date.today()
 
     def _checked(self, problem: str | None) -> None:
         self.check_error = problem
@@ -445,7 +455,7 @@ class ReportBuilderScreen(BrowserScreen):
             return
         field_input.value = value_input.value = ""
         field_input.focus()
-        describe, today = self.crm.backend.describe, self.definition.today or date.today()
+        describe, today = self.crm.backend.describe, self._today()
         names = [text for text in (field, value) if text]
 
         def check() -> str | None:

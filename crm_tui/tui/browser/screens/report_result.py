@@ -159,10 +159,17 @@ class ReportScreen(BrowserScreen):
         self._status("Running the report… (Esc cancels)")
         self.started = self.crm.clock()
 
+        # A host app's day (the query being solved) counts before the definition's own.
+        given = self.crm.report_today()
+        today = given[0] if given else None
+
+        def run_one(d: ReportDefinition) -> ReportResult:
+            return backend.run_report(d, today)
+
         def run() -> tuple[ReportResult, Matrix | None]:
             if is_matrix(definition):
-                return run_matrix(backend.run_report, definition)
-            return backend.run_report(definition), None
+                return run_matrix(run_one, definition)
+            return run_one(definition), None
 
         self.worker = fetch_then_show(
             self,
