@@ -241,6 +241,13 @@ def invite(
     )
     if url:
         click.echo(f"url: {url}")
+    if issued.without_code:
+        names = ", ".join(repr(n) for n in issued.without_code)
+        click.echo(
+            f"note: the app now opens on the code screen; {len(issued.without_code)} "
+            f"profile(s) have no code: {names}. `crm-tui study invite NAME --role ROLE` "
+            "gives each one its code (the profile and its work are kept)."
+        )
 
 
 @study.command()

@@ -64,6 +64,9 @@ class IssuedCode:
     mode: Mode
     code: str
     expires_at: datetime
+    # Profiles with no code at all (made in the app before anyone was invited): the app
+    # now opens on the code screen, so each needs `study invite NAME` to be reached.
+    without_code: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,19 @@ def invite(
                 expires_at=now + expires_in,
             )
         )
+        session.flush()
+        invited = set(session.exec(select(Invitation.annotator_id)))
+        without_code = tuple(
+            sorted(a.name for a in session.exec(select(Annotator)) if a.id not in invited)
+        )
         groups = [characters[i : i + GROUP_LENGTH] for i in range(0, len(characters), GROUP_LENGTH)]
-        return IssuedCode(annotator.name, Mode(annotator.mode), "-".join(groups), now + expires_in)
+        return IssuedCode(
+            annotator.name,
+            Mode(annotator.mode),
+            "-".join(groups),
+            now + expires_in,
+            without_code,
+        )
 
 
 OPENED = "opened"  # the reason of a try that opened a profile: the count starts again
