@@ -32,7 +32,7 @@ from crm_tui.study.work.assignment import ensure_queue
 from crm_tui.study.work.profiles import get_profile
 from crm_tui.study.work.studies import get_study
 from crm_tui.study.work.timing import Timing, derive
-from crm_tui.tasks.scoring import normalize_exact, score
+from crm_tui.tasks.scoring import is_right, normalize_exact, score
 
 # Written only through the calls below, which also change the attempt's status.
 _RESERVED = {
@@ -376,7 +376,7 @@ def submit(
         status=AttemptStatus(attempt.status),
         wall_ms=timing.wall_ms,
         active_ms=timing.active_ms,
-        correct=points >= 1.0 if show else None,
+        correct=is_right(points) if show else None,
         score=points if show else None,
     )
 

@@ -18,6 +18,7 @@ from textual.widgets import Markdown, Static
 
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
 from crm_tui.tasks.families import PERSONAS, get_family
+from crm_tui.tasks.scoring import RIGHT_FROM
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
 from crm_tui.tui.study.dialogs import (
@@ -352,6 +353,8 @@ class SolveScreen(StudyScreen):
         message = f"Submitted after {clock_text(result.active_ms)} of active time."
         if result.correct is not None:  # training mode only
             message += " Correct!" if result.correct else " Not correct."
+            if result.score is not None and 0 < result.score < 1:  # knowledge QA's F1
+                message += f" (F1 {result.score:.2f}; right from {RIGHT_FROM})"
         self._leave(message)
 
     def action_skip(self) -> None:
