@@ -173,6 +173,17 @@ class CrmApp(App):
         return self.offers(action)
 
     def action_next_field(self, step: int) -> None:
+        focused = self.focused
+        if (
+            step > 0
+            and getattr(self.screen, "TAB_TAKES_SUGGESTION", False)
+            and isinstance(focused, Input)
+            and len(focused._suggestion) > len(focused.value)  # shown in grey after the text
+            and focused.cursor_at_end
+        ):
+            focused.value = focused._suggestion
+            focused.cursor_position = len(focused.value)
+            return
         if step > 0:
             self.screen.focus_next()
         else:

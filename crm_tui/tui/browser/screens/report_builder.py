@@ -11,6 +11,7 @@ saved ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -26,6 +27,7 @@ from textual.widgets import DataTable, Input, Select, Static, TextArea
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Operator
 from crm_tui.org.reports.definition import (
+    AGE,
     Aggregate,
     CrossFilter,
     DateGranularity,
@@ -58,7 +60,12 @@ TWO_ROWS_BELOW_WIDTH = 120
 VALUE = "value"  # a grouping without date granularity
 # How `resolve` says a typed name is not in the org (a part naming it is refused).
 NOT_THERE = ("unknown field", "no lookup", "no related list", "is not a field path")
-UNDO_DEPTH = 50  # the builder's changes Ctrl+Z can take back
+UNDO_DEPTH = 50
+FORM_BOXES = (
+    "report-field",
+    "report-value",
+    "report-name",
+)  # the builder's changes Ctrl+Z can take back
 
 # part kind -> (label, the "how" choices, field placeholder, value placeholder)
 PARTS: dict[str, tuple[str, list[tuple[str, str]], str, str]] = {
@@ -128,22 +135,31 @@ LISTS = (
 )
 
 
-def describe_part(kind: str, part: Any) -> str:
+def describe_part(kind: str, part: Any, label: Callable[[str], str] | None = None) -> str:
+    """A part as the parts table says it; `label` names a field path the way the org
+    labels it (the table shows "Date/Time Opened (CreatedDate)")."""
+
+    def named(path: str) -> str:
+        shown = label(path) if label is not None else path
+        return path if shown == path else f"{shown} ({path})"
+
     match part:
         case ReportFilter(field=f, operator=op, value=v):
-            return f"{f} {Operator(op).value}" + ("" if v is None else f" {v}")
+            return f"{named(f)} {Operator(op).value}" + ("" if v is None else f" {v}")
         case DateRange(field=f, range=r):
-            return f"{f} within {r}"
+            return f"{named(f)} within {r}"
         case CrossFilter(child=c, filters=fs, with_=w, more_than=n):
             rows = f" more than {n}" if n is not None else ""
             where = f" where {'; '.join(describe_part('filter', f) for f in fs)}" if fs else ""
             return f"{'with' if w else 'without'} {c}{rows}{where}"
         case Duration(name=n, start=s, end=e, unit=u):
-            return f"{n} = {e} − {s} ({u.value})"
+            return f"{n} = {named(e)} − {named(s)} ({u.value})"
         case Grouping(field=f, granularity=g):
-            return f + (f" by {g.value.replace('_', ' ')}" if g else "")
+            return named(f) + (f" by {g.value.replace('_', ' ')}" if g else "")
         case Summary():
             return part.key
+        case str():
+            return named(part)
     return str(part)
 
 
@@ -157,6 +173,7 @@ def part_count(definition: ReportDefinition) -> int:
 class ReportBuilderScreen(BrowserScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Report builder"
+    TAB_TAKES_SUGGESTION = True  # Tab in the field box takes the grey suggestion first
     BINDINGS = [
         Binding("ctrl+r", "run", "Run report", priority=True),
         Binding("ctrl+a", "add_part", "Add part", priority=True),
@@ -167,17 +184,21 @@ class ReportBuilderScreen(BrowserScreen):
         Binding("ctrl+z", "undo", "Undo", show=False),  # said when a change drops parts
         Binding("ctrl+up", "move_part(-1)", "Move up", show=False),
         Binding("ctrl+down", "move_part(1)", "Move down", show=False),
-        Binding("escape", "focus_form", "To the form", show=False),
+        Binding("escape", "escape", "Leave the box / to the form", show=False),
     ]
 
     def __init__(self, place: ReportBuilderLocation) -> None:
         super().__init__()
         self.definition = place.definition or ReportDefinition(DEFAULT_OBJECT)
+        self.form_left = place.form  # the form as it was left: put back on mount
+        self._restore_how: str | None = None
         self.text_error: str | None = None  # the text does not parse
         self.form_error: str | None = None  # the form's part was refused (until the next change)
         self.check_error: str | None = None  # it parses, but does not fit the org
         self._shown_text = ""
         self.field_paths: list[str] = []
+        self.field_labels: dict[str, str] = {}  # field path -> the org's label
+        self.label_paths: dict[str, str] = {}  # a label (lower case) -> its field's path
         # The definitions before each change from the form or the parts table (Ctrl+Z),
         # and the last one of each report type left: choosing it again brings it back.
         self.undo_stack: list[ReportDefinition] = []
@@ -220,6 +241,15 @@ class ReportBuilderScreen(BrowserScreen):
         backend = self.crm.backend
         fetch_then_show(self, backend.list_objects, self._show_types, group="types")
         self.query_one("#report-name", Input).value = self.definition.name
+        if self.form_left is not None:
+            kind, how, field, value = self.form_left
+            self.query_one("#report-field", Input).value = field
+            self.query_one("#report-value", Input).value = value
+            if kind in PARTS and kind != "grouping":
+                self._restore_how = how
+                self.query_one("#report-part", Select).value = kind
+            elif how in {v for _label, v in PARTS["grouping"][1]}:
+                self.query_one("#report-how", Select).value = how
         self._show_definition()
         self._load_fields()
         self.query_one("#report-field", Input).focus()
@@ -234,15 +264,32 @@ class ReportBuilderScreen(BrowserScreen):
     def _load_fields(self) -> None:
         describe, name = self.crm.backend.describe, self.definition.object_name
 
-        def fields() -> list[str]:
+        def fields() -> list[tuple[str, str]]:
             refs = fields_for_report(describe, name, depth=2)
-            return [r.path for r in refs] + (["Age"] if name == "Case" else [])
+            age = [("Age", f"Age ({AGE.unit.value})")] if name == "Case" else []
+            return [(r.path, r.label) for r in refs] + age
 
         fetch_then_show(self, fields, self._show_fields, group="fields", failed=lambda _e: None)
 
-    def _show_fields(self, paths: list[str]) -> None:
-        self.field_paths = paths
+    def _show_fields(self, fields: list[tuple[str, str]]) -> None:
+        self.field_paths = [path for path, _label in fields]
+        self.field_labels = dict(fields)
+        by_label: dict[str, list[str]] = {}
+        for path, label in fields:
+            by_label.setdefault(label.lower(), []).append(path)
+        # A label names a field only when one field has it.
+        self.label_paths = {label: paths[0] for label, paths in by_label.items() if len(paths) == 1}
         self._suggest(str(self.query_one("#report-part", Select).value))
+        self._show_parts()
+
+    def _label(self, path: str) -> str:
+        return self.field_labels.get(path, path)
+
+    def _path(self, typed: str) -> str:
+        """A typed field: its path, when a field's label was typed instead."""
+        if typed in self.field_labels:
+            return typed
+        return self.label_paths.get(typed.strip().lower(), typed)
 
     def _suggest(self, kind: str) -> None:
         """Suggestions for the field box: the report's fields, its related lists for a
@@ -266,8 +313,9 @@ class ReportBuilderScreen(BrowserScreen):
                 group="fields",
                 failed=lambda _e: None,
             )
-        else:
-            field.suggester = SuggestFromList(self.field_paths, case_sensitive=False)
+        else:  # the API names, and the labels a newcomer knows them by
+            labels = [label for path, label in self.field_labels.items() if label != path]
+            field.suggester = SuggestFromList(self.field_paths + labels, case_sensitive=False)
 
     # ----------------------------------------------------------------- the definition
     def _set_definition(self, definition: ReportDefinition, undoable: bool = True) -> None:
@@ -284,6 +332,7 @@ class ReportBuilderScreen(BrowserScreen):
 
     def _show_definition(self) -> None:
         self.form_error = None
+        self._remember()
         text = dump_definition(self.definition)
         self._shown_text = text
         area = self.query_one("#report-toml", TextArea)
@@ -307,6 +356,7 @@ class ReportBuilderScreen(BrowserScreen):
         self.text_error = None
         object_changed = definition.object_name != self.definition.object_name
         self.definition = definition
+        self._remember()
         self._show_parts()
         self._check()
         if object_changed:
@@ -360,7 +410,9 @@ class ReportBuilderScreen(BrowserScreen):
         for attr, label in LISTS:
             for i, part in enumerate(getattr(d, attr)):
                 # A long part (a cross filter's conditions) wraps instead of being cut.
-                table.add_row(label, describe_part(attr, part), key=f"{attr}:{i}", height=None)
+                table.add_row(
+                    label, describe_part(attr, part, self._label), key=f"{attr}:{i}", height=None
+                )
         if d.sort is not None:
             order = "descending" if d.sort.descending else "ascending"
             table.add_row("Sort groups", f"{d.sort.summary} {order}", key="sort")
@@ -378,7 +430,8 @@ class ReportBuilderScreen(BrowserScreen):
             _label, how, field_hint, value_hint = PARTS[str(event.value)]
             select: Select[str] = self.query_one("#report-how", Select)
             select.set_options(how)
-            select.value = how[0][1]
+            restore, self._restore_how = self._restore_how, None
+            select.value = restore if restore in {v for _label, v in how} else how[0][1]
             self.query_one("#report-field", Input).placeholder = field_hint
             self.query_one("#report-value", Input).placeholder = value_hint
             self._suggest(str(event.value))
@@ -437,6 +490,21 @@ class ReportBuilderScreen(BrowserScreen):
         if event.input.id == "report-name" and event.value.strip() != self.definition.name:
             self.definition = self.definition.with_(name=event.value.strip())
             self._show_definition()
+        self._remember()
+
+    def _remember(self) -> None:
+        """Keep the definition and the form's text in the history: leaving the builder
+        (o, Back, a search) and coming back loses nothing typed."""
+        history = self.crm.history
+        if not isinstance(history.current, ReportBuilderLocation) or not self.is_current:
+            return
+        form = (
+            str(self.query_one("#report-part", Select).value),
+            str(self.query_one("#report-how", Select).value),
+            self.query_one("#report-field", Input).value,
+            self.query_one("#report-value", Input).value,
+        )
+        history.replace_current(ReportBuilderLocation(self.definition, form))
 
     def action_add_part(self) -> None:
         """Add the part the form describes. It is checked against the org first (in a
@@ -448,6 +516,10 @@ class ReportBuilderScreen(BrowserScreen):
         field_input = self.query_one("#report-field", Input)
         value_input = self.query_one("#report-value", Input)
         field, value = field_input.value.strip(), value_input.value.strip()
+        if kind not in ("cross", "cross_where", "sort"):  # a field's label names its path
+            field = self._path(field)
+        if kind == "duration":
+            value = self._path(value)
         try:
             candidate = self._with_part(kind, how, field, value)
         except (CrmTuiError, ValueError) as error:
@@ -609,6 +681,14 @@ class ReportBuilderScreen(BrowserScreen):
         for input_id in ("#report-name", "#report-field", "#report-value"):
             self.query_one(input_id, Input).value = ""
         self._set_definition(ReportDefinition(self.definition.object_name))
+        self.action_focus_form()
+
+    def action_escape(self) -> None:
+        """Esc in a box of the form leaves it (for the parts table), so a key typed next
+        is not typed into it; elsewhere, back to the form's field box."""
+        if self.focused is not None and self.focused.id in FORM_BOXES:
+            self.query_one("#report-parts", DataTable).focus()
+            return
         self.action_focus_form()
 
     def action_focus_form(self) -> None:

@@ -30,6 +30,7 @@ from crm_tui.org.reports.definition import (
     GroupKey,
     ReportDefinition,
     ReportResult,
+    summary_unit,
     to_dict,
 )
 from crm_tui.org.reports.matrix import Matrix, is_matrix, run_matrix, shown_summary
@@ -228,7 +229,7 @@ class ReportScreen(BrowserScreen):
         for i, label in enumerate(result.grouping_labels):
             table.add_column(label, key=f"g{i}")
         for key in result.summaries:
-            table.add_column(_summary_label(key), key=key)
+            table.add_column(_summary_label(key, self.definition), key=key)
         for i, group in enumerate(result.groups):
             cells = [k.label for k in group.keys] + [
                 Text(show_value(v), justify="right") for v in group.values
@@ -261,7 +262,7 @@ class ReportScreen(BrowserScreen):
                 key=str(i),
             )
         table.add_row(
-            Text(f"Total ({_summary_label(matrix.summary)})", style="bold"),
+            Text(f"Total ({_summary_label(matrix.summary, self.definition)})", style="bold"),
             *(
                 Text(show_value(matrix.column_totals.get(c.value)), style="bold", justify="right")
                 for c in cols
@@ -293,7 +294,7 @@ class ReportScreen(BrowserScreen):
         plt.clear_data()
         plt.clear_figure()
         plt.bar([label[:18] for label, _v in bars], [float(v) for _l, v in bars])  # type: ignore[arg-type]
-        plt.title(_summary_label(summary))
+        plt.title(_summary_label(summary, self.definition))
         chart.display = True
         chart.refresh()
 
@@ -406,5 +407,10 @@ class ReportScreen(BrowserScreen):
         fetch_then_show(self, target, lambda found: self.crm.navigate(RecordLocation(found)))
 
 
-def _summary_label(key: str) -> str:
-    return "Records" if key == "COUNT()" else key
+def _summary_label(key: str, definition: ReportDefinition | None = None) -> str:
+    """A summary's column title: "Records" for the count, a duration's with its unit
+    ("AVG(Age) (hours)")."""
+    if key == "COUNT()":
+        return "Records"
+    unit = summary_unit(definition, key) if definition is not None else None
+    return f"{key} ({unit})" if unit else key
