@@ -303,6 +303,7 @@ class StudyApp(CrmApp):
                 "rows": message.rows,
                 "groups": message.groups,
                 "error": message.error,
+                "shown": message.shown,
                 "ms": message.ms,
             },
         )

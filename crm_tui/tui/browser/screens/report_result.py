@@ -203,7 +203,9 @@ class ReportScreen(BrowserScreen):
         ms = self._elapsed_ms()
         groups = len(result.groups) if result.grouping_labels else None
         self.post_message(
-            ReportRun(to_dict(self.definition), result.record_count, groups, None, ms)
+            ReportRun(
+                to_dict(self.definition), result.record_count, groups, None, ms, shown(result)
+            )
         )
         table = self.query_one("#report-grid", DataTable)
         if not result.grouping_labels:
@@ -405,6 +407,26 @@ class ReportScreen(BrowserScreen):
             return link or record_id
 
         fetch_then_show(self, target, lambda found: self.crm.navigate(RecordLocation(found)))
+
+
+SHOWN_CAP = 400  # values of a result recorded as seen, at most
+
+
+def shown(result: ReportResult) -> list[str]:
+    """What a result puts on screen, for the study's record of it: each group key's
+    record Id (a lookup) and label, or an ungrouped report's records."""
+    if not result.grouping_labels:
+        return list(result.row_ids[:SHOWN_CAP])
+    seen: dict[str, None] = {}
+    for group in result.groups:
+        for key in group.keys:
+            if key.record_id:
+                seen[key.record_id] = None
+            if key.label:
+                seen[key.label] = None
+        if len(seen) >= SHOWN_CAP:
+            break
+    return list(seen)[:SHOWN_CAP]
 
 
 def _summary_label(key: str, definition: ReportDefinition | None = None) -> str:
