@@ -91,8 +91,19 @@ def cli(
 
 def code_source() -> str:
     """Who is typing invitation codes: the browser tab's address where the web server set
-    it for this process, else this terminal."""
-    return os.environ.get(paths.CODE_SOURCE_VARIABLE) or "terminal"
+    it for this process, else this terminal's user and machine (a study server shared by
+    several machines counts each one's wrong codes apart)."""
+    import getpass
+    import socket
+
+    served = os.environ.get(paths.CODE_SOURCE_VARIABLE)
+    if served:
+        return served
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this user id (a container)
+        user = str(os.getuid()) if hasattr(os, "getuid") else "unknown"
+    return f"terminal:{user}@{socket.gethostname()}"
 
 
 def _check_server(url: StudyLocation) -> None:

@@ -100,6 +100,8 @@ def render(result: ReportResult, fmt: str) -> str:
     from rich.console import Console
     from rich.table import Table
 
+    from crm_tui.org.reports.definition import summary_unit
+
     header, rows = _cells(result)
     if fmt == "json":
         doc: dict[str, Any] = {
@@ -137,10 +139,17 @@ def render(result: ReportResult, fmt: str) -> str:
             writer.writerow(["Total", *[""] * (len(result.grouping_labels) - 1), *result.total])
         return out.getvalue()
     title = result.definition.name or f"{result.definition.object_name} report"
-    table = Table(title=f"{title}  ({result.record_count:,} records)")
+    # The title on its own line: as the table's title it wrapped into the table's width.
+    table = Table()
     n_keys = len(result.grouping_labels)
     for i, h in enumerate(header):
-        table.add_column(h, justify="right" if result.grouping_labels and i >= n_keys else "left")
+        summary = bool(result.grouping_labels) and i >= n_keys
+        unit = summary_unit(result.definition, h) if summary else None
+        shown = f"{h} ({unit})" if unit else h
+        # A header stays whole (up to a point) instead of breaking mid-word.
+        table.add_column(
+            shown, justify="right" if summary else "left", min_width=min(len(shown), 30)
+        )
     for row in rows:
         table.add_row(*(_number(c) for c in row))
     if result.grouping_labels:
@@ -148,6 +157,9 @@ def render(result: ReportResult, fmt: str) -> str:
     if result.truncated:
         table.caption = "more rows or groups than shown"
     console = Console(file=io.StringIO(), width=120, force_terminal=False)
+    console.print(
+        f"{title}  ({result.record_count:,} records)", markup=False, highlight=False, soft_wrap=True
+    )
     console.print(table)
     text = console.file.getvalue()  # type: ignore[attr-defined]
     return str(text)

@@ -241,6 +241,13 @@ def invite(
     )
     if url:
         click.echo(f"url: {url}")
+    if issued.without_code:
+        names = ", ".join(repr(n) for n in issued.without_code)
+        click.echo(
+            f"note: the app now opens on the code screen; {len(issued.without_code)} "
+            f"profile(s) have no code: {names}. `crm-tui study invite NAME --role ROLE` "
+            "gives each one its code (the profile and its work are kept)."
+        )
 
 
 @study.command()
@@ -317,6 +324,20 @@ def export_command(
         f"{done.attempts} attempt(s), {done.events} event(s), {done.ratings} rating(s), "
         f"{done.flags} flag(s)"
     )
+
+
+@study.command("copy")
+@click.argument("out_path", metavar="OUT", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace OUT if it is a file.")
+@study_db_option
+def copy_command(out_path: Path, force: bool, db_path: Path | None) -> None:
+    """Copy the study file to OUT, whole, for offline work (a plain copy of the file can
+    miss the latest writes, kept beside it in its -wal until SQLite moves them in). Safe
+    while people work on the study."""
+    from crm_tui.study.coordination import copy_study
+
+    copied = copy_study(db_path or paths.default_study_path(), out_path, force=force)
+    click.echo(f"copied the study to {copied.path} ({copied.size:,} bytes)")
 
 
 @study.command("merge")

@@ -53,11 +53,11 @@ def import_(
     from crm_tui.study.results.agent_files import read_agent_results
     from crm_tui.tasks.taskset import load_taskset
 
-    taskset = load_taskset(taskset_path or default_taskset())
-    parsed = [
+    parsed = [  # first: a file that is no result file is refused before anything is set up
         read_agent_results(path, model=model, strategy=strategy, task_category=task_category)
         for path in files
     ]
+    taskset = load_taskset(taskset_path or default_taskset())
     check_agent_files(parsed, taskset)  # before the study file is opened (or made)
     with StudyFile.open(db_path or paths.default_study_path()) as study_file:
         summary = study_file.import_agent_results(parsed, taskset)

@@ -14,6 +14,7 @@ from typing import Any
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation
+from crm_tui.study.exchange.copy import CopiedStudy, copy_study_file
 from crm_tui.study.exchange.offline import ExportSummary, MergeCounts, export_work, merge_work
 from crm_tui.study.results.agent_files import AgentResultFile
 from crm_tui.study.results.agent_runs import (
@@ -101,6 +102,12 @@ def create_study(
         seed=study.seed,
         in_crmarena_org=fingerprint == CRMARENA,
     )
+
+
+def copy_study(source: StudyLocation, out: Path, *, force: bool) -> CopiedStudy:
+    """A whole copy of the study file `source` at `out`, with the writes still in its
+    -wal (SQLite's backup API), for offline work."""
+    return copy_study_file(source, out, force=force)
 
 
 def check_reachable(location: StudyLocation) -> None:

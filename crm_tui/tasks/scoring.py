@@ -92,6 +92,17 @@ def token_f1(answer: str | None, gold: str | None) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+# An answer counts as right from this score: exact-match families score 1 or 0, and a
+# knowledge-QA answer (token F1) is right from 0.5. The one rule for training feedback,
+# the process view's "right" and the audit's "wrong".
+RIGHT_FROM = 0.5
+
+
+def is_right(points: float) -> bool:
+    """Whether an answer scoring `points` counts as right."""
+    return points >= RIGHT_FROM
+
+
 def metric_of(task_or_metric: str | Instance) -> str:
     if isinstance(task_or_metric, Instance):
         return task_or_metric.reward_metric

@@ -45,8 +45,12 @@ class ReportRun(Message):
         groups: int | None,
         error: str | None,
         ms: int,
+        shown: list[str] | None = None,
     ) -> None:
         super().__init__()
+        # What the result put on screen: each group's record Id (a lookup) and label, or
+        # the records of an ungrouped report (for the process view's "seen").
+        self.shown = shown or []
         self.definition = definition  # the definition's document form (`to_dict`)
         self.rows = rows  # records counted, or None when the run failed
         self.groups = groups

@@ -77,3 +77,18 @@ def test_a_local_file_is_not_scored_against_crmarenas_task_set(local_default, tm
         capsys, "agents", "import", answers, "--task-set", CRMARENA_TASKS, "--db", tmp_path / "s"
     )
     assert str(CRMARENA_TASKS) in line and "local org" in line
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_task_set_given_as_results_is_named_a_task_set(tmp_path, capsys, suffix):
+    """A task set passed where result files go: one line saying so and where it goes,
+    not a complaint about its file name or a missing task_id."""
+    rows = json.loads(CRMARENA_TASKS.read_text())[:3]
+    path = tmp_path / f"tasks{suffix}"
+    if suffix == ".jsonl":
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    else:
+        path.write_text(json.dumps(rows))
+    line = fails(capsys, "agents", "import", path, "--db", tmp_path / "study.sqlite")
+    assert "task set" in line and "--tasks" in line
+    assert "file name" not in line and "task_id" not in line

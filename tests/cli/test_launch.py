@@ -14,7 +14,7 @@ from crm_tui.tui.launch import Launch
 
 def test_a_browser_tabs_address_reaches_the_launch_and_a_terminal_is_the_default(monkeypatch):
     monkeypatch.delenv(CODE_SOURCE_VARIABLE, raising=False)
-    assert code_source() == "terminal"
+    assert code_source().startswith("terminal:")  # this terminal's user and machine
     monkeypatch.setenv(CODE_SOURCE_VARIABLE, "browser 10.0.0.7")
     assert code_source() == "browser 10.0.0.7"
 

@@ -125,3 +125,17 @@ def test_bad_definition_is_one_line(tmp_path, capsys, small_org_path, text, mess
     assert exit_info.value.code == 1
     err = capsys.readouterr().err
     assert err.startswith(f"crm-tui: {message}") and err.count("\n") == 1, err
+
+
+def test_the_table_keeps_its_title_and_headers_whole(tmp_path, small_org_path):
+    """The title is one line over the table (not wrapped into the table's width), the
+    headers are not cut into pieces, and a duration's summary says its unit."""
+    name = "Average age of closed cases by shipping state over the last two years"
+    path = tmp_path / "long.toml"
+    path.write_text(BRI.replace("Fastest closing states, 2023", name))
+    code, out = run("org", "report", path, "--org", small_org_path)
+    assert code == 0, out
+    lines = out.splitlines()
+    assert any(name in line and "records" in line for line in lines), out
+    assert "AVG(Age) (hours)" in out
+    assert "Account: Shipping State" in out

@@ -217,3 +217,30 @@ def test_has_invitations(store):
     assert invitations.has_invitations(store) is False
     invite(store, "Ana", "annotator")
     assert invitations.has_invitations(store) is True
+
+
+def test_a_right_code_starts_the_count_of_wrong_ones_again(store):
+    """Wrong codes before a right one from the same source no longer count: people who
+    share a terminal (or mistype now and then) are not locked out by each other."""
+    code = invite(store, "Ana", "annotator").code
+    for _ in range(2):
+        for _ in range(MAX_FAILURES - 1):
+            assert refused(store, "2345-6789-ABCD-EFGH", "terminal:ana@desk") == BAD_CODE
+        assert redeem(store, code, "terminal:ana@desk").name == "Ana"
+
+
+def test_a_terminal_counts_per_person_and_machine(monkeypatch):
+    """The source of a terminal's tries names its user and machine: wrong codes on one
+    machine of a shared study server do not lock out another's."""
+    import getpass
+    import socket
+
+    from crm_tui import paths
+    from crm_tui.cli.main import code_source
+
+    monkeypatch.delenv(paths.CODE_SOURCE_VARIABLE, raising=False)
+    monkeypatch.setattr(getpass, "getuser", lambda: "rae")
+    monkeypatch.setattr(socket, "gethostname", lambda: "desk-7")
+    assert code_source() == "terminal:rae@desk-7"
+    monkeypatch.setattr(socket, "gethostname", lambda: "desk-8")
+    assert code_source() == "terminal:rae@desk-8"

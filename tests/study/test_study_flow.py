@@ -319,3 +319,45 @@ def test_profiles_that_see_gold_do_not_solve(store, mode):
         open_next(store, study.id, viewer.id)
     with store.transaction() as session:
         assert not session.exec(select(Attempt)).all()
+
+
+def test_training_feedback_and_the_process_view_count_right_by_one_rule(store):
+    """A knowledge-QA answer with F1 0.78 is right for the feedback as it is for the
+    process table and the audit (`tasks.scoring.is_right`)."""
+    from crm_tui.study.results.process import HUMANS, Sight, trace
+    from crm_tui.tasks.scoring import is_right, token_f1
+
+    kqa = [i for i in crmarena_sample(1) if i["type"] == "knowledge_qa"][:1]
+    preset = with_overrides(solve_only_preset(1), training_feedback=True)
+    study = create_study(
+        store,
+        "kqa",
+        preset,
+        instances=kqa,
+        task_set_hash="sha256:kqa",
+        org_fingerprint="local-0000",
+    )
+    ann = create_profile(store, "Kim", "Customer Service Agent", 2)
+    view = open_next(store, study.id, ann.id)
+    gold = kqa[0]["answer"]
+    words = gold.split()
+    answer = next(
+        " ".join(words[:k])
+        for k in range(1, len(words) + 1)
+        if 0.7 <= token_f1(" ".join(words[:k]), gold) < 0.9
+    )
+    result = submit(store, view.attempt_id, answer)
+    assert 0.7 <= result.score < 0.9
+    assert result.correct is True and is_right(result.score)
+    traced = trace(
+        solver=HUMANS,
+        task="knowledge_qa",
+        idx=0,
+        who="Kim",
+        steps=[],
+        answer=answer,
+        points=result.score,
+        gold=gold,
+        time=0,
+    )
+    assert traced.label == Sight.RIGHT

@@ -32,6 +32,7 @@ from crm_tui.org.backends.interface import Operator
 __all__ = [
     "AGE",
     "MAX_GROUPINGS",
+    "summary_unit",
     "Aggregate",
     "CrossFilter",
     "DateGranularity",
@@ -219,6 +220,22 @@ class GroupRow:
     @property
     def count(self) -> int:
         return int(self.values[0] or 0)
+
+
+def summary_unit(definition: ReportDefinition, key: str) -> str | None:
+    """The unit of a summary over a duration ("hours" for AVG(Age) on Case); None for a
+    count or a field's values."""
+    try:
+        summary = Summary.parse(key)
+    except (CrmTuiError, ValueError):
+        return None
+    if summary.field is None or summary.aggregate is Aggregate.COUNT_DISTINCT:
+        return None
+    durations = (
+        (AGE, *definition.durations) if definition.object_name == "Case" else definition.durations
+    )
+    found = next((d for d in durations if d.name.lower() == summary.field.lower()), None)
+    return found.unit.value if found else None
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ def read_agent_results(
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CrmTuiError(f"{path}: not UTF-8 text") from exc
+    _refuse_a_task_set(path, text)
     if path.suffix.lower() == ".jsonl":
         runs = _jsonl_runs(path, text, model=model, strategy=strategy)
         return AgentResultFile(path, content_hash, task_category, runs)
@@ -107,6 +108,35 @@ def read_agent_results(
     answers = _crmarena_answers(path, text)
     run = AgentRunRecords(model=model, strategy=strategy, trial=None, answers=answers)
     return AgentResultFile(path, content_hash, task_category or named.get("task"), (run,))
+
+
+# What a task set's rows hold (CRMArena's and crm-tui's), and a result's never do.
+TASK_ROW_KEYS = {"query", "reward_metric"}
+RESULT_ROW_KEYS = {"task_id", "agent_info", "agent", "trial"}
+
+
+def _refuse_a_task_set(path: Path, text: str) -> None:
+    """A task set given where result files go: said in one line, with where it goes
+    (its name and rows otherwise led to "cannot tell the model" or "missing task_id")."""
+    first: Any = None
+    try:
+        if path.suffix.lower() == ".jsonl":
+            line = next((line for line in text.splitlines() if line.strip()), "")
+            first = loads(line, str(path)) if line else None
+        else:
+            rows = loads(text, str(path))
+            first = rows[0] if isinstance(rows, list) and rows else None
+    except (json.JSONDecodeError, CrmTuiError, RecursionError):
+        return  # not JSON: the reading below says what is wrong
+    if (
+        isinstance(first, dict)
+        and TASK_ROW_KEYS <= first.keys()
+        and not RESULT_ROW_KEYS & first.keys()
+    ):
+        raise CrmTuiError(
+            f"{path} is a task set (queries with their gold answers), not an agent result "
+            "file: pass it as --tasks, with the agent's result files as the arguments"
+        )
 
 
 def _name_parts(path: Path) -> dict[str, str]:

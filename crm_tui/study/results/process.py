@@ -34,11 +34,10 @@ from crm_tui.study.results.steps import (
 )
 from crm_tui.study.store.models import Attempt, AttemptStatus, Event, StudyItem, row_id
 from crm_tui.tasks.families import families
-from crm_tui.tasks.scoring import NO_SUBMISSION, is_submission
+from crm_tui.tasks.scoring import NO_SUBMISSION, is_right, is_submission
 
 ALL = "ALL"
 HUMANS = "humans"
-RIGHT_FROM = 0.5  # knowledge QA's F1 counts as right from here, as the audit's "wrong"
 _QUERYING = {StepKind.QUERY, StepKind.SEARCH, StepKind.LOOKUP, StepKind.FILTER}
 
 
@@ -140,7 +139,7 @@ def trace(
             ),
             None,
         )
-    if is_submission(answer) and points >= RIGHT_FROM:
+    if is_submission(answer) and is_right(points):
         label = Sight.RIGHT
     elif seeable is None:
         label = Sight.UNJUDGED

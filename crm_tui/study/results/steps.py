@@ -319,13 +319,16 @@ def _event_step(kind: str, payload: dict[str, Any], at: int) -> Step | None:
         case EventKind.REPORT_RUN:
             definition = payload.get("definition")
             name = definition.get("object") if isinstance(definition, dict) else None
+            # its groups' record Ids and labels, or its rows' records, as on screen
+            seen = _strings(payload.get("shown"))[:MAX_SEEN]
             return Step(
                 StepKind.FILTER,
                 at,
                 "report",
                 name if isinstance(name, str) else None,
-                (),
+                tuple(v for v in seen if _SF_ID.fullmatch(v) and _is_id(v)),
                 payload.get("rows"),
+                tuple(v for v in seen if not (_SF_ID.fullmatch(v) and _is_id(v))),
             )
         case EventKind.ANSWER_USED:
             used = str(payload.get("record_id") or payload.get("value") or "")

@@ -57,13 +57,12 @@ from crm_tui.study.store.models import (
 from crm_tui.study.work.ratings import rating_targets
 from crm_tui.study.work.studies import study_protocol
 from crm_tui.tasks.families import Family, families
-from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, is_submission, score
+from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, is_right, is_submission, score
 from crm_tui.tasks.taskset import CRMARENA
 
 ALL = "ALL"
 # The paper's Table 2 column order (grouped by persona), used for every per-family listing.
 FAMILY_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
-WRONG_BELOW = 0.5
 REALISTIC = 4  # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
 SCALE = (1, 2, 3, 4, 5)
 
@@ -473,7 +472,7 @@ def _disputed(
         attempts = [a for a in attempts_by_item[row_id(item)] if is_submission(_submission(a))]
         if len(attempts) < 2:
             continue
-        wrong = sum(_attempt_score(a) < WRONG_BELOW for a in attempts) / len(attempts)
+        wrong = sum(not is_right(_attempt_score(a)) for a in attempts) / len(attempts)
         if wrong <= 0.5:
             continue
         common, _ = Counter(a.answer_normalised or "None" for a in attempts).most_common(1)[0]

@@ -223,13 +223,14 @@ class Invitation(SQLModel, table=True):
 
 
 class InvitationFailure(SQLModel, table=True):
-    """A code that reached no profile: counted per source for the lock-out."""
+    """A code that reached no profile: counted per source for the lock-out. A row with
+    reason "opened" marks a right code after wrong ones: the count starts again there."""
 
     __tablename__ = "invitation_failure"
     id: int | None = Field(default=None, primary_key=True)
     source: str = Field(index=True)  # who tried: a terminal, a browser session
     annotator_id: int | None = Field(default=None, foreign_key="annotator.id")  # if known
-    reason: str  # wrong, expired, revoked, locked (kept for the coordinator, never shown)
+    reason: str  # wrong, expired, revoked, locked, opened (for the coordinator, never shown)
     failed_at: datetime
 
 

@@ -8,7 +8,9 @@ the answer was right. Each call is one short transaction, committed before it re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Literal
 
 from sqlmodel import Session, select
@@ -30,7 +32,7 @@ from crm_tui.study.work.assignment import ensure_queue
 from crm_tui.study.work.profiles import get_profile
 from crm_tui.study.work.studies import get_study
 from crm_tui.study.work.timing import Timing, derive
-from crm_tui.tasks.scoring import normalize_exact, score
+from crm_tui.tasks.scoring import is_right, normalize_exact, score
 
 # Written only through the calls below, which also change the attempt's status.
 _RESERVED = {
@@ -40,6 +42,9 @@ _RESERVED = {
     EventKind.EXPIRED,
     EventKind.ANSWER_EDITED,  # with the draft it settled on (save_draft)
 }
+
+
+TODAYS_DATE = re.compile(r"Today's date:\W*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,20 @@ class ItemView:
             persona=extra.get("persona"),
             answer_type=extra.get("answer_type"),
         )
+
+    @property
+    def today(self) -> date | None:
+        """The day the query is set on ("Today's date: 2022-08-23" in its query or
+        context), which relative ranges such as LAST_N_WEEKS:4 count from; None if it
+        names none."""
+        for text in (self.query, self.required_context):
+            found = TODAYS_DATE.search(text)
+            if found:
+                try:
+                    return date.fromisoformat(found.group(1))
+                except ValueError:
+                    return None
+        return None
 
 
 @dataclass(frozen=True)
@@ -357,7 +376,7 @@ def submit(
         status=AttemptStatus(attempt.status),
         wall_ms=timing.wall_ms,
         active_ms=timing.active_ms,
-        correct=points >= 1.0 if show else None,
+        correct=is_right(points) if show else None,
         score=points if show else None,
     )
 

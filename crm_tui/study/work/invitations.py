@@ -12,7 +12,9 @@ Whether the code is still good (decided here, said in the documentation):
   (a person who closes the tab comes back with it) until the coordinator revokes it;
 - a wrong, expired or revoked code gets one message (`BAD_CODE`), reaches no profile and
   is counted; `MAX_FAILURES` within `FAILURE_WINDOW` from one source lock it out, and then
-  even a right code is refused with `LOCKED_OUT` until the window has passed.
+  even a right code is refused with `LOCKED_OUT` until the window has passed;
+- a right code from a source starts its count again: the wrong ones before it no longer
+  count (a shared terminal's next person is not locked out by the last one's typos).
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ class IssuedCode:
     mode: Mode
     code: str
     expires_at: datetime
+    # Profiles with no code at all (made in the app before anyone was invited): the app
+    # now opens on the code screen, so each needs `study invite NAME` to be reached.
+    without_code: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,16 +177,39 @@ def invite(
                 expires_at=now + expires_in,
             )
         )
+        session.flush()
+        invited = set(session.exec(select(Invitation.annotator_id)))
+        without_code = tuple(
+            sorted(a.name for a in session.exec(select(Annotator)) if a.id not in invited)
+        )
         groups = [characters[i : i + GROUP_LENGTH] for i in range(0, len(characters), GROUP_LENGTH)]
-        return IssuedCode(annotator.name, Mode(annotator.mode), "-".join(groups), now + expires_in)
+        return IssuedCode(
+            annotator.name,
+            Mode(annotator.mode),
+            "-".join(groups),
+            now + expires_in,
+            without_code,
+        )
+
+
+OPENED = "opened"  # the reason of a try that opened a profile: the count starts again
 
 
 def _recent_failures(session: Session, source: str, now: datetime) -> int:
+    """Wrong tries from `source` within the window, since its last right code."""
+    of_source = InvitationFailure.source == source
     since = now - FAILURE_WINDOW
+    last_opened = session.exec(
+        select(func.max(InvitationFailure.id)).where(of_source, InvitationFailure.reason == OPENED)
+    ).one()
     return session.exec(
         select(func.count())
         .select_from(InvitationFailure)
-        .where(InvitationFailure.source == source, col(InvitationFailure.failed_at) > since)
+        .where(
+            of_source,
+            col(InvitationFailure.failed_at) > since,
+            col(InvitationFailure.id) > (last_opened or 0),
+        )
     ).one()
 
 
@@ -201,6 +229,12 @@ def redeem(store: StudyStore, code: str, source: str) -> Annotator:
         else:
             reason, annotator_id, found = _check(session, normalise_code(code), now)
         if found is not None:
+            if _recent_failures(session, source, now):  # wrong tries to forget
+                session.add(
+                    InvitationFailure(
+                        source=source, annotator_id=found.id, reason=OPENED, failed_at=now
+                    )
+                )
             return found
         session.add(
             InvitationFailure(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import ClassVar
 
@@ -172,6 +173,17 @@ class CrmApp(App):
         return self.offers(action)
 
     def action_next_field(self, step: int) -> None:
+        focused = self.focused
+        if (
+            step > 0
+            and getattr(self.screen, "TAB_TAKES_SUGGESTION", False)
+            and isinstance(focused, Input)
+            and len(focused._suggestion) > len(focused.value)  # shown in grey after the text
+            and focused.cursor_at_end
+        ):
+            focused.value = focused._suggestion
+            focused.cursor_position = len(focused.value)
+            return
         if step > 0:
             self.screen.focus_next()
         else:
@@ -207,6 +219,11 @@ class CrmApp(App):
     def action_report(self) -> None:
         """r: the report builder, on the report last built (a new one at first)."""
         self.navigate(ReportBuilderLocation(self.last_report()))
+
+    def report_today(self) -> tuple[date, str] | None:
+        """The day relative date ranges count from, and what it is (a host app's: the
+        query being solved); None: the definition's own today, else the org's."""
+        return None
 
     def reports_folder(self) -> Path:
         """Where saved reports live (a host app may keep one folder per person)."""

@@ -32,9 +32,11 @@ class SearchLocation:
 
 @dataclass(frozen=True)
 class ReportBuilderLocation:
-    """The report builder, on a definition (None: a new report)."""
+    """The report builder, on a definition (None: a new report), and the form as it was
+    left: (part, how, field, value), so text typed and not yet added comes back."""
 
     definition: ReportDefinition | None = None
+    form: tuple[str, str, str, str] | None = None
 
 
 @dataclass(frozen=True)

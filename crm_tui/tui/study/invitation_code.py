@@ -21,6 +21,13 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.widgets.fitting_footer import FittingFooter
 
 PROMPT = "Type the invitation code you were given (4 groups of 4 characters) and press Enter:"
+# Once anyone is invited, every profile is reached by its code: say so to the people whose
+# profiles were made here before (they were never given one).
+NO_CODE_YET = (
+    "This study opens with invitation codes. Made a profile here before codes were used? "
+    "Your work is kept: ask the study coordinator for your code "
+    '(`crm-tui study invite "Your Name"` gives an existing profile one).'
+)
 
 
 class InvitationCodeScreen(StudyScreen):
@@ -36,6 +43,7 @@ class InvitationCodeScreen(StudyScreen):
             yield Label(PROMPT, id="invitation-code-label")
             yield Input(placeholder="XXXX-XXXX-XXXX-XXXX", id="invitation-code", max_length=40)
             yield Static("", id="invitation-code-message")
+            yield Static(NO_CODE_YET, id="invitation-code-help", classes="hint")
 
     def on_mount(self) -> None:
         self.title = "Invitation code"

@@ -18,6 +18,7 @@ from textual.widgets import Markdown, Static
 
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
 from crm_tui.tasks.families import PERSONAS, get_family
+from crm_tui.tasks.scoring import RIGHT_FROM
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
 from crm_tui.tui.study.dialogs import (
@@ -78,6 +79,9 @@ class SolveScreen(StudyScreen):
         self.base_monotonic_ms = service.monotonic_ms()
         self.last_write_ms = self.base_monotonic_ms
         self.running = True
+        # From the moment the submit is queued on the study's writer: writes of this
+        # attempt after it (a draft, an event) would be refused as already submitted.
+        self.submitting = False
         self.remaining_at_base: int | None = view.time_limit_ms
         self.warned: set[int] = set()  # the LIMIT_WARNINGS given
 
@@ -137,7 +141,7 @@ class SolveScreen(StudyScreen):
         self.query_one("#timer", Static).update(text)
 
     async def _tick(self) -> None:
-        if self.finished:
+        if self.finished or self.submitting:
             return
         if self._edit_settled():
             await self._save_draft(self.unlogged_edit or "", log=True)
@@ -160,6 +164,8 @@ class SolveScreen(StudyScreen):
     async def _heartbeat(self) -> None:
         """Still here: written every HEARTBEAT_S of running time, so a kill loses at most
         that much active time. No read back after it: a heartbeat changes no state."""
+        if self.finished or self.submitting:
+            return
         try:
             await self.service.run(self.service.record_event, self.view.attempt_id, "heartbeat")
         except Exception as error:  # e.g. closed by another window
@@ -194,7 +200,7 @@ class SolveScreen(StudyScreen):
     # ----------------------------------------------------------------- events
     async def event(self, kind: str, payload: dict[str, Any] | None = None) -> None:
         """Record an event of this attempt now (pause, focus, record viewed, ...)."""
-        if self.finished:
+        if self.finished or self.submitting:
             return
         try:
             await self.service.run(self.service.record_event, self.view.attempt_id, kind, payload)
@@ -206,8 +212,8 @@ class SolveScreen(StudyScreen):
 
     async def on_answer_entry_edited(self, message: AnswerEntry.Edited) -> None:
         """Keep every change to the answer at once: nothing typed is lost in a crash."""
-        if self.finished or message.answer == self.saved_draft:
-            return
+        if self.finished or self.submitting or message.answer == self.saved_draft:
+            return  # (while submitting, the answer on screen is the one being submitted)
         # typing again after a pause (before the tick saw it): the paused-on text is logged
         settled = self.unlogged_edit if self._edit_settled() else None
         taken = message.answer == self.taken_answer
@@ -221,6 +227,8 @@ class SolveScreen(StudyScreen):
 
     async def _save_draft(self, answer: str, edited: str | None = None, log: bool = False) -> None:
         """The draft written; `edited` (or with `log`, `answer`) logged as an edit."""
+        if self.finished or self.submitting:
+            return
         if log:
             edited, self.unlogged_edit = answer, None
         self.saved_draft = answer
@@ -324,19 +332,29 @@ class SolveScreen(StudyScreen):
     async def _confirmed(self, confidence: int | None) -> None:
         if confidence is None:
             return
+        if self.finished or self.submitting:
+            return
         if self.unlogged_edit is not None:  # the last text typed, logged before the submit
             await self._save_draft(self.unlogged_edit, log=True)
+        entry = self.query_one(AnswerEntry)
+        self.submitting = True  # set as the submit is queued: nothing of this attempt after it
         result = await self.study(
             self.service.submit_answer,
             self.view.attempt_id,
-            self.query_one(AnswerEntry).answer,
+            entry.answer,
             confidence=confidence,
         )
-        if result is None:
+        if result is None:  # not submitted (the notice says why): the draft is kept as shown
+            self.submitting = False
+            shown = entry.answer
+            if shown is not None and shown != self.saved_draft:
+                await self._save_draft(shown)
             return
         message = f"Submitted after {clock_text(result.active_ms)} of active time."
         if result.correct is not None:  # training mode only
             message += " Correct!" if result.correct else " Not correct."
+            if result.score is not None and 0 < result.score < 1:  # knowledge QA's F1
+                message += f" (F1 {result.score:.2f}; right from {RIGHT_FROM})"
         self._leave(message)
 
     def action_skip(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -250,6 +251,12 @@ class StudyApp(CrmApp):
             None,
         )
 
+    def report_today(self) -> tuple[date, str] | None:
+        """While a query is solved: the day it is set on (its "Today's date")."""
+        solve = self.solving()
+        today = solve.view.item.today if solve is not None else None
+        return (today, "the query's date") if today is not None else None
+
     def working_profile(self) -> Profile | None:
         """Who is working: the profile of the topmost study screen (None while back on
         the profile screen, which is where it is chosen)."""
@@ -309,6 +316,7 @@ class StudyApp(CrmApp):
                 "rows": message.rows,
                 "groups": message.groups,
                 "error": message.error,
+                "shown": message.shown,
                 "ms": message.ms,
             },
         )

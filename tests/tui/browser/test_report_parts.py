@@ -128,7 +128,7 @@ async def test_a_matrix_shows_row_and_column_subtotals_and_the_grand_total(app, 
             g.keys[0].label: show_value(by_status.value(g, "AVG(Age)")) for g in by_status.groups
         }
         # The last row: each column's average, then the report's.
-        assert rows[-1][0] == "Total (AVG(Age))"
+        assert rows[-1][0] == "Total (AVG(Age) (hours))"
         assert dict(zip(columns[1:-1], rows[-1][1:-1], strict=True)) == {
             g.keys[0].label: show_value(by_priority.value(g, "AVG(Age)"))
             for g in by_priority.groups

@@ -59,3 +59,38 @@ async def test_u_on_a_report_group_fills_the_answer(make_app, study_path, clock)
         payload = json.loads(runs[0].payload_json or "{}")
         assert payload["definition"]["object"] == definition.object_name
         assert payload["rows"] > 0 and payload["error"] is None and "ms" in payload
+
+
+async def test_a_report_run_records_what_its_groups_showed(make_app, study_path, clock):
+    """The process view counts the records and values a report's groups put on screen: an
+    answer taken from a group was seen there (it showed Records 0, first sight "—")."""
+    from crm_tui.study.results.process import gold_shown
+    from crm_tui.study.results.steps import human_steps
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await create_profile_via_form(pilot, "Dana", "Customer Service Associate", "6")
+        await pilot.press("s")
+        await settle(pilot)
+        solve = app.screen
+        assert isinstance(solve, SolveScreen)
+        definition = answer_report(solve.family.answer_object)
+        await pilot.press("f2")
+        await settle(pilot)
+        app.navigate(ReportBuilderLocation(definition))
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        candidate = app.screen.answer_candidate()
+        assert candidate is not None and candidate.record_id
+        await pilot.press("u")
+        await settle(pilot)
+        attempt_id = solve.view.attempt_id
+    with StudyStore.open(study_path, clock) as store, store.transaction() as session:
+        events = list(
+            session.exec(select(Event).where(Event.attempt_id == attempt_id).order_by(Event.id))
+        )
+    steps = human_steps(events)
+    report = next(step for step in steps if step.detail == "report")
+    assert report.record_ids
+    assert gold_shown(report, candidate.record_id)

@@ -83,7 +83,8 @@ def attempts(study_db: Path, who: str) -> list[Attempt]:
 
 def failure_sources(study_db: Path) -> list[str]:
     with StudyStore.open_existing(study_db) as store, store.transaction() as db:
-        return list(db.exec(select(InvitationFailure.source)))
+        wrong = InvitationFailure.reason != "opened"  # "opened": a right code after them
+        return list(db.exec(select(InvitationFailure.source).where(wrong)))
 
 
 def opened_count(study_db: Path, attempt_id: int) -> int:

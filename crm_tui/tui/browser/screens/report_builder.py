@@ -11,6 +11,7 @@ saved ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -19,12 +20,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Operator
 from crm_tui.org.reports.definition import (
+    AGE,
     Aggregate,
     CrossFilter,
     DateGranularity,
@@ -51,7 +54,18 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 DEFAULT_OBJECT = "Case"
+# Narrower terminals show the form on two rows and give the text half the width: in one
+# row, the field and value boxes would have no room for what is typed.
+TWO_ROWS_BELOW_WIDTH = 120
 VALUE = "value"  # a grouping without date granularity
+# How `resolve` says a typed name is not in the org (a part naming it is refused).
+NOT_THERE = ("unknown field", "no lookup", "no related list", "is not a field path")
+UNDO_DEPTH = 50
+FORM_BOXES = (
+    "report-field",
+    "report-value",
+    "report-name",
+)  # the builder's changes Ctrl+Z can take back
 
 # part kind -> (label, the "how" choices, field placeholder, value placeholder)
 PARTS: dict[str, tuple[str, list[tuple[str, str]], str, str]] = {
@@ -121,28 +135,45 @@ LISTS = (
 )
 
 
-def describe_part(kind: str, part: Any) -> str:
+def describe_part(kind: str, part: Any, label: Callable[[str], str] | None = None) -> str:
+    """A part as the parts table says it; `label` names a field path the way the org
+    labels it (the table shows "Date/Time Opened (CreatedDate)")."""
+
+    def named(path: str) -> str:
+        shown = label(path) if label is not None else path
+        return path if shown == path else f"{shown} ({path})"
+
     match part:
         case ReportFilter(field=f, operator=op, value=v):
-            return f"{f} {Operator(op).value}" + ("" if v is None else f" {v}")
+            return f"{named(f)} {Operator(op).value}" + ("" if v is None else f" {v}")
         case DateRange(field=f, range=r):
-            return f"{f} within {r}"
+            return f"{named(f)} within {r}"
         case CrossFilter(child=c, filters=fs, with_=w, more_than=n):
             rows = f" more than {n}" if n is not None else ""
             where = f" where {'; '.join(describe_part('filter', f) for f in fs)}" if fs else ""
             return f"{'with' if w else 'without'} {c}{rows}{where}"
         case Duration(name=n, start=s, end=e, unit=u):
-            return f"{n} = {e} − {s} ({u.value})"
+            return f"{n} = {named(e)} − {named(s)} ({u.value})"
         case Grouping(field=f, granularity=g):
-            return f + (f" by {g.value.replace('_', ' ')}" if g else "")
+            return named(f) + (f" by {g.value.replace('_', ' ')}" if g else "")
         case Summary():
             return part.key
+        case str():
+            return named(part)
     return str(part)
+
+
+def part_count(definition: ReportDefinition) -> int:
+    """How many parts the parts table lists under the report type."""
+    d = definition
+    lists = sum(len(getattr(d, attr)) for attr, _label in LISTS)
+    return lists + (d.sort is not None) + (d.top_n is not None) + bool(d.matrix)
 
 
 class ReportBuilderScreen(BrowserScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Report builder"
+    TAB_TAKES_SUGGESTION = True  # Tab in the field box takes the grey suggestion first
     BINDINGS = [
         Binding("ctrl+r", "run", "Run report", priority=True),
         Binding("ctrl+a", "add_part", "Add part", priority=True),
@@ -150,21 +181,37 @@ class ReportBuilderScreen(BrowserScreen):
         Binding("ctrl+o", "app.saved_reports", "Saved reports", priority=True),
         Binding("ctrl+n", "new", "New report", priority=True),
         Binding("delete", "remove_part", "Remove part"),
+        Binding("ctrl+z", "undo", "Undo", show=False),  # said when a change drops parts
         Binding("ctrl+up", "move_part(-1)", "Move up", show=False),
         Binding("ctrl+down", "move_part(1)", "Move down", show=False),
-        Binding("escape", "focus_form", "To the form", show=False),
+        Binding("escape", "escape", "Leave the box / to the form", show=False),
     ]
 
     def __init__(self, place: ReportBuilderLocation) -> None:
         super().__init__()
         self.definition = place.definition or ReportDefinition(DEFAULT_OBJECT)
+        self.form_left = place.form  # the form as it was left: put back on mount
+        self._restore_how: str | None = None
         self.text_error: str | None = None  # the text does not parse
+        self.form_error: str | None = None  # the form's part was refused (until the next change)
         self.check_error: str | None = None  # it parses, but does not fit the org
         self._shown_text = ""
         self.field_paths: list[str] = []
+        self.field_labels: dict[str, str] = {}  # field path -> the org's label
+        self.label_paths: dict[str, str] = {}  # a label (lower case) -> its field's path
+        # The definitions before each change from the form or the parts table (Ctrl+Z),
+        # and the last one of each report type left: choosing it again brings it back.
+        self.undo_stack: list[ReportDefinition] = []
+        self.left_types: dict[str, ReportDefinition] = {}
+        self._adds = 0  # parts added: each is checked in its own worker
 
     def compose_body(self) -> ComposeResult:
-        yield Static("Report builder", id="report-builder-title", classes="screen-title")
+        title = "Report builder"
+        given = self.crm.report_today()
+        if given is not None:  # in a study: the query's date, not the org's
+            day, what = given
+            title += f" · relative date ranges count from {day.isoformat()}, {what}"
+        yield Static(title, id="report-builder-title", classes="screen-title")
         with Horizontal(id="report-form"):
             yield Select([], prompt="Report type", id="report-type", allow_blank=True)
             yield Select(
@@ -186,11 +233,23 @@ class ReportBuilderScreen(BrowserScreen):
                 yield parts
             yield TextArea(id="report-toml", soft_wrap=False, show_line_numbers=False)
 
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < TWO_ROWS_BELOW_WIDTH, "-narrow")
+
     def on_mount(self) -> None:
         self.title = "Report builder"
         backend = self.crm.backend
         fetch_then_show(self, backend.list_objects, self._show_types, group="types")
         self.query_one("#report-name", Input).value = self.definition.name
+        if self.form_left is not None:
+            kind, how, field, value = self.form_left
+            self.query_one("#report-field", Input).value = field
+            self.query_one("#report-value", Input).value = value
+            if kind in PARTS and kind != "grouping":
+                self._restore_how = how
+                self.query_one("#report-part", Select).value = kind
+            elif how in {v for _label, v in PARTS["grouping"][1]}:
+                self.query_one("#report-how", Select).value = how
         self._show_definition()
         self._load_fields()
         self.query_one("#report-field", Input).focus()
@@ -205,15 +264,32 @@ class ReportBuilderScreen(BrowserScreen):
     def _load_fields(self) -> None:
         describe, name = self.crm.backend.describe, self.definition.object_name
 
-        def fields() -> list[str]:
+        def fields() -> list[tuple[str, str]]:
             refs = fields_for_report(describe, name, depth=2)
-            return [r.path for r in refs] + (["Age"] if name == "Case" else [])
+            age = [("Age", f"Age ({AGE.unit.value})")] if name == "Case" else []
+            return [(r.path, r.label) for r in refs] + age
 
         fetch_then_show(self, fields, self._show_fields, group="fields", failed=lambda _e: None)
 
-    def _show_fields(self, paths: list[str]) -> None:
-        self.field_paths = paths
+    def _show_fields(self, fields: list[tuple[str, str]]) -> None:
+        self.field_paths = [path for path, _label in fields]
+        self.field_labels = dict(fields)
+        by_label: dict[str, list[str]] = {}
+        for path, label in fields:
+            by_label.setdefault(label.lower(), []).append(path)
+        # A label names a field only when one field has it.
+        self.label_paths = {label: paths[0] for label, paths in by_label.items() if len(paths) == 1}
         self._suggest(str(self.query_one("#report-part", Select).value))
+        self._show_parts()
+
+    def _label(self, path: str) -> str:
+        return self.field_labels.get(path, path)
+
+    def _path(self, typed: str) -> str:
+        """A typed field: its path, when a field's label was typed instead."""
+        if typed in self.field_labels:
+            return typed
+        return self.label_paths.get(typed.strip().lower(), typed)
 
     def _suggest(self, kind: str) -> None:
         """Suggestions for the field box: the report's fields, its related lists for a
@@ -237,13 +313,17 @@ class ReportBuilderScreen(BrowserScreen):
                 group="fields",
                 failed=lambda _e: None,
             )
-        else:
-            field.suggester = SuggestFromList(self.field_paths, case_sensitive=False)
+        else:  # the API names, and the labels a newcomer knows them by
+            labels = [label for path, label in self.field_labels.items() if label != path]
+            field.suggester = SuggestFromList(self.field_paths + labels, case_sensitive=False)
 
     # ----------------------------------------------------------------- the definition
-    def _set_definition(self, definition: ReportDefinition) -> None:
+    def _set_definition(self, definition: ReportDefinition, undoable: bool = True) -> None:
         """A new definition from the form: the text, the parts and the check follow."""
         object_changed = definition.object_name != self.definition.object_name
+        if undoable and definition != self.definition:
+            self.undo_stack.append(self.definition)
+            del self.undo_stack[:-UNDO_DEPTH]
         self.definition = definition
         self.text_error = None
         self._show_definition()
@@ -251,6 +331,8 @@ class ReportBuilderScreen(BrowserScreen):
             self._load_fields()
 
     def _show_definition(self) -> None:
+        self.form_error = None
+        self._remember()
         text = dump_definition(self.definition)
         self._shown_text = text
         area = self.query_one("#report-toml", TextArea)
@@ -264,6 +346,7 @@ class ReportBuilderScreen(BrowserScreen):
         if text == self._shown_text:
             return
         self._shown_text = text
+        self.form_error = None
         try:
             definition = parse_definition(text)
         except CrmTuiError as error:
@@ -273,6 +356,7 @@ class ReportBuilderScreen(BrowserScreen):
         self.text_error = None
         object_changed = definition.object_name != self.definition.object_name
         self.definition = definition
+        self._remember()
         self._show_parts()
         self._check()
         if object_changed:
@@ -289,7 +373,7 @@ class ReportBuilderScreen(BrowserScreen):
 
     def _check(self) -> None:
         definition, describe = self.definition, self.crm.backend.describe
-        today = definition.today or date.today()
+        today = self._today()
 
         def check() -> str | None:
             try:
@@ -300,13 +384,18 @@ class ReportBuilderScreen(BrowserScreen):
 
         fetch_then_show(self, check, self._checked, group="check")
 
+    def _today(self) -> date:
+        """The day the check counts relative ranges from (the run counts from the same)."""
+        given = self.crm.report_today()
+        return given[0] if given else self.definition.today or date.today()
+
     def _checked(self, problem: str | None) -> None:
         self.check_error = problem
         self._show_check()
 
     def _show_check(self) -> None:
         line = self.query_one("#report-check", Static)
-        problem = self.text_error or self.check_error
+        problem = self.text_error or self.form_error or self.check_error
         if problem:
             line.update(Text(problem.splitlines()[0], style="bold red"))
         else:
@@ -321,7 +410,9 @@ class ReportBuilderScreen(BrowserScreen):
         for attr, label in LISTS:
             for i, part in enumerate(getattr(d, attr)):
                 # A long part (a cross filter's conditions) wraps instead of being cut.
-                table.add_row(label, describe_part(attr, part), key=f"{attr}:{i}", height=None)
+                table.add_row(
+                    label, describe_part(attr, part, self._label), key=f"{attr}:{i}", height=None
+                )
         if d.sort is not None:
             order = "descending" if d.sort.descending else "ascending"
             table.add_row("Sort groups", f"{d.sort.summary} {order}", key="sort")
@@ -334,44 +425,139 @@ class ReportBuilderScreen(BrowserScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "report-type" and event.value is not Select.NULL:
             if event.value != self.definition.object_name:
-                self._set_definition(ReportDefinition(str(event.value), name=self.definition.name))
+                self._change_type(str(event.value))
         elif event.select.id == "report-part" and event.value is not Select.NULL:
             _label, how, field_hint, value_hint = PARTS[str(event.value)]
             select: Select[str] = self.query_one("#report-how", Select)
             select.set_options(how)
-            select.value = how[0][1]
+            restore, self._restore_how = self._restore_how, None
+            select.value = restore if restore in {v for _label, v in how} else how[0][1]
             self.query_one("#report-field", Input).placeholder = field_hint
             self.query_one("#report-value", Input).placeholder = value_hint
             self._suggest(str(event.value))
 
+    def _change_type(self, object_name: str) -> None:
+        """Another report type: its parts as they were left (none the first time); the
+        old type's parts are kept for Ctrl+Z and for choosing that type again."""
+        old = self.definition
+        self.left_types[old.object_name] = old
+        new = self.left_types.get(object_name) or ReportDefinition(object_name)
+        self._set_definition(new.with_(name=old.name))
+        count = part_count(old)
+        if count:
+            parts = "1 part" if count == 1 else f"{count} parts"
+            self.notify(
+                f"{parts} of the {old.object_name} report put aside: Ctrl+Z (or choosing "
+                f"{old.object_name} again) brings them back.",
+                title=f"Report type: {object_name}",
+            )
+
+    def action_undo(self) -> None:
+        if not self.undo_stack:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        definition = self.undo_stack.pop()
+        object_changed = definition.object_name != self.definition.object_name
+        self._set_definition(definition, undoable=False)
+        self.query_one("#report-name", Input).value = definition.name
+        if object_changed:
+            self._select_type()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id in ("report-field", "report-value"):
+        if event.input.id == "report-field":
+            event.stop()
+            if self._needs_value() and not self.query_one("#report-value", Input).value.strip():
+                # Not a part without its value: on to the value box (it says what to type).
+                self.query_one("#report-value", Input).focus()
+                return
+            self.action_add_part()
+        elif event.input.id == "report-value":
             event.stop()
             self.action_add_part()
         elif event.input.id == "report-name":
             event.stop()
             self._set_definition(self.definition.with_(name=event.value.strip()))
 
+    def _needs_value(self) -> bool:
+        """Whether the part the form describes takes a value it cannot do without."""
+        kind = str(self.query_one("#report-part", Select).value)
+        how = str(self.query_one("#report-how", Select).value)
+        if kind in ("filter", "cross_where"):
+            return Operator(how).takes_value
+        return kind in ("date_range", "duration", "top_n")
+
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "report-name" and event.value.strip() != self.definition.name:
             self.definition = self.definition.with_(name=event.value.strip())
             self._show_definition()
+        self._remember()
+
+    def _remember(self) -> None:
+        """Keep the definition and the form's text in the history: leaving the builder
+        (o, Back, a search) and coming back loses nothing typed."""
+        history = self.crm.history
+        if not isinstance(history.current, ReportBuilderLocation) or not self.is_current:
+            return
+        form = (
+            str(self.query_one("#report-part", Select).value),
+            str(self.query_one("#report-how", Select).value),
+            self.query_one("#report-field", Input).value,
+            self.query_one("#report-value", Input).value,
+        )
+        history.replace_current(ReportBuilderLocation(self.definition, form))
 
     def action_add_part(self) -> None:
+        """Add the part the form describes. It is checked against the org first (in a
+        worker): a part naming a field, lookup or related list the report does not have
+        is refused. The boxes empty at once, so what is typed next is kept; a refused
+        part's text comes back into them (unless something new was typed there)."""
         kind = str(self.query_one("#report-part", Select).value)
         how = str(self.query_one("#report-how", Select).value)
         field_input = self.query_one("#report-field", Input)
         value_input = self.query_one("#report-value", Input)
         field, value = field_input.value.strip(), value_input.value.strip()
+        if kind not in ("cross", "cross_where", "sort"):  # a field's label names its path
+            field = self._path(field)
+        if kind == "duration":
+            value = self._path(value)
         try:
-            definition = self._with_part(kind, how, field, value)
+            candidate = self._with_part(kind, how, field, value)
         except (CrmTuiError, ValueError) as error:
-            self.text_error = f"{PARTS[kind][0]}: {error}"
-            self._show_check()
+            self._refuse(kind, str(error))
             return
         field_input.value = value_input.value = ""
-        self._set_definition(definition)
         field_input.focus()
+        describe, today = self.crm.backend.describe, self._today()
+        names = [text for text in (field, value) if text]
+
+        def check() -> str | None:
+            try:
+                resolve(candidate, describe, today)
+            except CrmTuiError as error:
+                problem = str(error)
+                # Only a name the org does not have, typed just now: other problems (a
+                # sort before its summary, a long text grouped) are the check line's.
+                unknown = any(words in problem for words in NOT_THERE)
+                return problem if unknown and any(repr(n) in problem for n in names) else None
+            return None
+
+        def checked(problem: str | None) -> None:
+            if problem is not None:
+                if not field_input.value and not value_input.value:
+                    field_input.value, value_input.value = field, value
+                self._refuse(kind, problem.split(": ", 1)[-1])
+                return
+            try:  # on the definition as it is now (another part may have come first)
+                self._set_definition(self._with_part(kind, how, field, value))
+            except (CrmTuiError, ValueError) as error:
+                self._refuse(kind, str(error))
+
+        self._adds += 1
+        fetch_then_show(self, check, checked, group=f"add-{self._adds}")
+
+    def _refuse(self, kind: str, problem: str) -> None:
+        self.form_error = f"{PARTS[kind][0]}: {problem}"
+        self._show_check()
 
     def _with_part(self, kind: str, how: str, field: str, value: str) -> ReportDefinition:
         d = self.definition
@@ -383,6 +569,8 @@ class ReportBuilderScreen(BrowserScreen):
                 return d.with_(columns=(*d.columns, field))
             case "filter":
                 op = Operator(how)
+                if op.takes_value and not value:
+                    raise CrmTuiError(f"type the value to compare {field} with")
                 return d.with_(
                     filters=(*d.filters, ReportFilter(field, op, value if op.takes_value else None))
                 )
@@ -399,6 +587,8 @@ class ReportBuilderScreen(BrowserScreen):
                 if not d.cross_filters:
                     raise CrmTuiError("add a cross filter first (with / without related rows)")
                 op = Operator(how)
+                if op.takes_value and not value:
+                    raise CrmTuiError(f"type the value to compare {field} with")
                 condition = ReportFilter(field, op, value if op.takes_value else None)
                 *before, last = d.cross_filters
                 last = replace(last, filters=(*last.filters, condition))
@@ -491,6 +681,14 @@ class ReportBuilderScreen(BrowserScreen):
         for input_id in ("#report-name", "#report-field", "#report-value"):
             self.query_one(input_id, Input).value = ""
         self._set_definition(ReportDefinition(self.definition.object_name))
+        self.action_focus_form()
+
+    def action_escape(self) -> None:
+        """Esc in a box of the form leaves it (for the parts table), so a key typed next
+        is not typed into it; elsewhere, back to the form's field box."""
+        if self.focused is not None and self.focused.id in FORM_BOXES:
+            self.query_one("#report-parts", DataTable).focus()
+            return
         self.action_focus_form()
 
     def action_focus_form(self) -> None:

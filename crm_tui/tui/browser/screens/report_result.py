@@ -30,6 +30,7 @@ from crm_tui.org.reports.definition import (
     GroupKey,
     ReportDefinition,
     ReportResult,
+    summary_unit,
     to_dict,
 )
 from crm_tui.org.reports.matrix import Matrix, is_matrix, run_matrix, shown_summary
@@ -159,10 +160,17 @@ class ReportScreen(BrowserScreen):
         self._status("Running the report… (Esc cancels)")
         self.started = self.crm.clock()
 
+        # A host app's day (the query being solved) counts before the definition's own.
+        given = self.crm.report_today()
+        today = given[0] if given else None
+
+        def run_one(d: ReportDefinition) -> ReportResult:
+            return backend.run_report(d, today)
+
         def run() -> tuple[ReportResult, Matrix | None]:
             if is_matrix(definition):
-                return run_matrix(backend.run_report, definition)
-            return backend.run_report(definition), None
+                return run_matrix(run_one, definition)
+            return run_one(definition), None
 
         self.worker = fetch_then_show(
             self,
@@ -195,7 +203,9 @@ class ReportScreen(BrowserScreen):
         ms = self._elapsed_ms()
         groups = len(result.groups) if result.grouping_labels else None
         self.post_message(
-            ReportRun(to_dict(self.definition), result.record_count, groups, None, ms)
+            ReportRun(
+                to_dict(self.definition), result.record_count, groups, None, ms, shown(result)
+            )
         )
         table = self.query_one("#report-grid", DataTable)
         if not result.grouping_labels:
@@ -221,7 +231,7 @@ class ReportScreen(BrowserScreen):
         for i, label in enumerate(result.grouping_labels):
             table.add_column(label, key=f"g{i}")
         for key in result.summaries:
-            table.add_column(_summary_label(key), key=key)
+            table.add_column(_summary_label(key, self.definition), key=key)
         for i, group in enumerate(result.groups):
             cells = [k.label for k in group.keys] + [
                 Text(show_value(v), justify="right") for v in group.values
@@ -254,7 +264,7 @@ class ReportScreen(BrowserScreen):
                 key=str(i),
             )
         table.add_row(
-            Text(f"Total ({_summary_label(matrix.summary)})", style="bold"),
+            Text(f"Total ({_summary_label(matrix.summary, self.definition)})", style="bold"),
             *(
                 Text(show_value(matrix.column_totals.get(c.value)), style="bold", justify="right")
                 for c in cols
@@ -286,7 +296,7 @@ class ReportScreen(BrowserScreen):
         plt.clear_data()
         plt.clear_figure()
         plt.bar([label[:18] for label, _v in bars], [float(v) for _l, v in bars])  # type: ignore[arg-type]
-        plt.title(_summary_label(summary))
+        plt.title(_summary_label(summary, self.definition))
         chart.display = True
         chart.refresh()
 
@@ -399,5 +409,30 @@ class ReportScreen(BrowserScreen):
         fetch_then_show(self, target, lambda found: self.crm.navigate(RecordLocation(found)))
 
 
-def _summary_label(key: str) -> str:
-    return "Records" if key == "COUNT()" else key
+SHOWN_CAP = 400  # values of a result recorded as seen, at most
+
+
+def shown(result: ReportResult) -> list[str]:
+    """What a result puts on screen, for the study's record of it: each group key's
+    record Id (a lookup) and label, or an ungrouped report's records."""
+    if not result.grouping_labels:
+        return list(result.row_ids[:SHOWN_CAP])
+    seen: dict[str, None] = {}
+    for group in result.groups:
+        for key in group.keys:
+            if key.record_id:
+                seen[key.record_id] = None
+            if key.label:
+                seen[key.label] = None
+        if len(seen) >= SHOWN_CAP:
+            break
+    return list(seen)[:SHOWN_CAP]
+
+
+def _summary_label(key: str, definition: ReportDefinition | None = None) -> str:
+    """A summary's column title: "Records" for the count, a duration's with its unit
+    ("AVG(Age) (hours)")."""
+    if key == "COUNT()":
+        return "Records"
+    unit = summary_unit(definition, key) if definition is not None else None
+    return f"{key} ({unit})" if unit else key

@@ -3,9 +3,13 @@ under the plural labels the backend describes (on a backend that declares search
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import groupby
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, OptionList, Static
@@ -17,6 +21,42 @@ from crm_tui.tui.browser.screens.browser_screen import BrowserScreen
 from crm_tui.tui.messages import RowsShown
 from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
+
+
+@dataclass(frozen=True)
+class Found:
+    text: str
+    hits: list[SearchHit]
+    labels: dict[str, str]  # object name -> plural label
+    words_apart: bool  # no record had every word: these have some of them
+
+
+WORD = re.compile(r"\w+")
+MAX_WORDS_APART = 6  # words searched one by one when no record has them all
+
+
+def some_words(
+    search: Callable[..., list[SearchHit]], words: list[str], limit: int
+) -> list[SearchHit]:
+    """When no record has every word ("shipping delay policy"): the records with most of
+    them, in the order each word's search ranks them."""
+    found: dict[str, tuple[int, int, SearchHit]] = {}  # record -> (words, first rank, hit)
+    for word in dict.fromkeys(w.lower() for w in words):
+        for rank, hit in enumerate(search(word, limit=limit)):
+            count, first, _hit = found.get(hit.record_id, (0, rank, hit))
+            found[hit.record_id] = (count + 1, min(first, rank), hit)
+    ranked = sorted(found.values(), key=lambda entry: (-entry[0], entry[1]))
+    return [hit for _count, _rank, hit in ranked[:limit]]
+
+
+def distinct_words(snippet: str) -> str:
+    """A snippet without a word repeated next to itself (an e-mail address that is also
+    the username was shown twice)."""
+    out: list[str] = []
+    for word in snippet.split(" "):
+        if not out or word.lower() != out[-1].lower():
+            out.append(word)
+    return " ".join(out)
 
 
 class SearchScreen(BrowserScreen):
@@ -63,15 +103,20 @@ class SearchScreen(BrowserScreen):
             self.query_one("#search-status", Static).update(f"{backend.name} offers no search")
             return
 
-        def search() -> tuple[str, list[SearchHit], dict[str, str]]:
+        def search() -> Found:
             hits = backend.search(text, limit=limit)
+            words = WORD.findall(text)
+            apart = not hits and 1 < len(words) <= MAX_WORDS_APART
+            if apart:
+                hits = some_words(backend.search, words, limit)
             objects = {h.object_name for h in hits}
-            return text, hits, {name: backend.describe(name).label_plural for name in objects}
+            labels = {name: backend.describe(name).label_plural for name in objects}
+            return Found(text, hits, labels, apart)
 
         fetch_then_show(self, search, self._show, group="search")
 
-    def _show(self, result: tuple[str, list[SearchHit], dict[str, str]]) -> None:
-        text, hits, labels = result
+    def _show(self, result: Found) -> None:
+        text, hits, labels = result.text, result.hits, result.labels
         results = self.query_one(OptionList)
         results.clear_options()
         # Group by object in the order each object's best hit ranks.
@@ -84,15 +129,25 @@ class SearchScreen(BrowserScreen):
                 Option(Text(f"{label} ({len(group_hits)})", style="bold reverse"), disabled=True)
             )
             for hit in group_hits:
-                snippet = "" if hit.snippet in hit.title else "  " + hit.snippet
+                words = distinct_words(hit.snippet)
+                snippet = "" if words in hit.title else "  " + words
                 prompt = Text.assemble(
                     ("  " + hit.title, "bold"), (snippet, "dim"), no_wrap=True, overflow="ellipsis"
                 )
                 results.add_option(Option(prompt, id=hit.record_id))
         status = f"{len(hits)} results for {text!r}" if text.strip() else "Type to search"
+        if hits and result.words_apart:
+            status += " (no record has every word: those with most of them first)"
         if hits:
             self.post_message(RowsShown("search", None, [h.record_id for h in hits], text))
         self.query_one("#search-status", Static).update(status)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # However the list is reached (Down, Enter, Tab, a click), a hit is highlighted:
+        # focused with none, the next Down went past the first hit.
+        results = self.query_one(OptionList)
+        if event.widget is results and results.highlighted is None and results.option_count:
+            results.action_first()
 
     def action_focus_results(self) -> None:
         results = self.query_one(OptionList)
