@@ -354,7 +354,13 @@ class _Checker:
 
 def check_org(store: OrgStore) -> CheckReport:
     """Run every integrity check on `store`; `report.ok` is True when none fails."""
-    return _Checker(store).run()
+    checker = _Checker(store)
+    report = checker.run()
+    if store.org_kind == "b2b":
+        from crm_tui.org.store.check_b2b import check_sales
+
+        check_sales(checker)
+    return report
 
 
 # Salesforce's own formats, as the store keeps them: 2020-01-04, 2020-01-04T14:38:00.000+0000.
