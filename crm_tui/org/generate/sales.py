@@ -57,6 +57,8 @@ LINE_LIMIT = 5
 SALES_END = END.date() - timedelta(days=1)
 # Shares of quotes open for approval that break a rule (the rest break none).
 VIOLATION_SHARE = 0.45
+REJECTED_VIOLATION_SHARE = 0.8
+REVISED_SHARE = 0.4  # won deals whose accepted quote followed a turned-down one
 # Shares of leads with a sales call, and of those whose call fails some factor.
 CALL_SHARE = 0.55
 GAP_SHARE = 0.6
@@ -375,6 +377,12 @@ def _opportunity(
               "CompanySignedDate": _sf_date(signed),
               "CreatedDate": sf_datetime(at_time(max(customer_signed, day), 600))})  # fmt: skip
     w.add("Opportunity", row)
+    if stage == "Closed" and r.random() < REVISED_SHARE:
+        # An earlier offer the buyer turned down or that was not approved: often one that
+        # broke a quote rule.
+        _quote(w, r, ids, counters, cat, pb, articles, opp, acc, company, stage, lines,
+               created + timedelta(days=max(1, cycle // 3)),
+               r.choice(("Rejected", "Denied")))  # fmt: skip
     if STAGES.index(stage) >= 2:
         _quote(w, r, ids, counters, cat, pb, articles, opp, acc, company, stage, lines,
                created + timedelta(days=max(1, cycle // 2)))  # fmt: skip
@@ -395,16 +403,18 @@ def _quote(
     stage: str,
     lines: list[tuple[int, str, float, int]],
     when: datetime,
+    status: str | None = None,
 ) -> None:
     qid = ids["Quote"]()
     counters["quote"] += 1
-    status = {"Closed": "Accepted", "Negotiation": "Presented"}.get(
+    status = status or {"Closed": "Accepted", "Negotiation": "Presented"}.get(
         stage, r.choice(("Draft", "Needs Review", "In Review"))
     )
     # Lines: (product index, entry, list price, quantity, sales price, discount %)
     quote_lines = [(p, e, price, q, price, r.choice((0, 0, 5, 10, 15))) for p, e, price, q in lines]
     violation: str | None = None
-    if status != "Accepted" and r.random() < VIOLATION_SHARE:
+    share = REJECTED_VIOLATION_SHARE if status in ("Rejected", "Denied") else VIOLATION_SHARE
+    if status != "Accepted" and r.random() < share:
         key = r.choice(("discount", "discount", "quantity", "duplicate", "list_price",
                         "line_count"))  # fmt: skip
         violation = articles[key]
