@@ -60,13 +60,23 @@ def org() -> None:
     help="Org file to write (default: the local default org).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def generate(seed: int, scale: float, out: Path | None, force: bool) -> None:
+@click.option(
+    "--kind",
+    type=click.Choice(["b2c", "b2b"]),
+    default="b2c",
+    show_default=True,
+    help="b2c: the service org; b2b: the service org plus leads, opportunities, quotes, "
+    "contracts, territories, sales calls and activities.",
+)
+def generate(seed: int, scale: float, out: Path | None, force: bool, kind: str) -> None:
     """Generate a synthetic org (deterministic for a seed)."""
     from crm_tui.org.generate.build_file import generate as run_generator
 
     out = out or paths.default_org_path()
     result = _with_progress(
-        lambda progress: run_generator(out, seed=seed, scale=scale, force=force, progress=progress)
+        lambda progress: run_generator(
+            out, seed=seed, scale=scale, force=force, progress=progress, kind=kind
+        )
     )
     click.echo(f"wrote {out} ({result.total_rows:,} records, {result.seconds:.1f} s)")
     click.echo(f"content hash {result.content_hash}")

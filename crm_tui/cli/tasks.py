@@ -348,3 +348,31 @@ def export(
     )
     if repo:
         push(out, repo, token_file, endpoint)
+
+
+@tasks.command(name="generate-sales")
+@org_path_option
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option(
+    "--per-family", type=click.IntRange(min=1), default=100, show_default=True,
+    help="Items per sales family (fewer where the org has too few records).",
+)  # fmt: skip
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="JSON file to write.")
+def generate_sales(org_path: Path | None, seed: int, per_family: int, out: Path) -> None:
+    """Generate CRMArena-Pro's sales families on a B2B org, in CRMArena-Pro's row form
+    (read it with `crm-tui tasks import`)."""
+    import json
+
+    from crm_tui.cli.defaults import default_org
+    from crm_tui.org.store.orgstore import OrgStore
+    from crm_tui.tasks.sales_families import generate_sales_items
+
+    with OrgStore.open(org_path or default_org()) as store:
+        if store.org_kind != "b2b":
+            raise CrmTuiError(
+                f"{store.path} is a {store.org_kind.upper()} org; the sales families need a "
+                "B2B org (crm-tui org generate --kind b2b)"
+            )
+        rows = generate_sales_items(store.conn, seed, per_family)
+    out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    click.echo(f"wrote {out}: {len(rows):,} items")

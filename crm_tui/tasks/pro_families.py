@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from crm_tui.org.schema.catalogue import has_object
+from crm_tui.org.schema.catalogue import DEFAULT_KIND, objects_for_kind
 from crm_tui.tasks.families import Family, families
 
 PRO_METRICS = ("exact_match", "fuzzy_match", "privacy_rejection")
@@ -99,18 +99,24 @@ def pro_only_names() -> tuple[str, ...]:
     return tuple(f.name for f in _PRO_ONLY)
 
 
-def local_unavailable_reason(task: str) -> str | None:
-    """Why a local org cannot answer `task` (None: it can), naming the missing objects."""
+def local_unavailable_reason(task: str, org_kind: str = DEFAULT_KIND) -> str | None:
+    """Why a local org of `org_kind` cannot answer `task` (None: it can), naming the
+    missing objects and the kind of org that holds them."""
     family = pro_families().get(task)
     if family is None:
         return None
-    missing = [name for name in family.objects if not has_object(name)]
+    names = {o.name for o in objects_for_kind(org_kind)}
+    missing = [name for name in family.objects if name not in names]
     if not missing:
         return None
-    return (
-        f"{task} reads {', '.join(missing)}, which a local org does not hold; "
-        "solve it against a Salesforce org that has them"
+    b2b = {o.name for o in objects_for_kind("b2b")}
+    where = (
+        "generate a B2B org (crm-tui org generate --kind b2b) or solve it against a "
+        "Salesforce org that has them"
+        if all(name in b2b for name in missing)
+        else "solve it against a Salesforce org that has them"
     )
+    return f"{task} reads {', '.join(missing)}, which a local {org_kind.upper()} org does not hold; {where}"
 
 
 @cache

@@ -49,7 +49,7 @@ from crm_tui.org.backends.query import (
 from crm_tui.org.reports.definition import ReportDefinition, ReportResult
 from crm_tui.org.reports.resolve import resolve
 from crm_tui.org.reports.sql import run_local
-from crm_tui.org.schema.catalogue import OBJECTS, SObject, child_relationships
+from crm_tui.org.schema.catalogue import SObject, active_objects, child_relationships
 from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.org.soql import QueryResult, SalesforceError, execute_soql
 from crm_tui.org.soql.compiler import compile_query
@@ -149,7 +149,7 @@ class LocalBackend(Backend):
     def list_objects(self) -> list[ObjectInfo]:
         return [
             ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
-            for o in (self.describe(o.name) for o in OBJECTS)
+            for o in (self.describe(o.name) for o in active_objects())
         ]
 
     def _count(self, obj: SObject, filters: tuple[Filter, ...]) -> int:

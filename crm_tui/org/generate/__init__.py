@@ -13,6 +13,10 @@ Stages, in dependency order (latent variables in brackets, stored in `_latent`):
 - `orders`    Order, OrderItem (dates cluster in each customer's holiday seasons)
 - `knowledge` Issue__c, Knowledge__kav [policy, QA pairs, issue -> policy article]
 - `cases`     Case, CaseHistory__c, EmailMessage, LiveChatTranscript [policy violation]
+- `sales`     (B2B orgs only) Territory2, UserTerritory2Association, Lead, Opportunity and
+              its line items, Quote, QuoteLineItem, Contract, Order, VoiceCallTranscript__c,
+              Task, Event, sales knowledge articles [conversion skill, cycle speed,
+              territory strength, seasonality, BANT gaps, quote violations]
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ Progress = Callable[[float, str], None]
 
 
 def build(
-    store: OrgStore, seed: int, scale: float, progress: Progress | None = None
+    store: OrgStore, seed: int, scale: float, progress: Progress | None = None, kind: str = "b2c"
 ) -> dict[str, int]:
     """Generate every object into `store`; returns rows written per object."""
     # Imported here: the task generator imports the text composers of this package and
@@ -58,5 +62,11 @@ def build(
 
     step(0.60, "cases, e-mails and chats")
     counts.update(cases.build(store, seed, sizes, crowd, cat, book, kb))
+    if kind == "b2b":
+        from crm_tui.org.generate import sales
+
+        step(0.80, "leads, opportunities, quotes and contracts")
+        for name, n in sales.build(store, seed, sizes, crowd, cat, book, kb).items():
+            counts[name] = counts.get(name, 0) + n
     step(0.90, "indexing")
     return counts

@@ -69,8 +69,10 @@ def generate(
     scale: float = 1.0,
     force: bool = False,
     progress: Callable[[float, str], None] | None = None,
+    kind: str = "b2c",
 ) -> GenerationResult:
-    """Generate the org for `seed` and `scale` into `out`; see the module docstring."""
+    """Generate the org for `seed` and `scale` into `out`; see the module docstring.
+    `kind` "b2b" adds the sales objects (`crm_tui.org.generate.sales`) to the service org."""
     started = time.perf_counter()
     out = Path(out)
     if not scale > 0:
@@ -81,8 +83,8 @@ def generate(
     store: OrgStore | None = None
     try:
         tmp.unlink(missing_ok=True)
-        store = OrgStore.create(tmp)
-        counts = build(store, seed, scale, progress)
+        store = OrgStore.create(tmp, kind)
+        counts = build(store, seed, scale, progress, kind)
         store.set_meta("seed", str(seed))
         store.set_meta("scale", repr(float(scale)))
         store.set_meta("org_id", org_id_for_seed(seed))

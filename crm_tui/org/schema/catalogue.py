@@ -860,34 +860,81 @@ OBJECTS: tuple[SObject, ...] = (
 )
 
 OBJECT_NAMES: tuple[str, ...] = tuple(o.name for o in OBJECTS)
-_BY_NAME = {o.name.lower(): o for o in OBJECTS}
-_BY_PREFIX = {o.key_prefix: o for o in OBJECTS}
+
+# The kinds of org: "b2c" (the service org, `OBJECTS`) and "b2b" (the service objects plus
+# the sales ones, `crm_tui.org.schema.b2b`). An org file records its kind; opening or
+# creating one makes its kind's catalogue the one that every lookup below answers from, so
+# SOQL, describe, the server and the browser follow the org's schema with no special cases.
+ORG_KINDS: tuple[str, ...] = ("b2c", "b2b")
+DEFAULT_KIND = "b2c"
+_active_kind = [DEFAULT_KIND]
+
+
+@cache
+def objects_for_kind(kind: str) -> tuple[SObject, ...]:
+    """The objects of an org of `kind`; ValueError naming the kinds if unknown."""
+    if kind == "b2c":
+        return OBJECTS
+    if kind == "b2b":
+        from crm_tui.org.schema.b2b import b2b_objects
+
+        return b2b_objects(OBJECTS)
+    raise ValueError(f"No org kind {kind!r}; the kinds are {', '.join(ORG_KINDS)}")
+
+
+def use_kind(kind: str) -> None:
+    """Answer every catalogue lookup from the objects of an org of `kind`."""
+    objects_for_kind(kind)  # validates
+    _active_kind[0] = kind
+
+
+def active_kind() -> str:
+    return _active_kind[0]
+
+
+def active_objects() -> tuple[SObject, ...]:
+    """The objects of the kind of org in use (the B2C org's unless one of another kind
+    was opened or created)."""
+    return objects_for_kind(_active_kind[0])
+
+
+@cache
+def _by_name(kind: str) -> dict[str, SObject]:
+    return {o.name.lower(): o for o in objects_for_kind(kind)}
+
+
+@cache
+def _by_prefix(kind: str) -> dict[str, SObject]:
+    return {o.key_prefix: o for o in objects_for_kind(kind)}
 
 
 def get_object(name: str) -> SObject:
     """The object called `name` (case-insensitive); KeyError naming it if unknown."""
     try:
-        return _BY_NAME[name.lower()]
+        return _by_name(_active_kind[0])[name.lower()]
     except KeyError:
         raise KeyError(f"No object {name!r} in the catalogue") from None
 
 
 def has_object(name: str) -> bool:
-    return name.lower() in _BY_NAME
+    return name.lower() in _by_name(_active_kind[0])
 
 
 def object_for_id(record_id: str) -> SObject | None:
     """The object whose key prefix starts `record_id`, or None."""
-    return _BY_PREFIX.get(record_id[:3])
+    return _by_prefix(_active_kind[0]).get(record_id[:3])
+
+
+def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
+    """Every relationship whose lookups point at `parent`, e.g. Account -> Cases."""
+    return _child_relationships(get_object(parent).name, _active_kind[0])
 
 
 @cache
-def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
-    """Every relationship whose lookups point at `parent`, e.g. Account -> Cases."""
-    parent = get_object(parent).name
+def _child_relationships(parent: str, kind: str) -> tuple[ChildRelationship, ...]:
     return tuple(
         ChildRelationship(f.child_relationship, parent, o.name, f.name)
-        for o in OBJECTS
+        for o in objects_for_kind(kind)
         for f in o.lookups
         if f.reference_to == parent and f.child_relationship
     )
@@ -895,4 +942,9 @@ def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
 
 def lookup_edges() -> list[tuple[str, str, str]]:
     """The lookup graph as (object, field, referenced object)."""
-    return [(o.name, f.name, f.reference_to) for o in OBJECTS for f in o.lookups if f.reference_to]
+    return [
+        (o.name, f.name, f.reference_to)
+        for o in active_objects()
+        for f in o.lookups
+        if f.reference_to
+    ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from crm_tui.org.schema.catalogue import (
-    OBJECTS,
     Field,
     FieldType,
     SObject,
+    active_objects,
     child_relationships,
 )
 
@@ -100,7 +100,7 @@ def describe_global(api_version: str) -> dict[str, Any]:
     return {
         "encoding": "UTF-8",
         "maxBatchSize": 200,
-        "sobjects": [_summary(obj, base) for obj in OBJECTS],
+        "sobjects": [_summary(obj, base) for obj in active_objects()],
     }
 
 

@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from crm_tui.org.generate.common import CHUNK_BITS, SUFFIX_CHARS, chunk_char, is_valid_local_id
-from crm_tui.org.schema.catalogue import OBJECTS, FieldType, get_object
+from crm_tui.org.schema.catalogue import FieldType, active_objects, get_object
 from crm_tui.org.schema.ids import is_valid_id
 from crm_tui.org.store.orgstore import OrgStore, q
 
@@ -109,7 +109,9 @@ class _Checker:
         self.conn: sqlite3.Connection = store.conn
         self.conn.create_function("sf_valid_id", 1, _valid_id, deterministic=True)
         self.report = CheckReport()
-        self.sizes = {o.name: self.one(f"SELECT count(*) FROM {q(o.name)}") for o in OBJECTS}
+        self.sizes = {
+            o.name: self.one(f"SELECT count(*) FROM {q(o.name)}") for o in active_objects()
+        }
 
     def one(self, sql: str, params: tuple[object, ...] = ()) -> int:
         """The single number that `sql` (a count) selects."""
@@ -134,7 +136,7 @@ class _Checker:
 
     # ---------------------------------------------------------------- generic checks
     def ids(self) -> None:
-        for o in OBJECTS:
+        for o in active_objects():
             t = q(o.name)
             self.flag(
                 f"ids:{o.name}",
@@ -146,7 +148,7 @@ class _Checker:
             )
 
     def lookups(self) -> None:
-        for o in OBJECTS:
+        for o in active_objects():
             for f in o.lookups:
                 parent = get_object(f.target)
                 self.flag(
@@ -167,7 +169,7 @@ class _Checker:
             )
 
     def required(self) -> None:
-        for o in OBJECTS:
+        for o in active_objects():
             names = [f.name for f in o.fields if f.required and f.name != "Id"]
             names += [n for n in EXPECTED.get(o.name, ()) if n not in names]
             for name in names:
@@ -182,7 +184,7 @@ class _Checker:
     def unique(self) -> None:
         pairs = [
             (o.name, f.name, False)
-            for o in OBJECTS
+            for o in active_objects()
             for f in o.fields
             if f.unique and f.name != "Id"
         ]
@@ -199,7 +201,7 @@ class _Checker:
             )
 
     def picklists(self) -> None:
-        for o in OBJECTS:
+        for o in active_objects():
             for f in o.fields:
                 if f.type is FieldType.PICKLIST and f.picklist:
                     marks = ", ".join("?" * len(f.picklist))
@@ -352,7 +354,13 @@ class _Checker:
 
 def check_org(store: OrgStore) -> CheckReport:
     """Run every integrity check on `store`; `report.ok` is True when none fails."""
-    return _Checker(store).run()
+    checker = _Checker(store)
+    report = checker.run()
+    if store.org_kind == "b2b":
+        from crm_tui.org.store.check_b2b import check_sales
+
+        check_sales(checker)
+    return report
 
 
 # Salesforce's own formats, as the store keeps them: 2020-01-04, 2020-01-04T14:38:00.000+0000.
@@ -372,7 +380,7 @@ def find_damage(store: OrgStore) -> str | None:
         if problem != "ok":
             problem = str(problem).replace("*** in database main ***", "")
             return f"SQLite integrity check: {' '.join(problem.split())[:200]}"
-        for obj in OBJECTS:
+        for obj in active_objects():
             for one in obj.fields:
                 if one.type not in (FieldType.DATE, FieldType.DATETIME):
                     continue

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.org.schema.catalogue import OBJECTS, FieldType, SObject, get_object
+from crm_tui.org.schema.catalogue import (
+    DEFAULT_KIND,
+    FieldType,
+    SObject,
+    get_object,
+    objects_for_kind,
+    use_kind,
+)
 
 SCHEMA_VERSION = 1
 ORG_KIND = "crm-tui-org"
@@ -108,13 +115,19 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite3.Connection:
 class OrgStore:
     """An open org file. Create with `OrgStore.create`, open with `OrgStore.open`."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, org_kind: str = DEFAULT_KIND):
         self.conn = conn
         self.path = path
+        # "b2c" (the service org) or "b2b" (with the sales objects): `_meta` holds it as
+        # `org_kind` for a B2B org; a B2C org's file has no such row. Opening an org makes
+        # its kind's catalogue the one lookups answer from.
+        self.org_kind = org_kind
+        self.objects = objects_for_kind(org_kind)
+        use_kind(org_kind)
 
     # ----------------------------------------------------------------- lifecycle
     @classmethod
-    def create(cls, path: str | Path) -> OrgStore:
+    def create(cls, path: str | Path, org_kind: str = DEFAULT_KIND) -> OrgStore:
         """A new, empty org at `path` (which must not exist), tuned for bulk writes: no
         journal and no syncing (a crash leaves a file nobody uses: the generator writes
         a temporary file and renames it only when complete), and no secondary indexes
@@ -122,6 +135,10 @@ class OrgStore:
         path = Path(path)
         if path.exists():
             raise OrgError(f"{path} already exists")
+        try:
+            objects = objects_for_kind(org_kind)
+        except ValueError as exc:
+            raise OrgError(str(exc)) from None
         conn = connect(path)
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
@@ -135,13 +152,15 @@ class OrgStore:
         with conn:
             for stmt in META_DDL:
                 conn.execute(stmt)
-            for obj in OBJECTS:
+            for obj in objects:
                 conn.execute(_table_ddl(obj))
             conn.executemany(
                 "INSERT INTO _meta VALUES (?, ?)",
                 [("kind", ORG_KIND), ("schema_version", str(SCHEMA_VERSION))],
             )
-        return cls(conn, path)
+            if org_kind != DEFAULT_KIND:
+                conn.execute("INSERT INTO _meta VALUES ('org_kind', ?)", (org_kind,))
+        return cls(conn, path, org_kind)
 
     @classmethod
     def open(cls, path: str | Path, readonly: bool = True) -> OrgStore:
@@ -163,14 +182,23 @@ class OrgStore:
             raise OrgError(f"{path} is not a crm-tui org file")
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            row = conn.execute("SELECT value FROM _meta WHERE key = 'org_kind'").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise OrgError(f"{path} is damaged ({exc})") from None
-        missing = [obj.name for obj in OBJECTS if obj.name not in tables]
+        org_kind = row[0] if row else DEFAULT_KIND
+        try:
+            objects = objects_for_kind(org_kind)
+        except ValueError:
+            conn.close()
+            raise OrgError(
+                f"{path} is an org of a kind crm-tui does not know: {org_kind!r}"
+            ) from None
+        missing = [obj.name for obj in objects if obj.name not in tables]
         if missing:
             conn.close()
             raise OrgError(f"{path} is damaged: its table {missing[0]!r} is missing")
-        return cls(conn, path)
+        return cls(conn, path, org_kind)
 
     @contextmanager
     def reading(self, what: str) -> Iterator[None]:
@@ -262,14 +290,14 @@ class OrgStore:
 
     def build_indexes(self) -> None:
         """Build every object's secondary indexes (those not there yet)."""
-        for obj in OBJECTS:
+        for obj in self.objects:
             for stmt in _index_ddl(obj):
                 self.conn.execute(stmt)
 
     def build_search_index(self) -> None:
         """(Re)fill the FTS index from every object's searchable fields."""
         self.conn.execute("DELETE FROM search_index")
-        for obj in OBJECTS:
+        for obj in self.objects:
             name_cols = [f.name for f in obj.fields if f.searchable and f.name_field]
             body_cols = [f.name for f in obj.fields if f.searchable and not f.name_field]
             if not name_cols and not body_cols:
@@ -304,7 +332,7 @@ class OrgStore:
         return n
 
     def counts(self) -> dict[str, int]:
-        return {obj.name: self.count(obj.name) for obj in OBJECTS}
+        return {obj.name: self.count(obj.name) for obj in self.objects}
 
     def rows(
         self, object_name: str, where: str = "", params: tuple[Any, ...] = ()
@@ -318,7 +346,7 @@ class OrgStore:
         """SHA-256 over every object table and the latent table, in a fixed order: the
         UTF-8 `repr` of each row's tuple of values, rows in Id order."""
         h = hashlib.sha256()
-        for obj in OBJECTS:
+        for obj in self.objects:
             h.update(f"\x00{obj.name}\x00".encode())
             self._hash_rows(
                 h, f"SELECT {', '.join(map(q, obj.field_names))} FROM {q(obj.name)} ORDER BY Id"

@@ -1,0 +1,132 @@
+"""The B2B org: generation, its integrity checks, and SOQL, describe and the backend on it
+with no special cases; a B2C org generated beside it keeps its own schema and content."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from crm_tui.org.backends.local import LocalBackend
+from crm_tui.org.generate.build_file import generate
+from crm_tui.org.schema.catalogue import OBJECT_NAMES, objects_for_kind
+from crm_tui.org.soql.describe import describe_global, describe_object
+from crm_tui.org.soql.executor import execute_soql
+from crm_tui.org.store.check import check_org
+from crm_tui.org.store.orgstore import OrgStore
+
+SALES = (
+    "Lead", "Opportunity", "OpportunityLineItem", "Quote", "QuoteLineItem", "Contract",
+    "Territory2", "UserTerritory2Association", "VoiceCallTranscript__c", "Task", "Event",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def b2b_org(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("b2b") / "org.db"
+    generate(path, seed=3, scale=0.2, kind="b2b")
+    return path
+
+
+def test_b2b_org_has_sales_objects_and_passes_its_checks(b2b_org: Path) -> None:
+    with OrgStore.open(b2b_org) as store:
+        assert store.org_kind == "b2b" and store.meta("org_kind") == "b2b"
+        counts = store.counts()
+        assert all(counts[name] > 0 for name in SALES), counts
+        report = check_org(store)
+        assert report.ok, report.problems
+        assert {"b2b:quote-line-price-book", "b2b:converted-leads"} <= set(report.checked)
+
+
+def test_b2c_org_is_untouched_by_a_b2b_one(b2b_org: Path, tmp_path: Path) -> None:
+    first = generate(tmp_path / "a.db", seed=2, scale=0.1)
+    generate(tmp_path / "b.db", seed=2, scale=0.1, kind="b2b")
+    again = generate(tmp_path / "c.db", seed=2, scale=0.1)
+    assert first.content_hash == again.content_hash
+    with OrgStore.open(tmp_path / "c.db") as store:
+        assert store.org_kind == "b2c" and store.meta("org_kind") is None
+        tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
+        assert not tables & set(SALES)
+        assert [o["name"] for o in describe_global("62.0")["sobjects"]] == list(OBJECT_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("breakage", "message"),
+    [
+        (
+            "UPDATE QuoteLineItem SET PricebookEntryId = NULL, Product2Id = "
+            "(SELECT Id FROM Product2 WHERE Id NOT IN (SELECT Product2Id FROM PricebookEntry "
+            "WHERE Pricebook2Id = (SELECT o.Pricebook2Id FROM Quote q JOIN Opportunity o "
+            "ON o.Id = q.OpportunityId WHERE q.Id = QuoteLineItem.QuoteId)) LIMIT 1) "
+            "WHERE Id = (SELECT min(Id) FROM QuoteLineItem)",
+            "priced in the opportunity's price book",
+        ),
+        (
+            "UPDATE QuoteLineItem SET PricebookEntryId = (SELECT max(Id) FROM PricebookEntry) "
+            "WHERE Id = (SELECT min(Id) FROM QuoteLineItem)",
+            "priced in the opportunity's price book",
+        ),
+        (
+            "UPDATE Contract SET CompanySignedDate = '2019-01-01' "
+            "WHERE Id = (SELECT min(Id) FROM Contract)",
+            "dated before its opportunity",
+        ),
+        (
+            "UPDATE Lead SET ConvertedOpportunityId = NULL "
+            "WHERE Id = (SELECT min(Id) FROM Lead WHERE IsConverted = 1)",
+            "conversion not linked",
+        ),
+        (
+            "UPDATE Lead SET ConvertedAccountId = (SELECT min(Id) FROM Account) "
+            "WHERE Id = (SELECT max(Id) FROM Lead WHERE IsConverted = 1)",
+            "conversion not linked",
+        ),
+        (
+            "UPDATE Opportunity SET StageName = 'Discovery' "
+            "WHERE Id = (SELECT min(Id) FROM Opportunity WHERE StageName = 'Closed')",
+            "Closed without a contract",
+        ),
+    ],
+)
+def test_each_b2b_invariant_reports_a_broken_org(
+    b2b_org: Path, tmp_path: Path, breakage: str, message: str
+) -> None:
+    broken = tmp_path / "broken.db"
+    shutil.copy(b2b_org, broken)
+    with sqlite3.connect(broken) as conn:
+        assert conn.execute(breakage).rowcount == 1
+    with OrgStore.open(broken) as store:
+        report = check_org(store)
+    assert any(message in p for p in report.problems), report.problems
+
+
+def test_soql_describe_and_backend_follow_the_b2b_schema(b2b_org: Path) -> None:
+    with OrgStore.open(b2b_org) as store:
+        result = execute_soql(
+            store,
+            "SELECT Id, StageName, ContractID__r.CompanySignedDate, Owner.Name, "
+            "(SELECT Status FROM Quotes) FROM Opportunity WHERE StageName = 'Closed' LIMIT 3",
+        )
+        assert result.records and all(
+            r["ContractID__r"]["CompanySignedDate"] for r in result.records
+        )
+        grouped = execute_soql(
+            store, "SELECT StageName, COUNT(Id) n FROM Opportunity GROUP BY StageName"
+        )
+        assert {r["StageName"] for r in grouped.records} <= {
+            "Qualification", "Discovery", "Quote", "Negotiation", "Closed",
+        }  # fmt: skip
+        names = [o["name"] for o in describe_global("62.0")["sobjects"]]
+        assert names == [o.name for o in objects_for_kind("b2b")]
+        rels = {r["relationshipName"] for r in describe_object(
+            store.objects[[o.name for o in store.objects].index("Opportunity")], "62.0"
+        )["childRelationships"]}  # fmt: skip
+        assert {"Quotes", "OpportunityLineItems", "Tasks", "Events", "Orders"} <= rels
+    backend = LocalBackend(b2b_org)
+    try:
+        listed = {o.name: o.count for o in backend.list_objects()}
+        assert listed["Lead"] > 0 and listed["Territory2"] == 8
+    finally:
+        backend.close()
