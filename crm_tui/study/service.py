@@ -41,6 +41,7 @@ from crm_tui.study.work.clock import Clock
 from crm_tui.study.work.live import AnnotatorLive, LiveProgress, Reassigned, StaleQuery
 from crm_tui.study.work.progress import PartProgress, StudySummary
 from crm_tui.study.work.protocol import Protocol, Questionnaire, Taxonomy
+from crm_tui.study.work.quality import Standing
 from crm_tui.study.work.ratings import ORG_TARGET
 from crm_tui.study.work.studies import get_study, pick_study
 from crm_tui.study.work.timing import HEARTBEAT_S
@@ -75,6 +76,7 @@ __all__ = [
     "Questionnaire",
     "Reassigned",
     "StaleQuery",
+    "Standing",
     "StudyInfo",
     "StudyService",
     "StudySummary",
