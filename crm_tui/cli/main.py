@@ -14,6 +14,7 @@ from crm_tui.cli.old_names import old_name
 from crm_tui.cli.options import study_db_option
 from crm_tui.cli.org import org
 from crm_tui.cli.study import study
+from crm_tui.cli.study_quality import COMMANDS as QUALITY_COMMANDS
 from crm_tui.cli.study_results import agents, results
 from crm_tui.cli.tasks import tasks
 from crm_tui.cli.web import web
@@ -132,6 +133,8 @@ cli.add_command(results)
 cli.add_command(old_name(results, "report"))
 cli.add_command(tasks)
 cli.add_command(audit)
+for command in QUALITY_COMMANDS:
+    study.add_command(command)
 cli.add_command(study)
 cli.add_command(web)
 cli.add_command(old_name(web, "serve"))

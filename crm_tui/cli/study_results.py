@@ -110,6 +110,11 @@ def import_(
     default=None,
     help="Also write the figures, as SVG and PNG, into this folder.",
 )
+@click.option(
+    "--with-excluded",
+    is_flag=True,
+    help="Keep the people and attempts a coordinator excluded in every figure.",
+)
 @study_db_option
 def results(
     study_name: str | None,
@@ -120,6 +125,7 @@ def results(
     resamples: int,
     seed: int | None,
     figures_dir: Path | None,
+    with_excluded: bool,
     db_path: Path | None,
 ) -> None:
     """Humans next to agents per task family with intervals and paired tests, agreement,
@@ -135,7 +141,9 @@ def results(
         check_output_path(out, force=force, what="the results")
     # The app's rule for which study, without an org: any study in the file counts.
     study_path = db_path or paths.default_study_path()
-    options = ReportOptions(confidence=confidence, resamples=resamples, seed=seed)
+    options = ReportOptions(
+        confidence=confidence, resamples=resamples, seed=seed, with_excluded=with_excluded
+    )
     with StudyService.open(study_path, name=study_name, read_only=True) as service:
         say_how_read(service.note)
         result = service.report(options)

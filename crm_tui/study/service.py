@@ -18,11 +18,21 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation
+from crm_tui.study.quality_calls import QualityCalls, require_admitted
 from crm_tui.study.store import events
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Mode, Study
 from crm_tui.study.views import Profile, StudyInfo
-from crm_tui.study.work import attempts, conversations, drafts, invitations, live, my_work, ratings
+from crm_tui.study.work import (
+    attempts,
+    conversations,
+    drafts,
+    invitations,
+    live,
+    my_work,
+    quality,
+    ratings,
+)
 from crm_tui.study.work import profiles as profile_rows
 from crm_tui.study.work import progress as progress_counts
 from crm_tui.study.work.attempts import AttemptView, Elapsed, SubmitResult
@@ -31,6 +41,7 @@ from crm_tui.study.work.clock import Clock
 from crm_tui.study.work.live import AnnotatorLive, LiveProgress, Reassigned, StaleQuery
 from crm_tui.study.work.progress import PartProgress, StudySummary
 from crm_tui.study.work.protocol import Protocol, Questionnaire, Taxonomy
+from crm_tui.study.work.quality import Standing
 from crm_tui.study.work.ratings import ORG_TARGET
 from crm_tui.study.work.studies import get_study, pick_study
 from crm_tui.study.work.timing import HEARTBEAT_S
@@ -65,6 +76,7 @@ __all__ = [
     "Questionnaire",
     "Reassigned",
     "StaleQuery",
+    "Standing",
     "StudyInfo",
     "StudyService",
     "StudySummary",
@@ -101,7 +113,7 @@ def _on_writer(
     return call
 
 
-class StudyService:
+class StudyService(QualityCalls):
     """One study of an open study file. Open it with `StudyService.open`; close it (or use
     it as a context manager) to finish the queued calls and release the file."""
 
@@ -282,6 +294,10 @@ class StudyService:
         """Resume the profile's unfinished attempt, or start its next item; None when its
         queue is done."""
         self._acting(profile_id)
+        if self.study.protocol.quality is not None and not quality.may_open(
+            self._standing(profile_id)
+        ):
+            return None  # consent, the qualification or check items stand in the way
         view = attempts.open_next(self._store, self.study.id, profile_id)
         if view is not None:
             self._my_attempts.add(view.attempt_id)
@@ -378,6 +394,8 @@ class StudyService:
     ) -> dict[str, int]:
         """Rate the org or an object; returns the profile's ratings so far, this one in."""
         self._acting(profile_id)
+        if self.study.protocol.quality is not None:
+            require_admitted(self._standing(profile_id))
         ratings.rate_realism(
             self._store, self.study.id, profile_id, target, level, rationale, record_ids
         )

@@ -62,6 +62,10 @@ def report_tables(report: Report) -> list[TableView]:
         tables.append(process_table(report.process))
     if report.statistics is not None:
         tables += statistics_tables(report.statistics)
+    if report.quality is not None:
+        from crm_tui.study.results.render_quality import quality_tables  # it imports this
+
+        tables += quality_tables(report.quality)
     return tables
 
 

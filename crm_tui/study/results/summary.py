@@ -35,6 +35,7 @@ from crm_tui.study.results.analysis import (
 from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, BootstrapOptions
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
+from crm_tui.study.results.quality_report import QualityReport, build_quality
 from crm_tui.study.results.stats import (
     AlphaEstimate,
     Interval,
@@ -54,6 +55,7 @@ from crm_tui.study.store.models import (
     StudyItem,
     row_id,
 )
+from crm_tui.study.work.quality import excluded, unmeasured_item_ids
 from crm_tui.study.work.ratings import rating_targets
 from crm_tui.study.work.studies import study_protocol
 from crm_tui.tasks.families import Family, families
@@ -155,6 +157,7 @@ class Report:
     disputed: list[DisputedItem]
     process: Process | None = None  # how humans and agents solved (`process.py`)
     statistics: Statistics | None = None  # intervals, paired tests, agreement (`analysis.py`)
+    quality: QualityReport | None = None  # consent, gate, check items, flags (`quality_report.py`)
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,7 @@ class ReportOptions:
     confidence: float = DEFAULT_CONFIDENCE
     resamples: int = DEFAULT_RESAMPLES
     seed: int | None = None
+    with_excluded: bool = False  # keep the people and attempts a coordinator excluded
 
 
 def ordered_families() -> list[Family]:
@@ -191,11 +195,21 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         resamples=options.resamples,
         seed=study.seed if options.seed is None else options.seed,
     )
-    items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
+    # The baseline: measured items only (never practice or check items), without the
+    # people and attempts excluded unless asked.
+    unmeasured = unmeasured_item_ids(session, study)
+    dropped = excluded(session, row_id(study)) if not options.with_excluded else None
+    items = [
+        item
+        for item in session.exec(select(StudyItem).where(StudyItem.study_id == study.id))
+        if row_id(item) not in unmeasured
+    ]
     answered = [
         a
         for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
         if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
+        and a.item_id not in unmeasured
+        and not (dropped and dropped.drops(a))
     ]
     attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
     for attempt in answered:
@@ -207,7 +221,11 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         if answer.idx in study_idx
     ]
     flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
-    ratings = list(session.exec(select(RealismRating).where(RealismRating.study_id == study.id)))
+    ratings = [
+        r
+        for r in session.exec(select(RealismRating).where(RealismRating.study_id == study.id))
+        if not (dropped and r.annotator_id in dropped.people)
+    ]
     crmarena = study.org_fingerprint == CRMARENA
     return Report(
         study=study.name,
@@ -223,6 +241,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         disputed=_disputed(items, attempts_by_item, flags),
         process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
+        quality=build_quality(session, study),
     )
 
 

@@ -357,6 +357,32 @@ BEGIN SELECT RAISE(ABORT, 'task set versions are never edited'); END;
     )
 
 
+def _v10_quality(conn: Connection) -> None:
+    """Quality control of a study (`quality.py`): consent, retries allowed, exclusions,
+    post-study answers and completion codes, append-only."""
+    _run_script(
+        conn,
+        """
+CREATE TABLE quality_record (
+    id INTEGER NOT NULL PRIMARY KEY,
+    study_id INTEGER NOT NULL REFERENCES study (id),
+    annotator_id INTEGER NOT NULL REFERENCES annotator (id),
+    kind VARCHAR NOT NULL,
+    attempt_id INTEGER REFERENCES attempt (id),
+    "key" VARCHAR,
+    value TEXT,
+    made_by INTEGER REFERENCES annotator (id),
+    made_at DATETIME NOT NULL
+);
+CREATE INDEX ix_quality_record_study_id ON quality_record (study_id);
+CREATE TRIGGER quality_record_append_only_update BEFORE UPDATE ON quality_record
+BEGIN SELECT RAISE(ABORT, 'quality records are append-only'); END;
+CREATE TRIGGER quality_record_append_only_delete BEFORE DELETE ON quality_record
+BEGIN SELECT RAISE(ABORT, 'quality records are append-only'); END;
+""",
+    )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
@@ -367,6 +393,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _v7_agent_traces,
     _v8_conversations,
     _v9_adjudication,
+    _v10_quality,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

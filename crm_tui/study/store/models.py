@@ -281,3 +281,21 @@ class TaskSetVersion(SQLModel, table=True):
     changes_json: str = Field(sa_column=Column(Text, nullable=False))
     made_by: int = Field(foreign_key="annotator.id")
     made_at: datetime
+
+
+class QualityRecord(SQLModel, table=True):
+    """A quality-control fact about a person in a study (`quality.py`), append-only
+    (triggers refuse UPDATE and DELETE): consent given or declined (with the text's
+    hash), a retry of the qualification allowed, an exclusion and its lifting (with the
+    reason), a post-study answer, a guideline seen, the completion code (schema version 10)."""
+
+    __tablename__ = "quality_record"
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id", index=True)
+    annotator_id: int = Field(foreign_key="annotator.id")
+    kind: str
+    attempt_id: int | None = Field(default=None, foreign_key="attempt.id")
+    key: str | None = None
+    value: str | None = Field(default=None, sa_column=Column(Text))
+    made_by: int | None = Field(default=None, foreign_key="annotator.id")
+    made_at: datetime

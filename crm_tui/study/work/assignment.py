@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from crm_tui.study.store.db import lock
 from crm_tui.study.store.models import Annotator, Assignment, Study, StudyItem, row_id
+from crm_tui.study.work import quality
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
             .group_by(col(Assignment.item_id))
         ).all()
     )
+    unmeasured = quality.unmeasured_item_ids(session, study)
     candidates = [
         Candidate(item_id, family, counts.get(item_id, 0))
         for item_id, family in session.exec(
@@ -68,15 +70,17 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
         )
         if item_id is not None  # a primary key read back: never NULL
         and counts.get(item_id, 0) < study.annotators_per_item
+        and item_id not in unmeasured  # practice and check items: `quality.py`
     ]
     chosen = choose_items(
         candidates,
-        study.items_per_annotator,
+        quality.measured_count(study),
         f"{study.seed}/{annotator.name}",
         study.distinct_families,
     )
+    placed = quality.place_queue(session, study, annotator, chosen)
     # One executemany, not a flush of many objects: the draw lock is held meanwhile.
-    if chosen:
+    if placed:
         session.connection().execute(
             insert(Assignment),
             [
@@ -86,7 +90,7 @@ def ensure_queue(session: Session, study: Study, annotator: Annotator) -> list[A
                     "item_id": item_id,
                     "position": position,
                 }
-                for position, item_id in enumerate(chosen)
+                for item_id, position in placed
             ],
         )
     return _queue(session, study, annotator)

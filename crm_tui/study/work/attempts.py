@@ -28,6 +28,7 @@ from crm_tui.study.store.models import (
     StudyItem,
     row_id,
 )
+from crm_tui.study.work import quality
 from crm_tui.study.work.assignment import ensure_queue
 from crm_tui.study.work.profiles import get_profile
 from crm_tui.study.work.studies import get_study
@@ -370,7 +371,7 @@ def submit(
         attempt.score = points = score_answer(item, raw)
         attempt.confidence, attempt.note = confidence, note
         session.add(attempt)
-    show = study.training_feedback
+    show = study.training_feedback or quality.is_practice(study, item)  # the gate's feedback
     return SubmitResult(
         attempt_id=attempt_id,
         status=AttemptStatus(attempt.status),

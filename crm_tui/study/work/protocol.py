@@ -25,6 +25,15 @@ from pydantic import (
 from crm_tui import paths
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.catalogue import get_object, has_object
+from crm_tui.study.work.quality_protocol import (
+    Behaviour,
+    Checks,
+    CompletionCode,
+    Consent,
+    PostStudy,
+    Qualification,
+    QualityPlan,
+)
 
 
 class _Strict(BaseModel):
@@ -155,6 +164,15 @@ class Preset(_Strict):
     training_feedback: bool = False
     two_person_rule: bool = False  # a correction or a drop counts once two adjudicators agree
     parts: Annotated[list[Part], Field(min_length=1)]
+    # Quality controls (`quality_protocol.py`), each optional.
+    consent: Consent | None = None
+    guidelines: dict[str, str] = {}  # task family (name or abbreviation) -> Markdown file
+    qualification: Qualification | None = None
+    checks: Checks | None = None
+    behaviour: Behaviour | None = None
+    post_study: PostStudy | None = None
+    completion_code: CompletionCode | None = None
+    measured_items: list[int] = []  # task instance idx measured; empty: all outside the pools
 
     @model_validator(mode="after")
     def _one_part_of_each_kind(self) -> Preset:
@@ -178,6 +196,7 @@ class Protocol(_Strict):
     questionnaire: Questionnaire
     taxonomy: Taxonomy
     two_person_rule: bool = False  # the preset's: see `adjudication.py`
+    quality: QualityPlan | None = None  # consent, gate, check items...: `quality_protocol.py`
 
     @property
     def rate(self) -> RatePart | None:
@@ -250,11 +269,14 @@ def resolve_protocol(preset: Preset, preset_path: Path | None = None) -> Protoco
     near = preset_path.parent if preset_path else None
     q_path = protocol_file(preset.questionnaire, near)
     t_path = protocol_file(preset.taxonomy, near)
+    from crm_tui.study.work.quality_plan import resolve_quality
+
     return Protocol(
         parts=preset.parts,
         questionnaire=validated(Questionnaire, _read_toml(q_path), q_path),
         taxonomy=validated(Taxonomy, _read_toml(t_path), t_path),
         two_person_rule=preset.two_person_rule,
+        quality=resolve_quality(preset, preset_path),
     )
 
 

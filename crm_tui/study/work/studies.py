@@ -15,6 +15,7 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.db import StudyStore, lock
 from crm_tui.study.store.models import Study, StudyItem, row_id
 from crm_tui.study.work.protocol import Preset, Protocol, resolve_protocol, validated
+from crm_tui.study.work.quality_plan import draw_pools
 from crm_tui.tasks.taskset import CRMARENA
 
 
@@ -89,7 +90,13 @@ def check_study(
             f"{preset.name}: parts.solve asks for {solve.items} queries from "
             f"different families, but the task set has {len(families)}"
         )
-    return CheckedStudy(name, preset, rows, resolve_protocol(preset, preset_path), org_fingerprint)
+    protocol = draw_pools(
+        resolve_protocol(preset, preset_path),
+        [(r.idx, r.task) for r in rows],
+        preset.seed,
+        preset_path or preset.name,
+    )
+    return CheckedStudy(name, preset, rows, protocol, org_fingerprint)
 
 
 def create_study(

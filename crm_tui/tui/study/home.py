@@ -7,7 +7,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from crm_tui.study.service import Mode, PartProgress, Profile, StudyService
+from crm_tui.study.service import Mode, PartProgress, Profile, Standing, StudyService
+from crm_tui.tui.study.quality_screens import (
+    ConsentScreen,
+    GuidelinesScreen,
+    PostStudyScreen,
+    standing_text,
+)
 from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
 from crm_tui.tui.styles import css_next_to
@@ -23,6 +29,7 @@ class HomeScreen(StudyScreen):
         Binding("r", "resume", "Resume query", id="resume"),
         Binding("s", "solve", "Next query", id="solve"),
         Binding("t", "rate", "Rate realism", id="rate"),
+        Binding("q", "post_study", "Questions", id="post-study"),
         Binding("a", "audit", "Audit", id="audit"),
         Binding("j", "adjudicate", "Adjudicate", id="adjudicate"),
         Binding("l", "live", "Live progress", id="live"),
@@ -35,6 +42,7 @@ class HomeScreen(StudyScreen):
         self.parts: list[PartProgress] = []
         self.unfinished: int | None = None
         self.exploring = False
+        self.standing: Standing | None = None  # with quality controls: where the person is
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="home-title", classes="screen-title")
@@ -65,6 +73,18 @@ class HomeScreen(StudyScreen):
     async def refresh_progress(self) -> None:
         self.parts = await self.study(self.service.progress, self.person.id) or []
         self.unfinished = await self.study(self.service.unfinished_attempt, self.person.id)
+        if self.service.study.protocol.quality is not None and not self.person.sees_gold:
+            self.standing = await self.study(self.service.standing, self.person.id)
+            asking = any(isinstance(s, ConsentScreen) for s in self.app.screen_stack)
+            if self.standing is not None and self.standing.stage == "consent" and not asking:
+                await self.app.push_screen(
+                    ConsentScreen(
+                        self.service,
+                        self.person,
+                        self.standing.consent_title or "Consent",
+                        self.standing.consent_text or "",
+                    )
+                )
         who, study = self.person, self.service.study
         self.query_one("#home-title", Static).update(
             Text.assemble((who.name, "bold"), f" · {who.role} · study ", (study.name, "bold"))
@@ -83,6 +103,8 @@ class HomeScreen(StudyScreen):
         self.refresh_bindings()
 
     def _next_step(self) -> str:
+        if self.standing is not None and (text := standing_text(self.standing)):
+            return text
         if self.unfinished is not None:
             return "A query you started is waiting: press [b]r[/b] to resume it."
         for part in self.parts:
@@ -99,6 +121,8 @@ class HomeScreen(StudyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resume":
             return self.unfinished is not None
+        if action == "post_study":
+            return self.standing is not None and self.standing.stage == "post_study"
         if action in ("audit", "adjudicate"):
             return self.person.sees_gold
         if action == "live":
@@ -124,14 +148,24 @@ class HomeScreen(StudyScreen):
 
         view = await self.study(self.service.open_next, self.person.id)
         if view is None:
-            self.notify("Your queue of queries is done.", title="Nothing left to solve")
+            await self.refresh_progress()
+            text = standing_text(self.standing) if self.standing else None
+            self.notify(text or "Your queue of queries is done.", title="Nothing left to solve")
             return
+        guidelines = await self.study(self.service.guidelines_due, self.person.id, view.item.task)
         if await self.study(self.service.is_interactive, view.attempt_id):
             from crm_tui.tui.study.chat_solve import ChatSolveScreen
 
             await self.app.push_screen(ChatSolveScreen(self.service, self.person, view))
             return
         await self.app.push_screen(SolveScreen(self.service, self.person, view))
+        if guidelines:  # the family's first item: its guidelines first, over the query
+            await self.app.push_screen(GuidelinesScreen(self.service, self.person, guidelines))
+
+    async def action_post_study(self) -> None:
+        questions = await self.study(self.service.post_study_questions, self.person.id)
+        if questions:
+            await self.app.push_screen(PostStudyScreen(self.service, self.person, questions))
 
     async def action_resume(self) -> None:
         await self.action_solve()  # open_next resumes the unfinished attempt first

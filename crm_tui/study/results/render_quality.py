@@ -1,0 +1,77 @@
+"""The report's quality-control tables: per person, and the baseline with and without the
+exclusions (for coordinators: the report is theirs)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from crm_tui.study.results.quality_report import QualityReport
+from crm_tui.study.results.render import DASH, TableView
+
+
+def _pct(value: float | None) -> str:
+    return DASH if value is None else f"{value * 100:.1f}"
+
+
+def quality_tables(quality: QualityReport) -> list[TableView]:
+    people = TableView(
+        "Quality control per person",
+        [
+            "Person",
+            "Consent",
+            "Qualification",
+            "Check items",
+            "Check %",
+            "Flags",
+            "Excluded",
+            "Completion code",
+        ],
+        [
+            [
+                p.name,
+                p.consent or DASH,
+                p.qualification or DASH,
+                str(p.check_answers),
+                _pct(p.check_accuracy) + (f" ({p.check_verdict})" if p.check_verdict else ""),
+                ", ".join(
+                    f"{flag} {count}"
+                    for flag, count in (
+                        ("fast", p.fast_answers),
+                        ("repeated", p.repeated_answers),
+                        ("idle", p.idle_spans),
+                    )
+                    if count
+                )
+                + (", straight-lining" if p.straight_lining else "")
+                or DASH,
+                p.excluded
+                or (f"{len(p.excluded_attempts)} attempt(s)" if p.excluded_attempts else DASH),
+                p.completion_code or DASH,
+            ]
+            for p in quality.people
+        ],
+    )
+    baseline = TableView(
+        "Baseline with and without exclusions",
+        ["Answers counted", "Answers", "Accuracy %"],
+        [
+            [
+                f"without exclusions ({quality.excluded_people} people, "
+                f"{quality.excluded_attempts} attempts left out)",
+                str(quality.answers_without_excluded),
+                _pct(quality.accuracy_without_excluded),
+            ],
+            [
+                "with exclusions kept in",
+                str(quality.answers_with_excluded),
+                _pct(quality.accuracy_with_excluded),
+            ],
+        ],
+    )
+    return [people, baseline]
+
+
+def rich_quality_tables(quality: QualityReport) -> list[Table]:
+    from crm_tui.study.results.render import _rich_table
+
+    return [_rich_table(view) for view in quality_tables(quality)]
