@@ -21,6 +21,7 @@ from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import Preset, validated
 from crm_tui.study.work.studies import create_study
+from tests.benchmarks import smoke
 
 ORG = "local-0000"
 FAMILIES = ["case_routing", "handle_time", "transfer_count", "named_entity_disambiguation"]
@@ -95,12 +96,12 @@ def timed(call: Any, *args: Any) -> tuple[float, Any]:
     return time.perf_counter() - start, result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--people", type=int, default=40)
     parser.add_argument("--items", type=int, default=1170)
     parser.add_argument("--queue", type=int, default=30)
-    args = parser.parse_args()
+    args = smoke.parse(parser, argv, people=3, items=60, queue=10)
     clock = FakeClock()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "study.sqlite"

@@ -14,12 +14,14 @@ from crm_tui.org.generate.assortment import Assortment, read_assortment
 from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
 from crm_tui.org.generate.description_phrases import read_description_phrases
 from crm_tui.org.generate.kbtexts import read_kbtexts
+from crm_tui.org.generate.sales import read_sales_data
 from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 
 # Each data file and the function that reads it from a table.
 READERS: dict[str, Callable[[Table], object]] = {
     "agent_phrases.toml": read_agent_phrases,
     "assortment.toml": read_assortment,
+    "b2b_sales.toml": read_sales_data,
     "description_phrases.toml": read_description_phrases,
     "kbtexts.toml": read_kbtexts,
 }

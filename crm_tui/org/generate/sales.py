@@ -78,7 +78,11 @@ class SalesData:
 @cache
 def sales_data() -> SalesData:
     """The B2B data file, read once."""
-    top = Table.read("b2b_sales.toml")
+    return read_sales_data(Table.read("b2b_sales.toml"))
+
+
+def read_sales_data(top: Table) -> SalesData:
+    """The B2B sales phrases, territories and articles, checked as they are read."""
     phrases = top.table("phrases")
     bant = top.table("bant")
     tasks = top.table("stage_tasks")
