@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from crm_tui import paths
 
+if TYPE_CHECKING:
+    StudyLocationParamType = click.ParamType[paths.StudyLocation, paths.StudyLocation]
+else:  # ParamType takes type arguments at run time only from click 8.4 on
+    StudyLocationParamType = click.ParamType
 
-class StudyLocationType(click.ParamType):
+
+class StudyLocationType(StudyLocationParamType):
     """A study file's path, or a PostgreSQL URL, kept as text (a Path would fold its `//`)."""
 
     name = "FILE|URL"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(
+        self, value: paths.StudyLocation, param: click.Parameter | None, ctx: click.Context | None
+    ) -> paths.StudyLocation:
         return paths.study_location(value) if isinstance(value, str) else value
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
 
-def explain(node: App[object] | Widget, error: BaseException) -> str:
+def explain(node: App[None] | Widget, error: BaseException) -> str:
     """What a person is told about `error`; an unexpected one also goes to `node`'s log,
     with its traceback."""
     if isinstance(error, CrmTuiError):
@@ -34,7 +34,7 @@ def explain(node: App[object] | Widget, error: BaseException) -> str:
 
 
 def notify_error(
-    node: App[object] | Widget,
+    node: App[None] | Widget,
     error: BaseException,
     *,
     title: str = "Cannot do that",

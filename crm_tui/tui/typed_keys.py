@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.binding import ActiveBinding
 from textual.keys import REPLACED_KEYS, key_to_character
-from textual.screen import Screen
+from textual.screen import Screen, ScreenResultType
 
 
 def typed_character(key: str) -> str | None:
@@ -17,7 +17,7 @@ def typed_character(key: str) -> str | None:
     return key_to_character(REPLACED_KEYS.get(key, key))
 
 
-class OffersOnlyKeysThatAct(Screen):
+class OffersOnlyKeysThatAct(Screen[ScreenResultType]):
     """A screen whose footer (its `active_bindings`) leaves out the keys the focused
     widget would take as typing; the widget's own keys and priority keys stay."""
 

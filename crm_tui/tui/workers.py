@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 
 def fetch_then_show(
-    node: App[object] | Widget,
+    node: App[None] | Widget,
     fetch: Callable[[], T],
     show: Callable[[T], object],
     *,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.db import StudyStore
@@ -234,7 +234,9 @@ def check(
     problems: list[str] = []  # rows lost, duplicated or changed
     timings: list[str] = []
     with StudyStore.open(location) as store, store.transaction() as db:
-        events = db.exec(select(Event).where(Event.study_id == study_id).order_by(Event.id)).all()
+        events = db.exec(
+            select(Event).where(Event.study_id == study_id).order_by(col(Event.id))
+        ).all()
         attempts = db.exec(select(Attempt).where(Attempt.study_id == study_id)).all()
         ratings = db.exec(select(RealismRating).where(RealismRating.study_id == study_id)).all()
         drafts = db.exec(select(TextDraft).where(TextDraft.study_id == study_id)).all()

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work.attempts import open_next, record_event, submit
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.studies import create_study, solve_only_preset
@@ -29,7 +30,9 @@ def _percentiles(samples_ms: list[float]) -> str:
 
 def _writer(path: Path, study_id: int, annotator_id: int, events: int) -> None:
     with StudyStore.open(path) as store:
-        attempt = open_next(store, study_id, annotator_id).attempt_id
+        view = open_next(store, study_id, annotator_id)
+        assert view is not None
+        attempt = view.attempt_id
         for n in range(events):
             record_event(store, attempt, "record_viewed", {"n": n})
 
@@ -52,8 +55,10 @@ def measure(path: Path, instances, events: int, cycles: int) -> None:
             task_set_hash="h",
             org_fingerprint="local-0",
         )
-        people = [create_profile(store, f"p{n}", "Agent", 1).id for n in range(4)]
-        attempt = open_next(store, study.id, people[0]).attempt_id
+        people = [row_id(create_profile(store, f"p{n}", "Agent", 1)) for n in range(4)]
+        first = open_next(store, row_id(study), people[0])
+        assert first is not None
+        attempt = first.attempt_id
         event_ms = []
         for n in range(events):
             t0 = time.perf_counter()
@@ -62,7 +67,8 @@ def measure(path: Path, instances, events: int, cycles: int) -> None:
         cycle_ms = []
         for _ in range(cycles):
             t0 = time.perf_counter()
-            view = open_next(store, study.id, people[1])
+            view = open_next(store, row_id(study), people[1])
+            assert view is not None
             submit(store, view.attempt_id, "None", confidence=3)
             cycle_ms.append((time.perf_counter() - t0) * 1000)
     procs = [

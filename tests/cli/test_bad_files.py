@@ -40,14 +40,15 @@ def _task_set_texts() -> dict[str, str]:
         "idx-10^30": json.dumps([{**rows[0], "idx": 10**30}]),
         "lone-surrogate": json.dumps([{**rows[0], "query": "why \ud800?"}]),
     }
-    for name, value in [
+    changes: list[tuple[str, dict[str, object]]] = [
         ("task-list", {"task": ["a"]}),
         ("task-dict", {"task": {"a": 1}}),
         ("ours-list", {"crm_tui": ["x"]}),
         ("hash-list", {"crm_tui": {"taskset_hash": ["x"]}}),
         ("hash-dict", {"crm_tui": {"taskset_hash": {"x": 1}}}),
         ("org-list", {"crm_tui": {"org": ["x"]}}),
-    ]:
+    ]
+    for name, value in changes:
         variants[name] = json.dumps([{**rows[0], **value}, *rows[1:]])
     return variants
 

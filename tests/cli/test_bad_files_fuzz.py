@@ -166,4 +166,6 @@ def test_property_tests_draw_the_same_examples_every_run_unless_fuzzing():
 
     from tests.helpers.fuzz import PROFILE
 
-    assert PROFILE == "fuzz" or (settings.default.derandomize and settings.default.database is None)
+    default = settings.default
+    assert default is not None
+    assert PROFILE == "fuzz" or (default.derandomize and default.database is None)

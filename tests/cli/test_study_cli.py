@@ -9,6 +9,7 @@ from crm_tui.cli.main import cli
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work.attempts import open_next, submit
 from crm_tui.study.work.profiles import create_profile, list_profiles
 from crm_tui.study.work.studies import find_study, list_studies, study_fits_org
@@ -64,7 +65,9 @@ def test_create_from_preset_then_status(tmp_path, org_and_tasks):
         )
         assert study.org_fingerprint.startswith("local-")
         ann = create_profile(store, "Dana", "Customer Service Agent", 3)
-        submit(store, open_next(store, study.id, ann.id).attempt_id, "None")
+        view = open_next(store, row_id(study), row_id(ann))
+        assert view is not None
+        submit(store, view.attempt_id, "None")
 
     code, out = run("study", "status", "--db", db)
     assert code == 0, out

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from crm_tui.cli.main import cli
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
@@ -41,12 +42,13 @@ def test_export_on_a_laptop_then_merge_twice(tmp_path):
     shutil.copy(coordinator, laptop)  # the annotator's copy of the study
     clock = FakeClock()
     with StudyStore.open(laptop, clock) as store:
-        study_id = find_study(store, "pilot").id
+        study_id = row_id(find_study(store, "pilot"))
         dana = create_profile(store, "Dana", "Customer Service Associate", 6)
-        view = attempts.open_next(store, study_id, dana.id)
+        view = attempts.open_next(store, study_id, row_id(dana))
+        assert view is not None
         clock.advance(45)
         attempts.submit(store, view.attempt_id, "None", confidence=3)
-        attempts.open_next(store, study_id, dana.id)
+        attempts.open_next(store, study_id, row_id(dana))
 
     out = tmp_path / "out" / "dana.json"
     code, text = run("study", "export", "--profile", "Dana", "--out", out, "--db", laptop)
@@ -76,9 +78,9 @@ def test_refusals_are_one_line_and_change_nothing(tmp_path, capsys):
     new_study(coordinator)
     new_study(other, task_set_hash="sha256:another")
     with StudyStore.open(other) as store:
-        study_id = find_study(store, "pilot").id
+        study_id = row_id(find_study(store, "pilot"))
         ana = create_profile(store, "Ana", "Customer Service Agent", 2)
-        attempts.open_next(store, study_id, ana.id)
+        attempts.open_next(store, study_id, row_id(ana))
     work = tmp_path / "ana.json"
     assert run("study", "export", "--profile", "Ana", "--out", work, "--db", other)[0] == 0
     capsys.readouterr()

@@ -7,9 +7,9 @@ from textual.widgets import DataTable
 from tests.helpers.pilot import settle
 
 
-def table_keys(table: DataTable) -> list[str]:
+def table_keys(table: DataTable[object]) -> list[str]:
     """Row keys (record Ids, field names, ...) in display order."""
-    return [key.value for key in table.rows]
+    return [key.value for key in table.rows if key.value is not None]
 
 
 async def select_row(pilot, table: DataTable, key: str) -> None:

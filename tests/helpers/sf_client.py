@@ -75,6 +75,6 @@ class LoginRedirect(requests.adapters.HTTPAdapter):
         self.port = port
         super().__init__(**kw)
 
-    def send(self, request, **kw):
+    def send(self, request, *args, **kw):
         request.url = request.url.replace("login.salesforce.com", f"127.0.0.1:{self.port}", 1)
-        return super().send(request, **kw)
+        return super().send(request, *args, **kw)

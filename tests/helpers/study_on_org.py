@@ -21,6 +21,7 @@ def study_rows(org_path, fingerprint: str) -> list[dict]:
     with OrgStore.open(org_path) as org:
         for idx, task in enumerate(STUDY_FAMILIES):
             family = get_family(task)
+            assert family.answer_object is not None  # the families above answer with a record
             gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
             rows.append(
                 {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
@@ -50,7 +50,7 @@ async def create_profile_via_form(pilot, name: str, role: str, years: str) -> No
 
 def event_kinds(store: StudyStore, attempt_id: int | None = None) -> list[str]:
     with store.transaction() as session:
-        query = select(Event.kind).order_by(Event.id)
+        query = select(Event.kind).order_by(col(Event.id))
         if attempt_id is not None:
             query = query.where(Event.attempt_id == attempt_id)
         return list(session.exec(query))
@@ -72,6 +72,7 @@ def crafted_instances(org: OrgStore) -> list[dict]:
     rows = []
     for idx, task in enumerate(FAMILIES):
         family = get_family(task)
+        assert family.answer_object is not None  # the families above answer with a record
         gold = org.rows(family.answer_object, "1 ORDER BY Id LIMIT 2")[1]["Id"]
         rows.append(
             {

@@ -7,6 +7,8 @@ simple-salesforce, over TLS, from the loopback server. The truth is the org file
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from sqlmodel import select
@@ -29,6 +31,7 @@ from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.settings import BrowserSettings
+from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 from tests.helpers.sf_client import login_session, serve_tls
@@ -166,7 +169,7 @@ def test_number_and_boolean_filters(backend, truth):
 # ----------------------------------------------------------------- every operator, every type
 # One field of each type, on an object of the small org, and how a person would type the
 # filter value, made from the middle one of the field's distinct stored values.
-TYPED_FIELDS = {
+TYPED_FIELDS: dict[str, tuple[str, str, Callable[[Any], str]]] = {
     "text": ("Case", "Subject", lambda v: v.upper()),  # = on text ignores case
     "picklist": ("Case", "Status", str.lower),
     "number": ("OrderItem", "Quantity", lambda v: f"{v:g}"),
@@ -412,6 +415,7 @@ async def test_solve_and_rate_realism(
         await pilot.press("s")
         await settle(pilot)
         solve = app.screen
+        assert isinstance(solve, SolveScreen)
         gold = next(
             r["answer"] for r in rows if r["crm_tui"]["answer_object"] == solve.family.answer_object
         )

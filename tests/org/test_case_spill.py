@@ -53,7 +53,7 @@ def test_spilled_mails_come_back_as_a_stable_sort_by_time_and_case(tmp_path):
 def _sample_as_first_written(
     r: random.Random, items: list[int], weights: list[float], k: int
 ) -> list[int]:
-    keyed = []
+    keyed: list[tuple[float, int, int]] = []
     for item, w in zip(items, weights):
         if w > 0:
             keyed.append((r.random() ** (1.0 / w), len(keyed), item))

@@ -74,7 +74,7 @@ def test_field_types_labels_and_picklists():
             if f.type is c.FieldType.PICKLIST:
                 assert f.picklist
             if f.is_lookup:
-                assert c.has_object(f.reference_to)
+                assert f.reference_to is not None and c.has_object(f.reference_to)
     assert "Closed" in c.get_object("Case").field("Status").picklist
 
 

@@ -327,7 +327,7 @@ def test_policy_violations_are_written_into_chats_and_emails(org):
         "SELECT CaseId, Body, EndTime FROM LiveChatTranscript"
     ):
         texts[pid].append((body, when))
-    kinds = Counter()
+    kinds: Counter[str] = Counter()
     for case_id, v in violations.items():
         case = cases[case_id]
         article = issue_article[case["IssueId__c"]]

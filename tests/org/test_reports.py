@@ -172,7 +172,7 @@ def test_case_history_user_ids_show_names(backend, db):
 
 
 def test_cross_filter_more_than_and_without(backend, db):
-    history = defaultdict(int)
+    history: defaultdict[str, int] = defaultdict(int)
     for r in db.execute("SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment'"):
         history[r[0]] += 1
     cases = [r[0] for r in db.execute('SELECT Id FROM "Case"')]

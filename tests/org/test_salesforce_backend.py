@@ -7,6 +7,7 @@ wrapped around its request handler shows what reached it, and can answer with a 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -30,6 +31,7 @@ from crm_tui.study.work.studies import create_study
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.launch import Launch
+from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 from tests.helpers.sf_client import login_session, trusted_session
@@ -74,8 +76,10 @@ class Recorder:
     """Wraps the server's handler: keeps every request, and answers `fault` when set."""
 
     def __init__(self, server: OrgServer):
-        self.inner, self.requests, self.fault = server.api.handle, [], None
-        server.api.handle = self
+        self.inner = server.api.handle
+        self.requests: list[tuple[str, str]] = []
+        self.fault: Callable[[str, str], Response | None] | None = None
+        server.api.handle = self  # type: ignore[method-assign]  # the test stands in for it
 
     def __call__(self, method, url, headers, body, host):
         self.requests.append((method, url))
@@ -259,7 +263,7 @@ def test_expired_session_id_is_a_clear_error(live, certs):
     server.api.session_id = "a-new-session"
     with pytest.raises(CrmTuiError, match="session has expired") as caught:
         backend.page("Account")
-    assert creds.session_id not in str(caught.value)
+    assert creds.session_id is not None and creds.session_id not in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -394,13 +398,14 @@ async def test_a_study_attempt_survives_a_dropped_connection_and_an_expired_sess
         )
     app = StudyApp(backend, Launch(study=study_path, study_clock=clock))
     errors: list[str] = []
-    app.notify = lambda message, **kw: errors.append(message)  # what the person would read
+    app.notify = lambda message, **kw: errors.append(message)  # type: ignore[method-assign]  # what the person would read
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await create_profile(pilot)
             await pilot.press("s")
             await settle(pilot)
             solve = app.screen
+            assert isinstance(solve, SolveScreen)
             gold = next(
                 r["answer"]
                 for r in study_rows(small_org_path, backend.fingerprint)

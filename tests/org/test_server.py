@@ -7,11 +7,13 @@ import os
 import subprocess
 import sys
 import urllib.request
+from typing import cast
 
 import pytest
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import (
     SalesforceAuthenticationFailed,
+    SalesforceError,
     SalesforceExpiredSession,
     SalesforceMalformedRequest,
     SalesforceRefusedRequest,
@@ -29,6 +31,12 @@ from tests.helpers.sf_client import (
     trusted_session,
 )
 from tests.helpers.soql_org import ACCOUNTS, CASES, PRODUCTS, TODAY, build_tiny_org
+
+
+def first_error(error: SalesforceError) -> dict[str, str]:
+    """The first error of Salesforce's answer: simple-salesforce keeps the answer's parsed
+    JSON in `content`, though it declares the bytes."""
+    return cast("list[dict[str, str]]", error.content)[0]
 
 
 @pytest.fixture(scope="module")
@@ -135,20 +143,20 @@ def test_record_by_id_and_limits(sf):
 def test_bad_queries_raise_malformed_request_with_salesforce_codes(sf):
     with pytest.raises(SalesforceMalformedRequest) as error:
         sf.query("SELECT Id FROM Accountz")
-    assert error.value.content[0]["errorCode"] == "INVALID_TYPE"
-    assert "sObject type 'Accountz' is not supported" in error.value.content[0]["message"]
+    assert first_error(error.value)["errorCode"] == "INVALID_TYPE"
+    assert "sObject type 'Accountz' is not supported" in first_error(error.value)["message"]
     with pytest.raises(SalesforceMalformedRequest) as error:
         sf.query("SELECT Id FROM Case WHERE")
-    assert error.value.content[0]["errorCode"] == "MALFORMED_QUERY"
+    assert first_error(error.value)["errorCode"] == "MALFORMED_QUERY"
     with pytest.raises(SalesforceMalformedRequest) as error:
         sf.search("FIND {x}")
-    assert error.value.content[0]["errorCode"] == "MALFORMED_SEARCH"
+    assert first_error(error.value)["errorCode"] == "MALFORMED_SEARCH"
 
 
 def test_writes_are_refused_and_bad_tokens_rejected(sf, tiny_server):
     with pytest.raises(SalesforceRefusedRequest) as error:
         sf.Account.create({"Name": "New"})
-    assert error.value.content[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
+    assert first_error(error.value)["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
     server, ca_pem = tiny_server
     stranger = Salesforce(
         instance_url=server.url, session_id="wrong", session=trusted_session(ca_pem), version="59.0"
@@ -224,6 +232,7 @@ def test_cli_serve_answers_on_loopback(tmp_path):
         env={**os.environ, "CRM_TUI_HOME": str(tmp_path)},
     )
     try:
+        assert process.stdout is not None
         first_line = process.stdout.readline()
         url = first_line.split(" at ")[1].split()[0]
         assert url.startswith("http://127.0.0.1:")

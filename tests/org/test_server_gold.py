@@ -8,6 +8,7 @@ no query can see.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from datetime import date
 from fractions import Fraction
 
@@ -43,7 +44,7 @@ def solver(default_org_path, tmp_path_factory):
         yield SoqlSolver(client(server, ca))
 
 
-def unique_extreme(scores: dict[str, object], extreme: str) -> str | None:
+def unique_extreme(scores: Mapping[str, int | Fraction], extreme: str) -> str | None:
     if not scores:
         return None
     best = (min if extreme == "min" else max)(scores.values())
@@ -75,7 +76,7 @@ class SoqlSolver:
     def counts(self, soql: str, key: str) -> dict[str, int]:
         return {r[key]: r["expr0"] for r in self.rows(soql)}
 
-    def assignments(self, p) -> tuple[dict, ...]:
+    def assignments(self, p) -> list[dict]:
         return self.rows(
             "SELECT CaseId__c, NewValue__c, OldValue__c FROM CaseHistory__c "
             f"WHERE Field__c = 'Owner Assignment' AND CreatedDate >= {p['start']} "
@@ -193,7 +194,7 @@ class SoqlSolver:
 
 
 def test_soql_through_the_server_reproduces_every_gold_answer(default_taskset, solver):
-    checked = Counter()
+    checked: Counter[str] = Counter()
     for instance in default_taskset.instances:
         if instance.task not in SOQL_FAMILIES:
             continue

@@ -114,7 +114,7 @@ def _serve(org, home, *extra, env=None):
 
 
 def _printed(process) -> dict[str, str]:
-    lines = {}
+    lines: dict[str, str] = {}
     while len(lines) < 5:
         line = process.stdout.readline()
         assert line, process.stderr.read()

@@ -14,7 +14,7 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.study.exchange.offline import collect_work, export_work, merge_work, work_counts
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.events import attempt_events, record_study_event
-from crm_tui.study.store.models import Annotator, Attempt
+from crm_tui.study.store.models import Annotator, Attempt, row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.drafts import realism_key, save_text_draft
@@ -50,10 +50,11 @@ def new_study(path, clock, *, name="pilot", task_set_hash=TASKS, org=ORG) -> int
 def work_of_dana(store: StudyStore, study_id: int, clock: FakeClock) -> None:
     """One query answered (with a pause), one left open, a rating, a flag and a draft."""
     dana = create_profile(store, "Dana", "Customer Service Associate", 6)
-    record_study_event(store, study_id, dana.id, "explore_started")
+    record_study_event(store, study_id, row_id(dana), "explore_started")
     clock.advance(30)
-    record_study_event(store, study_id, dana.id, "explore_finished")
-    view = attempts.open_next(store, study_id, dana.id)
+    record_study_event(store, study_id, row_id(dana), "explore_finished")
+    view = attempts.open_next(store, study_id, row_id(dana))
+    assert view is not None
     clock.advance(40)
     attempts.record_event(store, view.attempt_id, "paused")
     clock.advance(100)
@@ -61,13 +62,14 @@ def work_of_dana(store: StudyStore, study_id: int, clock: FakeClock) -> None:
     clock.advance(20)
     attempts.record_event(store, view.attempt_id, "record_viewed", {"record_id": "500x"})
     attempts.submit(store, view.attempt_id, f"005Wt00000000{view.item.idx:02}AAA", confidence=4)
-    flag_item(store, study_id, dana.id, view.item.item_id, "wrong_gold", "looks odd")
-    second = attempts.open_next(store, study_id, dana.id)
+    flag_item(store, study_id, row_id(dana), view.item.item_id, "wrong_gold", "looks odd")
+    second = attempts.open_next(store, study_id, row_id(dana))
+    assert second is not None
     clock.advance(10)
     attempts.record_event(store, second.attempt_id, "heartbeat")
     attempts.save_draft(store, second.attempt_id, "005Wt")
-    rate_realism(store, study_id, dana.id, "org", 4, "Feels like our CRM")
-    save_text_draft(store, study_id, dana.id, realism_key("Case"), "half a thought")
+    rate_realism(store, study_id, row_id(dana), "org", 4, "Feels like our CRM")
+    save_text_draft(store, study_id, row_id(dana), realism_key("Case"), "half a thought")
 
 
 def work(store: StudyStore, name: str = "Dana") -> dict:
@@ -90,7 +92,7 @@ def scores_and_times(store: StudyStore) -> list[tuple]:
                 a.answer_normalised,
                 a.wall_ms,
                 a.active_ms,
-                derive(attempt_events(session, a.id)).active_ms,
+                derive(attempt_events(session, row_id(a))).active_ms,
             )
             for a in rows
         ]
@@ -174,7 +176,7 @@ def test_work_continued_on_a_copy_merges_back(original, tmp_path, clock):
     shutil.copy(coordinator, laptop)
     with StudyStore.open(laptop, clock) as store:
         dana = next(p for p in list_profiles(store) if p.name == "Dana")
-        view = attempts.open_next(store, study_id, dana.id)  # resumes the open query
+        view = attempts.open_next(store, study_id, row_id(dana))  # resumes the open query
         clock.advance(15)
         attempts.submit(store, view.attempt_id, "None", confidence=2)
         export_work(store, "Dana", tmp_path / "dana.json")

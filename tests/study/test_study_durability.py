@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlmodel import func, select
 
 from crm_tui.study.store.db import StudyStore
-from crm_tui.study.store.models import Attempt, Event
+from crm_tui.study.store.models import Attempt, Event, row_id
 from crm_tui.study.work.attempts import open_next, record_event, submit
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
@@ -34,13 +34,15 @@ def make_study(path: Path | str, people: int) -> tuple[int, list[int]]:
             task_set_hash="h",
             org_fingerprint="local-0",
         )
-        ids = [create_profile(store, f"p{n}", "Agent", 1).id for n in range(people)]
-    return study.id, ids
+        ids = [row_id(create_profile(store, f"p{n}", "Agent", 1)) for n in range(people)]
+    return row_id(study), ids
 
 
 def write_events(path: Path | str, study_id: int, annotator_id: int, count: int) -> None:
     with StudyStore.open(path) as store:
-        attempt = open_next(store, study_id, annotator_id).attempt_id
+        view = open_next(store, study_id, annotator_id)
+        assert view is not None
+        attempt = view.attempt_id
         for n in range(count):
             record_event(store, attempt, "record_viewed", {"n": n})
 
@@ -48,7 +50,9 @@ def write_events(path: Path | str, study_id: int, annotator_id: int, count: int)
 def heartbeat_forever(path: Path | str, study_id: int, annotator_id: int) -> None:
     clock = FakeClock(CRASH_START, monotonic_ms=50_000_000)
     with StudyStore.open(path, clock) as store:
-        attempt = open_next(store, study_id, annotator_id).attempt_id
+        view = open_next(store, study_id, annotator_id)
+        assert view is not None
+        attempt = view.attempt_id
         while True:
             clock.advance(10)
             record_event(store, attempt, "heartbeat")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from crm_tui.cli import main
 from crm_tui.errors import CrmTuiError
@@ -144,7 +144,7 @@ def test_a_server_that_goes_away_mid_session_fails_plainly_then_reconnects(
         assert result.active_ms == 30_000
         with store.transaction() as session:
             attempt = session.get(Attempt, view.attempt_id)
-            kinds = session.exec(select(Event.kind).order_by(Event.id)).all()
+            kinds = session.exec(select(Event.kind).order_by(col(Event.id))).all()
         assert attempt is not None and attempt.answer_raw == "005Wt0000000001AAA"
         assert kinds == ["opened", "answer_submitted"]  # nothing half-written while down
 

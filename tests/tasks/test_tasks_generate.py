@@ -55,8 +55,10 @@ def recompute(store: OrgStore, inst) -> str | None:
         )
     match inst.task:
         case "handle_time":
+            assert period is not None
             return gold.handle_time(store, period, p["threshold"], p["extreme"])
         case "transfer_count":
+            assert period is not None
             return gold.transfer_count(store, period, p["threshold"], p["extreme"])
         case "case_routing":
             return gold.case_routing(store, p["issue_id"], p["product_id"])
@@ -70,11 +72,15 @@ def recompute(store: OrgStore, inst) -> str | None:
         case "knowledge_qa":
             return gold.knowledge_qa(store, p["article_id"], p["question"])
         case "top_issue_identification":
+            assert period is not None
             return gold.top_issue_identification(store, p["product_id"], period)
         case "monthly_trend_analysis":
+            assert period is not None
             return gold.monthly_trend_analysis(store, p["product_id"], period)
         case "best_region_identification":
+            assert period is not None
             return gold.best_region_identification(store, period)
+    return None
 
 
 def test_counts_none_share_and_blocks(taskset):

@@ -272,7 +272,7 @@ def _product_cases_org(org, cases):
     agent, acct = org.user("a"), org.account("GA")
     product = org.product("Yoga Tank")
     item = org.order(acct, date(2020, 1, 1), product)
-    issues = {}
+    issues: dict[str, str] = {}
     for issue_name, created in cases:
         issue = issues.setdefault(issue_name, org.issue(issue_name))
         org.case([agent], created, issue=issue, item=item)

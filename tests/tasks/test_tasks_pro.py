@@ -93,7 +93,8 @@ def test_list_answers_null_and_personas_import(pro_file):
     assert by_idx[1].answer_list == [ID_B, ID_A]
     assert by_idx[1].answer == f"{ID_B}, {ID_A}"
     assert by_idx[2].answer_list == [None] and by_idx[2].answer is None
-    assert by_idx[0].user_persona.startswith("You are a busy")
+    persona = by_idx[0].user_persona
+    assert persona is not None and persona.startswith("You are a busy")
     assert by_idx[0].family.abbrev == "LQ"
 
 

@@ -9,6 +9,7 @@ import asyncio
 import inspect
 import logging
 import sys
+from collections.abc import Callable
 
 import pytest
 from aiohttp import web
@@ -29,7 +30,7 @@ def tab(command: str = "true") -> TabAppService:
         write_bytes=nothing,
         write_str=nothing,
         close=nothing,
-        download_manager=None,  # type: ignore[arg-type]
+        download_manager=None,
         environment=TAB_ENVIRONMENT,
     )
 
@@ -47,7 +48,7 @@ def server() -> StudyWebServer:
     )
 
 
-def same_signature(ours: object, theirs: object) -> None:
+def same_signature(ours: Callable[..., object], theirs: Callable[..., object]) -> None:
     assert inspect.signature(ours) == inspect.signature(theirs), (ours, theirs)
 
 
@@ -109,7 +110,11 @@ def test_make_app_routes_websockets_to_our_handler():
     ours = server()
     app = asyncio.run(ours._make_app())
     assert isinstance(app, web.Application)
-    handlers = {route.resource.canonical: route.handler for route in app.router.routes()}
+    handlers = {
+        route.resource.canonical: route.handler
+        for route in app.router.routes()
+        if route.resource is not None
+    }
     assert getattr(handlers["/ws"], "__func__", None) is StudyWebServer.handle_websocket
 
 

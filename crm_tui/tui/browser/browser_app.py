@@ -38,7 +38,7 @@ from crm_tui.tui.notices import notify_error
 from crm_tui.tui.styles import css_next_to
 
 
-class CrmApp(App):
+class CrmApp(App[None]):
     """The record browser on one org. Subclasses (the study app) add keys and screens."""
 
     CSS_PATH: ClassVar[CSSPathType | None] = css_next_to(__file__)  # what all screens share

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Backend, SObject
 from crm_tui.org.schema.ids import is_valid_id
-from crm_tui.tui.browser.history import ListLocation, RecordLocation
+from crm_tui.tui.browser.history import ListLocation, Location, RecordLocation
 
 
 def described_objects(backend: Backend) -> list[SObject]:
@@ -46,7 +46,7 @@ class BrowserCommands(Provider):
     def _objects(self) -> list[SObject]:
         return self.objects if getattr(self.app, "palette_offers_org", True) else []
 
-    def _navigate(self, place) -> None:
+    def _navigate(self, place: Location) -> None:
         self.app.navigate(place)  # type: ignore[attr-defined]
 
     @property

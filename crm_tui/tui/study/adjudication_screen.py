@@ -86,7 +86,7 @@ class DecisionInput:
     new_gold: str | None
 
 
-class DecisionDialog(StudyDialog):
+class DecisionDialog(StudyDialog[DecisionInput]):
     """A decision on one query: a category, a note and, to correct it, the new gold."""
 
     CSS_PATH = css_next_to(__file__)

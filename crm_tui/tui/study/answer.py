@@ -4,6 +4,7 @@ browser with "use as my answer"), a month, a state, free text; or the explicit "
 from __future__ import annotations
 
 import calendar
+from typing import Unpack
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from textual.widgets import Input, Select, Static
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id
+from crm_tui.tui.widgets.options import WidgetOptions
 from crm_tui.tui.wording import a_or_an
 
 MONTHS = tuple(calendar.month_name[1:])
@@ -32,7 +34,9 @@ def us_states() -> list[tuple[str, str]]:
 class AnswerEntry(Vertical):
     """`answer` is the text to submit, None for the explicit "None", or "" when empty."""
 
-    def __init__(self, answer_type: str, answer_object: str | None, **kwargs) -> None:
+    def __init__(
+        self, answer_type: str, answer_object: str | None, **kwargs: Unpack[WidgetOptions]
+    ) -> None:
         super().__init__(**kwargs)
         self.answer_type = answer_type
         self.answer_object = answer_object

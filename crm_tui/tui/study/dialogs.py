@@ -15,7 +15,7 @@ from crm_tui.tui.study.study_screen import StudyDialog
 from crm_tui.tui.styles import css_next_to
 
 
-class PauseDialog(StudyDialog):
+class PauseDialog(StudyDialog[None]):
     """Covers the whole screen (the query included) until the person resumes."""
 
     CSS_PATH = css_next_to(__file__)
@@ -31,7 +31,7 @@ class PauseDialog(StudyDialog):
             )
 
 
-class DetailsDialog(StudyDialog):
+class DetailsDialog(StudyDialog[None]):
     """The optional domain details (`metadata.optional`)."""
 
     CSS_PATH = css_next_to(__file__)
@@ -48,7 +48,7 @@ class DetailsDialog(StudyDialog):
             yield Markdown(self.details or "_This query has no domain details._")
 
 
-class SubmitDialog(StudyDialog):
+class SubmitDialog(StudyDialog[int]):
     """Shows the answer about to be submitted; a key 1-5 (confidence) submits it."""
 
     CSS_PATH = css_next_to(__file__)
@@ -76,7 +76,7 @@ class SubmitDialog(StudyDialog):
             )
 
 
-class SkipDialog(StudyDialog):
+class SkipDialog(StudyDialog[bool]):
     """Skipping cannot be undone: ask once, so F7 next to F6 is never pressed by mistake."""
 
     CSS_PATH = css_next_to(__file__)
@@ -103,7 +103,7 @@ class FlagInput:
     suggested_answer: str | None
 
 
-class FlagDialog(StudyDialog):
+class FlagDialog(StudyDialog[FlagInput]):
     """Flag this query: a category of the audit taxonomy, a comment, a suggested answer."""
 
     CSS_PATH = css_next_to(__file__)

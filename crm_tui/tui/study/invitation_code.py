@@ -82,7 +82,7 @@ class InvitationCodeScreen(StudyScreen):
         self.app.push_screen(HomeScreen(self.service, profile))
 
 
-class NoStudyScreen(Screen):
+class NoStudyScreen(Screen[None]):
     """Where an app that needs a code stops when its study cannot open: nothing of the
     org, nothing of anyone's work."""
 

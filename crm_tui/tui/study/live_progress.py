@@ -70,7 +70,7 @@ def stale_row(query: StaleQuery, now: datetime) -> list[str | Text]:
     ]
 
 
-class ReassignDialog(StudyDialog):
+class ReassignDialog(StudyDialog[int]):
     """Confirm giving a stale query to another annotator: pick them, Enter gives it."""
 
     CSS_PATH = css_next_to(__file__)
@@ -211,7 +211,7 @@ class LiveProgressScreen(StudyScreen):
         self.refresh_bindings()
 
     @staticmethod
-    def _fill(table: DataTable, rows: list[tuple[str, list[str | Text]]]) -> None:
+    def _fill(table: DataTable[str | Text], rows: list[tuple[str, list[str | Text]]]) -> None:
         """Replace the rows, keeping the cursor on the same row (by key) if it is still there."""
         keys = [key for key, _ in rows]
         current = None

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
@@ -158,10 +159,10 @@ def two_lines(label: str, room: int) -> str:
     return label[:middle] + "\n" + label[middle + 1 :]
 
 
-def data_table(view: TableView, **kwargs) -> DataTable:
+def data_table(view: TableView, id: str | None = None) -> DataTable[Text]:
     """The view as a table; long column labels wrap onto a second header line, so that
     several agents' columns fit side by side in 120 columns."""
-    table: DataTable[Text] = DataTable(zebra_stripes=True, cursor_type="row", **kwargs)
+    table: DataTable[Text] = DataTable(zebra_stripes=True, cursor_type="row", id=id)
     columns = []
     for index, label in enumerate(view.columns):
         room = max((len(row[index]) for row in view.rows if index < len(row)), default=0)
@@ -176,7 +177,7 @@ def data_table(view: TableView, **kwargs) -> DataTable:
     return table
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "reload", "Reload"),
         Binding("l", "live", "Live progress"),
@@ -276,7 +277,7 @@ class ResultsScreen(Screen):
         )
         self.query_one("#results-message").display = False
         self.query_one(TabbedContent).display = True
-        content: dict[str, list] = {key: [] for key, _ in TABS}
+        content: dict[str, list[Widget]] = {key: [] for key, _ in TABS}
         content["side-by-side"] = self._side_by_side(report)
         content["statistics"] = self._statistics_chart(report)
         for view in report_tables(report):
@@ -293,7 +294,7 @@ class ResultsScreen(Screen):
             self.query_one(TabbedContent).active, self.start_tab = self.start_tab, None
         self.refresh_bindings()
 
-    def _process(self, report: Report) -> list:
+    def _process(self, report: Report) -> list[Widget]:
         """The traces, one row each, to open in the replay (the summary table is above)."""
         self.traces = [] if report.process is None else report.process.traces
         if not self.traces:
@@ -320,7 +321,7 @@ class ResultsScreen(Screen):
             data_table(view, id="process-traces"),
         ]
 
-    def _statistics_chart(self, report: Report) -> list:
+    def _statistics_chart(self, report: Report) -> list[Widget]:
         """Each participant's success per family as a point with its interval (a
         vertical line), side by side; the tables follow."""
         families, series = interval_series(report)
@@ -345,7 +346,7 @@ class ResultsScreen(Screen):
         plot.yticks([0, 25, 50, 75, 100])
         return [chart]
 
-    def _side_by_side(self, report: Report) -> list:
+    def _side_by_side(self, report: Report) -> list[Widget]:
         view = side_by_side(report)
         chart = PlotextPlot(id="results-chart")
         families, series = chart_series(report)

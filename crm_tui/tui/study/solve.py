@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.notifications import SeverityLevel
-from textual.widgets import Markdown, Static
+from textual.widgets import Input, Markdown, Static
 
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
 from crm_tui.tasks.families import PERSONAS, get_family
@@ -325,7 +325,7 @@ class SolveScreen(StudyScreen):
             return
         self.app.push_screen(SubmitDialog(entry.answer), self._confirmed)
 
-    async def on_input_submitted(self, event) -> None:
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -15,7 +18,7 @@ from crm_tui.tui.styles import css_next_to
 KEY_WIDTH = 24  # the same in every section, so that the descriptions line up
 
 
-def key_rows(entries) -> list[tuple[str, str]]:
+def key_rows(entries: Iterable[BindingType]) -> list[tuple[str, str]]:
     """(keys, what they do) for each entry: a Binding, a BINDINGS tuple (key, action,
     description), or a (key, description) pair written for this screen."""
     rows = []
@@ -29,7 +32,7 @@ def key_rows(entries) -> list[tuple[str, str]]:
     return rows
 
 
-def keys_table(title: str, bindings) -> Table:
+def keys_table(title: str, bindings: Iterable[BindingType]) -> Table:
     table = Table(
         title=title, title_justify="left", show_header=False, box=None, padding=(0, 2), expand=True
     )
@@ -41,7 +44,7 @@ def keys_table(title: str, bindings) -> Table:
     return table
 
 
-def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
+def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog[Any]]]:
     from crm_tui.tui.study import (  # noqa: F401  (all listed)
         adjudication_screen,
         audit_screen,
@@ -62,7 +65,7 @@ def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog]]:
     ]
 
 
-class StudyHelpScreen(ModalScreen):
+class StudyHelpScreen(ModalScreen[None]):
     CSS_PATH = css_next_to(__file__)
     BINDINGS = [("escape,f1,q", "app.pop_screen", "Close help")]
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Header
 
 from crm_tui.tui.notices import notify_error
@@ -22,7 +22,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class StudyScreen(OffersOnlyKeysThatAct):
+class StudyScreen(OffersOnlyKeysThatAct[None]):
     """A screen of the study loop. Subclasses compose their body in `compose_body`."""
 
     HELP_TITLE = ""  # the section name on the F1 help screen
@@ -62,7 +62,8 @@ class StudyScreen(OffersOnlyKeysThatAct):
         self.app.push_screen(StudyHelpScreen())
 
 
-class StudyDialog(OffersOnlyKeysThatAct, ModalScreen):
-    """A modal of the study loop (pause, flag, submit, details)."""
+class StudyDialog(OffersOnlyKeysThatAct[ScreenResultType], ModalScreen[ScreenResultType]):
+    """A modal of the study loop (pause, flag, submit, details), dismissed with a
+    `ScreenResultType` (or None)."""
 
     HELP_TITLE = ""

@@ -3,6 +3,8 @@ operator and a value."""
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -11,6 +13,7 @@ from textual.widgets import Button, Input, Select
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Filter, Operator, SObject, validate_filter
 from crm_tui.tui.notices import notify_error
+from crm_tui.tui.widgets.options import WidgetOptions
 
 
 class FilterBar(Horizontal):
@@ -22,7 +25,7 @@ class FilterBar(Horizontal):
             super().__init__()
             self.filter = flt
 
-    def __init__(self, obj: SObject | None = None, **kwargs) -> None:
+    def __init__(self, obj: SObject | None = None, **kwargs: Unpack[WidgetOptions]) -> None:
         super().__init__(**kwargs)
         self.obj = obj
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Unpack
 
 from textual.binding import Binding
 from textual.widgets import Input
 
 from crm_tui.atomic import write_text_atomically
 from crm_tui.errors import CrmTuiError
+from crm_tui.tui.widgets.options import WidgetOptions
 
 KEPT_ENTRIES = 200
 
@@ -21,8 +23,13 @@ class HistoryInput(Input):
         Binding("down", "newer", "Newer entry", show=False),
     ]
 
-    def __init__(self, history: list[str] | None = None, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        history: list[str] | None = None,
+        placeholder: str = "",
+        **kwargs: Unpack[WidgetOptions],
+    ) -> None:
+        super().__init__(placeholder=placeholder, **kwargs)
         self.history = list(history or [])
         self._position = len(self.history)  # == len(history): the line being typed
         self._draft = ""

@@ -43,7 +43,7 @@ def cell_text(value: Any) -> str:
     return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
-class RecordsTable(DataTable):
+class RecordsTable(DataTable[str]):
     def show_records(self, records: list[dict[str, Any]]) -> None:
         self.clear(columns=True)
         flat = [flatten(record) for record in records]

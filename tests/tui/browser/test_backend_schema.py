@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from textual.widgets import DataTable, OptionList, Select, Static
+from textual.widgets.data_table import ColumnKey
 
 from crm_tui.org.backends.interface import SObject, Sort
 from crm_tui.org.backends.local import LocalBackend
@@ -50,7 +51,10 @@ async def test_every_screen_shows_the_orgs_own_labels(small_org_path):
         await settle(pilot)
         list_view = app.screen
         assert text_of(list_view, "#list-title") == "Tickets"
-        assert str(list_view.query_one(DataTable).columns["CaseNumber"].label) == "Ticket Number"
+        assert (
+            str(list_view.query_one(DataTable).columns[ColumnKey("CaseNumber")].label)
+            == "Ticket Number"
+        )
         fields = list_view.query_one("#filter-field", Select)
         assert ("Ticket Number (CaseNumber)", "CaseNumber") in fields._options
 

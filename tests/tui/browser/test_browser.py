@@ -53,7 +53,8 @@ async def test_object_list_shows_every_object_with_its_count(app, backend):
 async def test_list_view_pages_as_the_cursor_moves_down(app, backend):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_cases(pilot)
-        assert isinstance(screen, ListViewScreen) and screen.obj.name == "Case"
+        assert isinstance(screen, ListViewScreen) and screen.obj is not None
+        assert screen.obj.name == "Case"
         table = screen.query_one(DataTable)
         assert table.row_count == 30  # one page, not the whole object
         await pilot.press(*["down"] * 28)
@@ -135,7 +136,8 @@ async def test_record_page_follows_a_lookup_and_a_related_list_and_goes_back(app
         related = app.screen.query_one("#related", DataTable)
         await select_row(pilot, related, "Cases")  # open the related list
         screen = app.screen
-        assert isinstance(screen, ListViewScreen) and screen.obj.name == "Case"
+        assert isinstance(screen, ListViewScreen) and screen.obj is not None
+        assert screen.obj.name == "Case"
         assert screen.place.filters == (Filter("AccountId", "=", account_id),)
         assert case_id in table_keys(screen.query_one(DataTable))
         await pilot.press("backspace")
@@ -207,7 +209,8 @@ async def test_search_groups_hits_and_opens_a_record(app, backend):
         results.highlighted = ids.index(case["Id"])
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.record_id == case["Id"]
+        record = app.screen
+        assert isinstance(record, RecordScreen) and record.record_id == case["Id"]
         await pilot.press("backspace")
         await settle(pilot)
         assert isinstance(app.screen, SearchScreen)

@@ -35,17 +35,18 @@ async def test_case_history_values_show_the_agent_and_enter_opens_the_agent(app,
         await pilot.press(*["right"] * new_value, "enter")  # Enter on the agent's name
         await settle(pilot)
         assert isinstance(app.screen, RecordScreen)
-        assert app.screen.view.record_id == agent.record_id
+        assert app.screen.view is not None and app.screen.view.record_id == agent.record_id
         await pilot.press("backspace")
         await settle(pilot)
         await pilot.press("home", "enter")  # the row's own name opens the history row
         await settle(pilot)
         page = app.screen
-        assert isinstance(page, RecordScreen) and page.view.record_id == first["Id"]
+        assert isinstance(page, RecordScreen) and page.view is not None
+        assert page.view.record_id == first["Id"]
         fields = page.query_one("#fields", DataTable)
         assert str(fields.get_row("NewValue__c")[1]) == f"→ {agent.title}"  # shown as a link
         await select_row(pilot, fields, "NewValue__c")
-        assert app.screen.view.record_id == agent.record_id
+        assert app.screen.view is not None and app.screen.view.record_id == agent.record_id
 
 
 async def test_sorting_by_owner_sorts_by_the_owners_name(app, backend):
@@ -92,7 +93,7 @@ async def test_a_report_row_opens_the_agent_from_new_value(app, backend):
             await pilot.press("enter")
             await settle(pilot)
             assert isinstance(app.screen, RecordScreen)
-            assert app.screen.view.record_id == opens
+            assert app.screen.view is not None and app.screen.view.record_id == opens
             await pilot.press("backspace")
             await settle(pilot)
             grid = app.screen.query_one("#report-grid", DataTable)

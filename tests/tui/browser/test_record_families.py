@@ -108,7 +108,7 @@ async def related_list(pilot, name: str) -> ListViewScreen:
 def list_rows(screen: ListViewScreen) -> list[dict[str, str]]:
     """The list's rows as shown: column key -> cell text."""
     table = screen.query_one(DataTable)
-    columns = [c.key.value for c in table.columns.values()]
+    columns = [str(c.key.value) for c in table.columns.values()]  # every column has a key
     return [
         dict(zip(columns, map(str, table.get_row_at(i)), strict=True))
         for i in range(table.row_count)
@@ -225,10 +225,12 @@ async def policy_article(pilot, issue: str) -> tuple[str, dict[str, int | None]]
     it) the Knowledge list's best fit. Its Id and allowed resolutions."""
     await pilot.press("slash", *issue)
     await settle(pilot)
-    assert isinstance(pilot.app.screen, SearchScreen)
-    results = pilot.app.screen.query_one(OptionList)
+    search = pilot.app.screen
+    assert isinstance(search, SearchScreen)
+    results = search.query_one(OptionList)
     ids = [results.get_option_at_index(i).id for i in range(results.option_count)]
     articles = [i for i in ids if i and i.startswith("ka0")]
+    article: RecordScreen
     if articles:
         await pilot.press("enter")  # to the results
         results.highlighted = ids.index(articles[0])
@@ -275,7 +277,8 @@ async def best_article(pilot, text: str) -> RecordScreen:
     await pilot.press("enter")
     await settle(pilot)
     articles = pilot.app.screen
-    assert isinstance(articles, ListViewScreen) and articles.obj.name == "Knowledge__kav"
+    assert isinstance(articles, ListViewScreen) and articles.obj is not None
+    assert articles.obj.name == "Knowledge__kav"
     table = articles.query_one(DataTable)
     for _ in range(10):  # down to the end: the next page comes as the cursor gets there
         if table.row_count == articles.total:

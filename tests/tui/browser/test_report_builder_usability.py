@@ -4,7 +4,7 @@ typed value is never dropped; a part naming a field the report does not have is 
 
 from __future__ import annotations
 
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from crm_tui.tui.browser.screens.report_builder import ReportBuilderScreen
 from tests.helpers.narrow import NARROW
@@ -52,7 +52,7 @@ async def test_changing_the_report_type_keeps_the_parts_within_reach(app):
         await settle(pilot)
         built = screen.definition
         assert built.groupings
-        screen.query_one("#report-type").value = "Account"
+        screen.query_one("#report-type", Select).value = "Account"
         await settle(pilot)
         assert screen.definition.object_name == "Account"
         said = " ".join(str(n.message) for n in app._notifications)
@@ -60,9 +60,9 @@ async def test_changing_the_report_type_keeps_the_parts_within_reach(app):
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert screen.definition == built
-        screen.query_one("#report-type").value = "Account"
+        screen.query_one("#report-type", Select).value = "Account"
         await settle(pilot)
-        screen.query_one("#report-type").value = "Case"
+        screen.query_one("#report-type", Select).value = "Case"
         await settle(pilot)
         assert screen.definition == built
 
@@ -82,7 +82,7 @@ async def test_a_filter_is_not_added_without_its_value(app):
         await type_text(pilot, "Status")
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.definition.filters == ()
+        assert not screen.definition.filters
         assert screen.query_one("#report-field", Input).value == "Status"
         assert app.focused is screen.query_one("#report-value", Input)
         await type_text(pilot, "Closed")

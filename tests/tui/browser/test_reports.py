@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Static, TextArea
 
 from crm_tui.org.backends.interface import Operator
@@ -15,8 +16,8 @@ from tests.helpers.pilot import settle
 SIZE = (120, 40)
 
 
-def cell_text(table: DataTable, row: int, column: int) -> str:
-    return str(table.get_cell_at((row, column)))
+def cell_text(table: DataTable[object], row: int, column: int) -> str:
+    return str(table.get_cell_at(Coordinate(row, column)))
 
 
 async def type_text(pilot, text: str) -> None:

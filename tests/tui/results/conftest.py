@@ -21,6 +21,7 @@ from crm_tui.study.results.agent_files import read_agent_results
 from crm_tui.study.results.agent_runs import import_agent_results
 from crm_tui.study.service import StudyService
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work.attempts import open_next, submit
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
@@ -49,13 +50,13 @@ def results_study(tmp_path_factory) -> Path:
         (study,) = list_studies(store)
         for name, (answers, seconds) in ANSWERS.items():
             person = create_profile(store, name, "Customer Service Agent", 3)
-            while (view := open_next(store, study.id, person.id)) is not None:
+            while (view := open_next(store, row_id(study), row_id(person))) is not None:
                 clock.advance(seconds=seconds)
                 submit(store, view.attempt_id, answers[view.item.idx])
                 if name == "Ben" and view.item.idx == 391:
-                    flag_item(store, study.id, person.id, view.item.item_id, "wrong_gold")
+                    flag_item(store, row_id(study), row_id(person), view.item.item_id, "wrong_gold")
             for target, levels in RATINGS.items():
-                rate_realism(store, study.id, person.id, target, levels[name])
+                rate_realism(store, row_id(study), row_id(person), target, levels[name])
         import_agent_results(store, [read_agent_results(p) for p in AGENT_FILES], taskset)
         create_profile(store, "Abe", "Study lead", 12, mode="coordinator")  # answers nothing
     return path

@@ -12,6 +12,7 @@ from textual_plotext import PlotextPlot
 
 from crm_tui.study.service import StudyService
 from crm_tui.tui.app import Launch, create_app
+from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle, wait_for
 from tests.helpers.results_study import cells, column_labels, coordinator, open_results
 
@@ -119,6 +120,7 @@ async def test_no_profile_chosen_sees_no_results(make_app, results):
 async def test_missing_study_file_is_named(small_org_path, tmp_path):
     missing = tmp_path / "nowhere.sqlite"
     app = create_app(Launch(org_path=small_org_path, study=missing))
+    assert isinstance(app, StudyApp)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await wait_for(pilot, lambda: not app.study_opening)
@@ -139,6 +141,7 @@ async def test_f9_while_the_study_opens_says_so_not_that_there_is_none(
     locker = sqlite3.connect(path, isolation_level=None)
     locker.execute("BEGIN EXCLUSIVE")  # the app's open waits for it (busy timeout)
     app = create_app(Launch(org_path=small_org_path, study=path))
+    assert isinstance(app, StudyApp)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_for(pilot, lambda: app.study_opening)

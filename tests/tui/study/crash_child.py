@@ -13,6 +13,7 @@ from textual import events
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.tui.launch import Launch
+from crm_tui.tui.study.solve import SolveScreen
 from crm_tui.tui.study.study_app import StudyApp
 from tests.helpers.pilot import settle
 
@@ -35,7 +36,9 @@ async def main(org_path: str, study_path: str) -> None:
         await settle(pilot)
         app.post_message(events.AppBlur())  # the last event: 7 + 4 = 11 s active so far
         await settle(pilot)
-        print("READY", app.screen.view.attempt_id, flush=True)
+        solve = app.screen
+        assert isinstance(solve, SolveScreen)
+        print("READY", solve.view.attempt_id, flush=True)
         await asyncio.sleep(3600)
 
 

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
 from crm_tui.study.store.db import StudyStore
-from crm_tui.study.store.models import Attempt
+from crm_tui.study.store.models import Attempt, row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.invitations import invite
 from crm_tui.study.work.profiles import create_profile
@@ -43,15 +43,16 @@ def code(study_path, clock) -> str:
     """Ana left a query open 20 minutes ago; Ben answered one and is on the next; Cleo,
     the coordinator, has an invitation code."""
     with StudyStore.open(study_path, clock) as store:
-        study_id = find_study(store, "pilot").id
+        study_id = row_id(find_study(store, "pilot"))
         ana = create_profile(store, "Ana", "Customer Service Agent", 4)
         ben = create_profile(store, "Ben", "Support Lead", 8)
-        attempts.open_next(store, study_id, ana.id)
+        attempts.open_next(store, study_id, row_id(ana))
         clock.advance(20 * 60)
-        view = attempts.open_next(store, study_id, ben.id)
+        view = attempts.open_next(store, study_id, row_id(ben))
+        assert view is not None
         clock.advance(75)
         attempts.submit(store, view.attempt_id, "None", confidence=3)
-        attempts.open_next(store, study_id, ben.id)
+        attempts.open_next(store, study_id, row_id(ben))
         clock.advance(30)
         return invite(store, "Cleo", "coordinator", job_role="Study lead").code
 

@@ -46,7 +46,9 @@ def test_a_coordinator_keeps_a_gold_from_the_queue_in_the_browser(served, audit_
     printed = cli(
         "study", "invite", "Vera", "--role", "coordinator", "--study", "audit", "--db", audit_db
     )
-    code = re.search(r"^code: (\S+)$", printed, re.M)[1]
+    found = re.search(r"^code: (\S+)$", printed, re.M)
+    assert found is not None
+    code = found[1]
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             tmp_path / "chromium-profile",

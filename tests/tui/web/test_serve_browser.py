@@ -17,7 +17,14 @@ from sqlmodel import col, select
 
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
-from crm_tui.study.store.models import Annotator, Attempt, Event, InvitationFailure, StudyItem
+from crm_tui.study.store.models import (
+    Annotator,
+    Attempt,
+    Event,
+    InvitationFailure,
+    StudyItem,
+    row_id,
+)
 from tests.helpers.processes import child_pids
 from tests.helpers.waiting import wait_until
 from tests.tui.web.served_study import (
@@ -189,7 +196,7 @@ def test_a_tab_closed_mid_query_resumes_like_a_crash(served, browser, study_db, 
     sign_in(again, served.url, code)  # the same code reopens the profile
     mark = again.mark()
     again.press("r")
-    again.wait_until(lambda: opened_count(study_db, opened.id) == 2, "the attempt reopened")
+    again.wait_until(lambda: opened_count(study_db, row_id(opened)) == 2, "the attempt reopened")
     again.wait_for_text(answer, since=mark)  # the draft is back in the answer field
     done = submit(again, study_db, "Ben Web")
 

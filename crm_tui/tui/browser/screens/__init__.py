@@ -20,7 +20,7 @@ from crm_tui.tui.browser.screens.record import RecordScreen
 from crm_tui.tui.browser.screens.search import SearchScreen
 
 
-def screen_for(place: Location) -> Screen:
+def screen_for(place: Location) -> Screen[None]:
     match place:
         case ObjectsLocation():
             return ObjectListScreen()

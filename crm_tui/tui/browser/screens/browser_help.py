@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -23,7 +25,7 @@ GLOBAL_EXTRA = [
 ]
 
 
-class HelpScreen(ModalScreen):
+class HelpScreen(ModalScreen[None]):
     """Lists the app's keys and those of every browser screen, leaving out the keys of a
     host app's actions that this app does not have."""
 
@@ -58,7 +60,7 @@ class HelpScreen(ModalScreen):
             yield Static("[b]crm-tui keys[/b]  (Esc closes)\n")
             yield Static(table)
 
-    def _describe(self, bindings) -> list[tuple[str, str]]:
+    def _describe(self, bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
         """(keys as the footer shows them, what they do) for each entry of a BINDINGS list
         whose action this app offers."""
         out = []

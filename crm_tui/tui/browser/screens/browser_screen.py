@@ -28,7 +28,7 @@ class AnswerCandidate:
     object_name: str | None = None  # the record's object, when known
 
 
-class BrowserScreen(OffersOnlyKeysThatAct):
+class BrowserScreen(OffersOnlyKeysThatAct[None]):
     """A screen of the record browser. Subclasses compose their body in `compose_body`."""
 
     HELP_TITLE = ""  # the section name on the F1 help screen
@@ -49,7 +49,7 @@ class BrowserScreen(OffersOnlyKeysThatAct):
     # (Back and Forward build a new screen): its table shows the same cursor and scroll.
     saved_view: ViewState | None = None
     # The table whose scroll was put back, and where to (until the person presses a key).
-    scroll_put_back: tuple[DataTable, float, float] | None = None
+    scroll_put_back: tuple[DataTable[object], float, float] | None = None
 
     @property
     def crm(self) -> CrmApp:
@@ -65,7 +65,7 @@ class BrowserScreen(OffersOnlyKeysThatAct):
         cursor = table.cursor_coordinate
         return ViewState(table.id, cursor.row, cursor.column, table.scroll_x, table.scroll_y)
 
-    def restore_view(self, table: DataTable) -> None:
+    def restore_view(self, table: DataTable[object]) -> None:
         """Put `table`'s cursor and scroll back as they were left, once it has its rows
         (each screen calls this when it has filled a table)."""
         view = self.saved_view

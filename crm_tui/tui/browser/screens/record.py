@@ -155,7 +155,7 @@ class RecordScreen(BrowserScreen):
         """Cells a table in `pane` can use, less its vertical scrollbar's."""
         return (self.query_one(pane).size.width or self.app.size.width // 2) - scrollbar
 
-    def _set_columns(self, table_id: str, *columns: tuple[str, str]) -> DataTable:
+    def _set_columns(self, table_id: str, *columns: tuple[str, str]) -> DataTable[object]:
         """The table emptied, with its columns as wide as its pane allows now."""
         table = self.query_one(table_id, DataTable)
         if table_id == "#fields":
@@ -184,7 +184,7 @@ class RecordScreen(BrowserScreen):
         event.stop()
         self._follow(event.data_table, event.row_key.value)
 
-    def _follow(self, table: DataTable, key: str | None) -> None:
+    def _follow(self, table: DataTable[object], key: str | None) -> None:
         if key is None:
             return
         if table.id == "fields" and self.view is not None:

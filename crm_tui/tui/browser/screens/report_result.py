@@ -227,7 +227,7 @@ class ReportScreen(BrowserScreen):
         self._status(" · ".join(parts))
         self._show_chart(result)
 
-    def _show_groups(self, table: DataTable, result: ReportResult) -> None:
+    def _show_groups(self, table: DataTable[str | Text], result: ReportResult) -> None:
         for i, label in enumerate(result.grouping_labels):
             table.add_column(label, key=f"g{i}")
         for key in result.summaries:
@@ -245,7 +245,9 @@ class ReportScreen(BrowserScreen):
             key=TOTAL,
         )
 
-    def _show_matrix(self, table: DataTable, result: ReportResult, matrix: Matrix) -> None:
+    def _show_matrix(
+        self, table: DataTable[str | Text], result: ReportResult, matrix: Matrix
+    ) -> None:
         """Rows × columns of the shown summary, each row's subtotal at its end, and a last
         row of column subtotals ending with the grand total."""
         rows, cols = matrix.rows, matrix.columns
@@ -273,7 +275,7 @@ class ReportScreen(BrowserScreen):
             key=TOTAL,
         )
 
-    def _show_rows(self, table: DataTable, result: ReportResult) -> None:
+    def _show_rows(self, table: DataTable[str | Text], result: ReportResult) -> None:
         table.cursor_type = "cell"  # Enter on a lookup's name opens that record
         for path, label in zip(result.columns, result.column_labels, strict=False):
             table.add_column(label, key=path)

@@ -60,7 +60,7 @@ def history_path() -> Path:
     return paths.data_home() / "soql_history.jsonl"
 
 
-class SoqlConsole(OffersOnlyKeysThatAct):
+class SoqlConsole(OffersOnlyKeysThatAct[None]):
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
     CSS_PATH = css_next_to(__file__)
 
