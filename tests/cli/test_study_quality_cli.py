@@ -48,10 +48,10 @@ def test_the_human_baseline_preset_works_out_of_the_box(tmp_path, org_and_tasks)
         ana = next(p.id for p in service.profiles() if p.name == "Ana")
         assert service.standing(ana).stage == Stage.CONSENT
         service.give_consent(ana, True)
-        for _ in range(5):  # a failed qualification: both tries
-            service.submit_answer(service.open_next(ana).attempt_id, "no idea")
-        for _ in range(5):
-            service.submit_answer(service.open_next(ana).attempt_id, "no idea")
+        for _ in range(10):  # a failed qualification: both tries of five
+            view = service.open_next(ana)
+            assert view is not None
+            service.submit_answer(view.attempt_id, "no idea")
         assert service.standing(ana).stage == Stage.FAILED
     code, out = run("study", "quality", "--format", "json", "--db", db)
     assert code == 0, out
