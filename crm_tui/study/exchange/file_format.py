@@ -97,6 +97,28 @@ class DraftRecord(_Record):
     updated_at: AwareDatetime
 
 
+class TurnRecord(_Record):
+    """One turn of a multi-turn attempt, by the attempt's query."""
+
+    item_idx: int
+    position: int = Field(ge=0)
+    role: str = Field(min_length=1, max_length=40)
+    text: str
+    source: str = Field(min_length=1, max_length=40)
+    at: AwareDatetime
+
+
+class QualityRecordData(_Record):
+    """A quality-control record the person made themselves (consent, guidelines seen,
+    post-study answers, completion code); those a coordinator made never travel."""
+
+    kind: str = Field(min_length=1, max_length=40)
+    item_idx: int | None = None  # the attempt's query, where the record is about one
+    key: str | None = None
+    value: str | None = None
+    made_at: AwareDatetime
+
+
 class WorkRecords(_Record):
     assignments: list[AssignmentRecord]
     attempts: list[AttemptRecord]
@@ -104,6 +126,9 @@ class WorkRecords(_Record):
     ratings: list[RatingRecord]
     flags: list[FlagRecordData]
     drafts: list[DraftRecord]
+    # Files written before multi-turn solving and quality control hold neither.
+    conversation_turns: list[TurnRecord] = []
+    quality: list[QualityRecordData] = []
 
 
 class WorkFile(_Record):

@@ -33,6 +33,7 @@ from sqlmodel import Session, col, select
 
 from crm_tui.atomic import check_output_path
 from crm_tui.errors import CrmTuiError
+from crm_tui.study.exchange import said
 from crm_tui.study.exchange.file_format import (
     AssignmentRecord,
     AttemptRecord,
@@ -92,6 +93,8 @@ class MergeCounts:
     ratings_updated: int = 0
     flags: int = 0
     drafts: int = 0
+    turns: int = 0  # of multi-turn conversations
+    quality: int = 0  # the person's own quality-control records
 
     @property
     def nothing_new(self) -> bool:
@@ -113,6 +116,8 @@ class MergeCounts:
                 (self.attempts_updated, "attempt(s) updated"),
                 (self.ratings_updated, "rating(s) replaced by newer ones"),
                 (self.drafts, "draft(s)"),
+                (self.turns, "conversation turn(s)"),
+                (self.quality, "consent and quality record(s)"),
             )
             if n
         ]
@@ -280,6 +285,8 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
             drafts=[
                 DraftRecord(key=d.key, text=d.text, updated_at=_utc(d.updated_at)) for d in drafts
             ],
+            conversation_turns=said.collect_turns(session, attempt_idx),
+            quality=said.collect_quality(session, study_id, person, attempt_idx),
         ),
     )
 
@@ -400,6 +407,12 @@ class _Merger:
         self._ratings(work.records.ratings, person)
         self._flags(work.records.flags, person)
         self._drafts(work.records.drafts, person)
+        self.counts.turns += said.merge_turns(
+            self.session, work.records.conversation_turns, attempt_ids
+        )
+        self.counts.quality += said.merge_quality(
+            self.session, self.study_id, row_id(person), work.records.quality, attempt_ids
+        )
         self.session.flush()
 
     def _profile(self, path: Path, record: ProfileRecord) -> Annotator:
