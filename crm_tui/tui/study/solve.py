@@ -54,6 +54,7 @@ class SolveScreen(StudyScreen):
         Binding("f5", "pause", "Pause", id="pause"),
         Binding("f6", "answer_none", "Answer None", id="answer-none"),
         Binding("f7", "skip", "Skip", id="skip"),
+        Binding("ctrl+g", "guidelines", "Guidelines", id="guidelines"),
         Binding(
             "escape",
             "leave",
@@ -287,6 +288,18 @@ class SolveScreen(StudyScreen):
 
     def action_details(self) -> None:
         self.app.push_screen(DetailsDialog(self.view.item.optional_context))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "guidelines":  # offered only where the study has some for this family
+            return self.service.guidelines(self.family.name) is not None
+        return True
+
+    def action_guidelines(self) -> None:
+        from crm_tui.tui.study.quality_screens import GuidelinesScreen
+
+        text = self.service.guidelines(self.family.name)
+        if text is not None:  # the guidelines hold no answers: any time, the clock runs on
+            self.app.push_screen(GuidelinesScreen(self.service, self.person, text))
 
     async def action_pause(self) -> None:
         await self.event("paused")

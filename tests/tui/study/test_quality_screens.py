@@ -1,5 +1,6 @@
 """The quality-control screens in the app: consent first (declining ends the session and
-keeps only the decline), a family's guidelines before its first query."""
+keeps only the decline), a family's guidelines before its first query and again on
+Ctrl+G while solving."""
 
 from __future__ import annotations
 
@@ -55,9 +56,18 @@ async def test_consent_then_guidelines_before_the_first_query(make_app, study_pa
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, SolveScreen)
+        assert "Guidelines" in {
+            b.description for _, b, on, _ in app.screen.active_bindings.values() if on
+        }
+        await pilot.press("ctrl+g")  # the guidelines again, from the solve screen
+        await settle(pilot)
+        assert isinstance(app.screen, GuidelinesScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SolveScreen)
     with StudyStore.open(study_path) as store, store.transaction() as session:
         kinds = [r.kind for r in session.exec(select(QualityRecord))]
-    assert kinds == ["consent", "guidelines_seen"]
+    assert kinds == ["consent", "guidelines_seen"]  # seen once: reopening adds nothing
 
 
 async def test_declining_ends_the_session_and_keeps_only_the_decline(make_app, study_path):
