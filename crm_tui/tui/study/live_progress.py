@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
+from crm_tui.study.results.quality_report import PersonQuality, QualityReport
 from crm_tui.study.service import AnnotatorLive, LiveProgress, Profile, StaleQuery, StudyService
 from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
@@ -58,6 +59,25 @@ def annotator_row(person: AnnotatorLive, now: datetime) -> list[str | Text]:
         Text(str(person.stale), style="bold yellow") if person.stale else "0",
         ago(person.last_seen, now),
     ]
+
+
+def quality_cell(person: PersonQuality | None) -> str | Text:
+    """What quality control says of a person: exclusion, the check items' verdict, the
+    behaviour flags raised; a dash when nothing is to be said yet."""
+    if person is None:
+        return "—"
+    if person.excluded:
+        return Text(f"excluded: {person.excluded}", style="dim")
+    said: list[str] = []
+    if person.qualification == "failed":
+        said.append("failed the gate")
+    if person.check_verdict is not None and person.check_accuracy is not None:
+        said.append(f"{person.check_verdict}: checks {person.check_accuracy:.0%}")
+    said += person.flags
+    if not said:
+        return "—"
+    stop = person.check_verdict == "stop" or person.qualification == "failed"
+    return Text(" · ".join(said), style="bold red" if stop else "bold yellow")
 
 
 def stale_row(query: StaleQuery, now: datetime) -> list[str | Text]:
@@ -153,6 +173,8 @@ class LiveProgressScreen(StudyScreen):
             ("Last seen", 16),
         ):
             people.add_column(label, width=width)
+        if self.quality_controlled:
+            people.add_column("Quality (checks, flags)", width=30)
         stale = self.query_one("#live-stale", DataTable)
         for label, width in (
             ("Annotator", 20),
@@ -170,10 +192,15 @@ class LiveProgressScreen(StudyScreen):
             return
         self._read_again = False
         profile_id = None if self.profile is None else self.profile.id
-        service = self.service
+        service, quality = self.service, self.quality_controlled
+
+        def read() -> tuple[LiveProgress, QualityReport | None]:
+            overview = service.quality_overview(profile_id) if quality else None
+            return service.live_progress(profile_id), overview
+
         self._reader = fetch_then_show(
             self,
-            lambda: service.live_progress(profile_id),
+            read,
             self._show,
             group="live",
             failed=self._failed,
@@ -186,8 +213,15 @@ class LiveProgressScreen(StudyScreen):
     def _failed(self, error: Exception) -> None:
         self.query_one("#live-heading", Static).update(explain(self, error))
 
-    def _show(self, live: LiveProgress) -> None:
+    @property
+    def quality_controlled(self) -> bool:
+        """The study has quality control (consent, a gate, check items, flags)."""
+        return self.service.study.protocol.quality is not None
+
+    def _show(self, read: tuple[LiveProgress, QualityReport | None]) -> None:
+        live, overview = read
         self.live = live
+        by_person = {p.profile_id: p for p in overview.people} if overview else {}
         now = live.as_of
         at_work = sum(1 for p in live.annotators if p.active_now)
         self.query_one("#live-heading", Static).update(
@@ -198,7 +232,18 @@ class LiveProgressScreen(StudyScreen):
         )
         self._fill(
             self.query_one("#live-annotators", DataTable),
-            [(p.name, annotator_row(p, now)) for p in live.annotators],
+            [
+                (
+                    p.name,
+                    annotator_row(p, now)
+                    + (
+                        [quality_cell(by_person.get(p.profile_id))]
+                        if self.quality_controlled
+                        else []
+                    ),
+                )
+                for p in live.annotators
+            ],
         )
         self._fill(
             self.query_one("#live-stale", DataTable),

@@ -1,6 +1,7 @@
 """Live progress in the study app: a coordinator (reached by invitation code) opens it from
 home with `l`, sees two annotators (one with a stale query), reassigns that query, and a
-profile added from another connection appears on the next timed refresh."""
+profile added from another connection appears on the next timed refresh; with quality
+control, each annotator's checks, flags and exclusion show beside them."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from crm_tui.org.store.orgstore import OrgStore
-from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS
+from crm_tui.study.service import LIVE_IS_FOR_COORDINATORS, StudyService
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt, row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.invitations import invite
 from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import Preset, validated
 from crm_tui.study.work.studies import find_study, with_overrides
+from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study import live_progress
 from crm_tui.tui.study.live_progress import LiveProgressScreen, ReassignDialog
 from tests.helpers.pilot import settle, wait_for
@@ -141,3 +144,43 @@ def test_live_progress_snapshot(make_app, code, snap_compare):
         await open_live(pilot, code)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=watching)
+
+
+@pytest.fixture
+def controlled_study(tmp_path, small_org_path, clock):
+    """A study with quality control (consent), Ana and Ben at work, Ben excluded, and
+    Cleo, the coordinator, invited."""
+    (tmp_path / "consent.md").write_text("# Taking part\n\nYou agree to take part.\n")
+
+    def controlled(preset):
+        preset = with_overrides(preset, items=2, annotators_per_item=2, distinct_families=False)
+        data = preset.model_dump()
+        data["consent"] = {"file": str(tmp_path / "consent.md")}
+        return validated(Preset, data, "test preset")
+
+    path = tmp_path / "controlled.sqlite"
+    with OrgStore.open(small_org_path) as org, StudyStore.open(path, clock) as store:
+        create_crafted_study(store, org, change=controlled)
+        create_profile(store, "Ana", "Customer Service Agent", 4)
+        create_profile(store, "Ben", "Support Lead", 8)
+        cleo = invite(store, "Cleo", "coordinator", job_role="Study lead")
+    with StudyService.open(path, clock=clock) as service:
+        lead = next(p.id for p in service.profiles() if p.name == "Cleo")
+        service.exclude("Ben", "answered in another language", profile_id=lead)
+    return path, cleo.code
+
+
+async def test_quality_control_shows_beside_each_annotator(controlled_study, clock, small_org_path):
+    path, cleo_code = controlled_study
+    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, cleo_code)
+        table = screen.query_one("#live-annotators", DataTable)
+        await wait_for(pilot, lambda: table.row_count >= 2)
+        rows = {row[0]: row[-1] for row in cells(table)}
+    assert [str(c.label) for c in table.columns.values()][-1] == "Quality (checks, flags)"
+    assert rows["Ben"] == "excluded: answered in another language" and rows["Ana"] == "—"
+
+
+def test_a_person_quality_control_knows_nothing_of_yet_shows_a_dash():
+    assert live_progress.quality_cell(None) == "—"
