@@ -677,6 +677,10 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         yield from _process_records(report.process)
     if report.statistics is not None:
         yield from _statistics_records(report.statistics)
+    if report.quality is not None:
+        from crm_tui.study.results.render_quality import quality_csv_records  # it imports this
+
+        yield from quality_csv_records(report.quality)
 
 
 def _rate_records(

@@ -3,6 +3,8 @@ exclusions (for coordinators: the report is theirs)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rich.table import Table
 
 from crm_tui.study.results.quality_report import QualityReport
@@ -75,3 +77,32 @@ def rich_quality_tables(quality: QualityReport) -> list[Table]:
     from crm_tui.study.results.render import _rich_table
 
     return [_rich_table(view) for view in quality_tables(quality)]
+
+
+def quality_csv_records(quality: QualityReport) -> Iterator[list[object]]:
+    """The quality section in the report's long CSV form (section, family, subject,
+    measure, value): a row per person and measure, then the baseline with and without."""
+    for p in quality.people:
+        for measure, value in (
+            ("consent", p.consent),
+            ("qualification", p.qualification),
+            ("check_answers", p.check_answers),
+            ("check_accuracy", p.check_accuracy),
+            ("check_verdict", p.check_verdict),
+            ("answers", p.answers),
+            ("fast_answers", p.fast_answers),
+            ("repeated_answers", p.repeated_answers),
+            ("idle_spans", p.idle_spans),
+            ("straight_lining", p.straight_lining),
+            ("excluded", p.excluded),
+            ("excluded_attempts", len(p.excluded_attempts)),
+            ("completion_code", p.completion_code),
+        ):
+            yield ["quality", "", p.name, measure, value]
+    for measure, value in (
+        ("excluded_people", quality.excluded_people),
+        ("excluded_attempts", quality.excluded_attempts),
+        ("accuracy_without_excluded", quality.accuracy_without_excluded),
+        ("accuracy_with_excluded", quality.accuracy_with_excluded),
+    ):
+        yield ["quality", "", "baseline", measure, value]
