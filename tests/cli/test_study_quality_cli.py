@@ -74,7 +74,7 @@ def test_the_human_baseline_preset_works_out_of_the_box(tmp_path, org_and_tasks)
     assert quality["check_items"] == 20 and quality["practice_items"] == 15
     code, out = run("results", "--format", "csv", "--resamples", 100, "--db", db)
     rows = set(out.splitlines())
-    assert {"quality,,Ana,excluded,test run", "quality,,Ana,qualification,failed"} <= rows
+    assert {"quality,,Ana,excluded,test run", "quality,,Ana,consent,agreed"} <= rows
     assert "quality,,baseline,excluded_people,1" in rows
     code, out = run("study", "quality", "--db", db)
     assert "Quality control per person" in out and "Ana" in out
