@@ -220,6 +220,7 @@ def test_failing_the_gate_stops_the_person_until_a_retry_and_passing_opens_the_q
         assert service.standing(ana).stage == Stage.SOLVE
         view = service.open_next(ana)
         assert view is not None and view.item.idx not in practice
+        assert (view.practice, view.position, view.queue_length) == (False, 1, 8)
         _, result = view, service.submit_answer(view.attempt_id, gold(view.item.idx))
         assert result.correct is None  # no feedback on measured (or check) items
         person = next(p for p in service.quality_overview().people if p.name == "Ana")
@@ -399,4 +400,6 @@ def test_practice_sits_before_the_queue(study, clock):
 
         positions = sorted(a.position for a in session.exec(select(Assignment)))
     assert positions[:3] == [PRACTICE_BASE, PRACTICE_BASE + 1, PRACTICE_BASE + 2]
-    assert positions[3:] == list(range(8)) and view.position == 1
+    assert positions[3:] == list(range(8))
+    # shown as "Practice query 1 of 3"; the measured queue (check items inside) counts apart
+    assert view is not None and (view.practice, view.position, view.queue_length) == (True, 1, 3)

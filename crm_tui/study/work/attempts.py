@@ -104,6 +104,9 @@ class AttemptView:
     wall_ms: int
     time_limit_ms: int | None
     draft_answer: str | None = None  # what was typed or taken before the app stopped
+    # A practice query of the qualification: `position` and `queue_length` count the
+    # practice queries in the queue; otherwise they count the rest (check items among them).
+    practice: bool = False
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,8 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
                 .with_for_update()  # one may expire here while a submit of it runs
             )
         }
+        practice_ids = quality.practice_item_ids(session, study)
+        practice_queue = [a for a in queue if a.item_id in practice_ids]
         for position, assignment in enumerate(queue, start=1):
             attempt = attempts.get(row_id(assignment))
             resumed = attempt is not None
@@ -269,16 +274,24 @@ def open_next(store: StudyStore, study_id: int, annotator_id: int) -> AttemptVie
                 continue
             _append(session, store, attempt, EventKind.OPENED, {"resumed": resumed})
             timing = derive(attempt_stamps(session, row_id(attempt)))
+            practice = assignment.item_id in practice_ids
+            if practice:
+                position = practice_queue.index(assignment) + 1
+                length = len(practice_queue)
+            else:
+                position -= sum(1 for a in queue[:position] if a.item_id in practice_ids)
+                length = len(queue) - len(practice_queue)
             return AttemptView(
                 attempt_id=row_id(attempt),
                 item=ItemView.of(_item(session, attempt.item_id)),
                 position=position,
-                queue_length=len(queue),
+                queue_length=length,
                 resumed=resumed,
                 active_ms=timing.active_ms,
                 wall_ms=timing.wall_ms,
                 time_limit_ms=_limit_ms(study),
                 draft_answer=attempt.draft_answer,
+                practice=practice,
             )
     return None
 

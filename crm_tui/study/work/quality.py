@@ -159,6 +159,14 @@ def unmeasured_item_ids(session: Session, study: Study) -> set[int]:
     }
 
 
+def practice_item_ids(session: Session, study: Study) -> set[int]:
+    """The qualification's practice items (shown as practice; check items never are)."""
+    plan = plan_of(study)
+    if plan is None or plan.qualification is None:
+        return set()
+    return set(_idx_to_ids(session, row_id(study), plan.practice_idx).values())
+
+
 def measured_count(study: Study) -> int:
     """How many measured items a queue takes (the solve part's items less check items)."""
     plan = plan_of(study)

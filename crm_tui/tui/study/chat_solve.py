@@ -16,7 +16,7 @@ from textual.widgets import Input, Markdown, Static
 
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
-from crm_tui.tui.study.solve import SolveScreen, clock_text
+from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place
 from crm_tui.tui.styles import css_next_to
 
 
@@ -28,7 +28,7 @@ class ChatSolveScreen(SolveScreen):
         with Horizontal(id="solve-head"):
             yield Static(
                 Text.assemble(
-                    (f"Query {self.view.position} of {self.view.queue_length}", "bold"),
+                    (query_place(self.view), "bold"),
                     f" · {self.family.abbrev} · a customer is writing to you",
                 ),
                 id="solve-where",

@@ -43,6 +43,12 @@ def clock_text(ms: int) -> str:
     return f"{hours}:{rest // 60:02}:{rest % 60:02}" if hours else f"{rest // 60:02}:{rest % 60:02}"
 
 
+def query_place(view: AttemptView) -> str:
+    """Where the query sits: among the practice queries of the qualification, or the rest."""
+    kind = "Practice query" if view.practice else "Query"
+    return f"{kind} {view.position} of {view.queue_length}"
+
+
 class SolveScreen(StudyScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Solve a query"
@@ -93,7 +99,7 @@ class SolveScreen(StudyScreen):
         with Horizontal(id="solve-head"):
             yield Static(
                 Text.assemble(
-                    (f"Query {self.view.position} of {self.view.queue_length}", "bold"),
+                    (query_place(self.view), "bold"),
                     f" · {self.family.abbrev} · you are a ",
                     (persona, "bold"),
                 ),
