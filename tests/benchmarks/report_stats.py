@@ -227,16 +227,11 @@ def timed() -> Iterator[list[float]]:
 def outcomes_of(session, study):
     from sqlmodel import select as sql_select
 
-    from crm_tui.study.results.agent_runs import agent_answers
-    from crm_tui.study.store.models import AttemptStatus
+    from crm_tui.study.results.report_rows import agent_answer_rows, answered_attempts
 
     items = list(session.exec(sql_select(StudyItem).where(StudyItem.study_id == study.id)))
-    answered = [
-        a
-        for a in session.exec(sql_select(Attempt).where(Attempt.study_id == study.id))
-        if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
-    ]
-    runs = list(agent_answers(session, study.task_set_hash))
+    answered = answered_attempts(session, study.id)
+    runs = agent_answer_rows(session, study.task_set_hash)
     ratings = list(
         session.exec(sql_select(RealismRating).where(RealismRating.study_id == study.id))
     )

@@ -19,11 +19,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun
+from crm_tui.study.results.report_rows import AgentPair, attempt_events
 from crm_tui.study.results.steps import (
     Step,
     StepKind,
@@ -32,7 +32,7 @@ from crm_tui.study.results.steps import (
     same_id,
     steps_from_json,
 )
-from crm_tui.study.store.models import Attempt, AttemptStatus, Event, StudyItem, row_id
+from crm_tui.study.store.models import AttemptStatus, StudyItem, row_id
 from crm_tui.tasks.families import families
 from crm_tui.tasks.scoring import NO_SUBMISSION, is_right, is_submission
 
@@ -198,26 +198,38 @@ def _median(values: Sequence[float]) -> float | None:
     return float(statistics.median(values)) if values else None
 
 
+class AnsweredAttempt(Protocol):
+    """What the traces read of an attempt: an `Attempt` row, or `report_rows.AttemptRow`."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def item_id(self) -> int: ...
+    @property
+    def annotator_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def answer_raw(self) -> str | None: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def active_ms(self) -> int | None: ...
+
+
 def build_process(
     session: Session,
     items: Sequence[StudyItem],
-    attempts: Sequence[Attempt],
-    runs: Sequence[tuple[AgentRun, AgentAnswer]],
+    attempts: Sequence[AnsweredAttempt],
+    runs: Sequence[AgentPair],
     agent_label: Any,
     family_order: Sequence[str],
 ) -> Process:
     """Every answered attempt and every agent record on the study's items, as traces."""
     by_id = {row_id(item): item for item in items}
     by_idx = {item.idx: item for item in items}
-    events: dict[int, list[Event]] = defaultdict(list)
-    wanted = [row_id(a) for a in attempts]
-    for start in range(0, len(wanted), 500):  # the IN list stays short
-        for event in session.exec(
-            select(Event)
-            .where(col(Event.attempt_id).in_(wanted[start : start + 500]))
-            .order_by(col(Event.id))
-        ):
-            events[event.attempt_id or 0].append(event)
+    golds = {key: json.loads(item.gold_json) for key, item in by_id.items()}
+    events = attempt_events(session, [row_id(a) for a in attempts])
     traces = []
     for attempt in attempts:
         item = by_id[attempt.item_id]
@@ -229,25 +241,32 @@ def build_process(
                 task=item.task,
                 idx=item.idx,
                 who=f"annotator {attempt.annotator_id}",
-                steps=human_steps(events[row_id(attempt)]),
+                steps=human_steps(events.get(row_id(attempt), ())),
                 answer=answer,
                 points=(attempt.score or 0.0) if is_submission(answer) else 0.0,
-                gold=json.loads(item.gold_json),
+                gold=golds[attempt.item_id],
                 time=attempt.active_ms,
             )
         )
+    # steps are immutable: records with the same trajectory text (an empty one, most
+    # often) share one parse
+    parsed: dict[str | None, tuple[Step, ...]] = {}
     for run, record in runs:
         item = by_idx[record.idx]
+        steps = parsed.get(record.steps_json)
+        if steps is None:
+            steps = steps_from_json(record.steps_json, f"agent answer {record.id}")
+            parsed[record.steps_json] = steps
         traces.append(
             trace(
                 solver=agent_label(run.model, run.strategy),
                 task=item.task,
                 idx=item.idx,
                 who=f"trial {run.trial}",
-                steps=steps_from_json(record.steps_json, f"agent answer {record.id}"),
+                steps=steps,
                 answer=record.answer,
                 points=record.score,
-                gold=json.loads(item.gold_json),
+                gold=golds[row_id(item)],
                 time=record.turns,
                 tokens=record.tokens,
                 cost=record.cost,

@@ -24,7 +24,6 @@ from functools import cache
 
 from sqlmodel import Session, select
 
-from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun, agent_answers
 from crm_tui.study.results.analysis import (
     AgentRecord,
     HumanAnswer,
@@ -35,6 +34,12 @@ from crm_tui.study.results.analysis import (
 from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, BootstrapOptions
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
+from crm_tui.study.results.report_rows import (
+    AgentPair,
+    AttemptRow,
+    agent_answer_rows,
+    answered_attempts,
+)
 from crm_tui.study.results.stats import (
     AlphaEstimate,
     Interval,
@@ -46,7 +51,6 @@ from crm_tui.study.results.stats import (
     wilson_interval,
 )
 from crm_tui.study.store.models import (
-    Attempt,
     AttemptStatus,
     AuditFlag,
     RealismRating,
@@ -192,18 +196,14 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         seed=study.seed if options.seed is None else options.seed,
     )
     items = list(session.exec(select(StudyItem).where(StudyItem.study_id == study.id)))
-    answered = [
-        a
-        for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
-        if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
-    ]
-    attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
+    answered = answered_attempts(session, row_id(study))  # plain rows: ORM objects cost
+    attempts_by_item: dict[int, list[AttemptRow]] = defaultdict(list)
     for attempt in answered:
         attempts_by_item[attempt.item_id].append(attempt)
     study_idx = {item.idx for item in items}
     runs = [
         (run, answer)
-        for run, answer in agent_answers(session, study.task_set_hash)
+        for run, answer in agent_answer_rows(session, study.task_set_hash)
         if answer.idx in study_idx
     ]
     flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
@@ -229,8 +229,8 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
 def _outcomes(
     study: Study,
     items: list[StudyItem],
-    answered: list[Attempt],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    answered: list[AttemptRow],
+    runs: list[AgentPair],
     ratings: list[RealismRating],
 ) -> Outcomes:
     """The plain outcomes the statistics are computed from, items in the report's order."""
@@ -272,16 +272,16 @@ def _outcomes(
 
 
 # ----------------------------------------------------------------- performance
-def _submission(attempt: Attempt) -> str | None:
+def _submission(attempt: AttemptRow) -> str | None:
     """The submitted answer; NO_SUBMISSION for an expired (or skipped) attempt."""
     return attempt.answer_raw if attempt.status == AttemptStatus.SUBMITTED else NO_SUBMISSION
 
 
-def _attempt_score(attempt: Attempt) -> float:
+def _attempt_score(attempt: AttemptRow) -> float:
     return (attempt.score or 0.0) if is_submission(_submission(attempt)) else 0.0
 
 
-def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
+def _agents(runs: list[AgentPair]) -> list[Agent]:
     trials: dict[tuple[str, str], set[int]] = defaultdict(set)
     for run, _ in runs:
         trials[run.model, run.strategy].add(run.trial)
@@ -290,9 +290,12 @@ def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
 
 def _family_results(
     items: list[StudyItem],
-    attempts_by_item: dict[int, list[Attempt]],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    runs: list[AgentPair],
 ) -> list[FamilyResult]:
+    runs_by_task: dict[str, list[AgentPair]] = defaultdict(list)
+    for run, answer in runs:
+        runs_by_task[answer.task].append((run, answer))
     rows = []
     for family in ordered_families():
         name = family.name
@@ -306,7 +309,7 @@ def _family_results(
                 task=name,
                 items=len(family_items),
                 humans=_humans(family_items, attempts_by_item, attempts),
-                agents=_agent_results([(r, a) for r, a in runs if a.task == name]),
+                agents=_agent_results(runs_by_task[name]),
             )
         )
     if rows:
@@ -315,7 +318,9 @@ def _family_results(
 
 
 def _humans(
-    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], attempts: list[Attempt]
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    attempts: list[AttemptRow],
 ) -> HumanResult:
     scores = [_attempt_score(a) for a in attempts]
     accuracy = sum(scores) / len(scores) if scores else None
@@ -334,13 +339,13 @@ def _humans(
     )
 
 
-def _submissions(attempts: list[Attempt]) -> list[str]:
+def _submissions(attempts: list[AttemptRow]) -> list[str]:
     return [answer for a in attempts if (answer := _submission(a)) is not None]
 
 
-def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
+def _agent_results(runs: list[AgentPair]) -> dict[str, AgentResult]:
     """Per agent; pass^k counts exact-match answers only (knowledge QA's F1 is no pass)."""
-    by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
+    by_agent: dict[str, list[AgentPair]] = defaultdict(list)
     for run, answer in runs:
         by_agent[agent_label(run.model, run.strategy)].append((run, answer))
     results = {}
@@ -370,8 +375,8 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentR
 def _all_row(
     rows: list[FamilyResult],
     items: list[StudyItem],
-    attempts_by_item: dict[int, list[Attempt]],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    runs: list[AgentPair],
 ) -> FamilyResult:
     attempts = [a for item in items for a in attempts_by_item[row_id(item)]]
     pooled = _humans(items, attempts_by_item, attempts)
@@ -462,7 +467,7 @@ def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
 
 
 def _disputed(
-    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], flags: list[AuditFlag]
+    items: list[StudyItem], attempts_by_item: dict[int, list[AttemptRow]], flags: list[AuditFlag]
 ) -> list[DisputedItem]:
     """Items answered by at least two people, most of them wrong: candidate bad golds."""
     flags_per_item = Counter(f.item_id for f in flags)
