@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -179,6 +179,7 @@ def summarise(traces: Sequence[Trace], family_order: Sequence[str]) -> list[Proc
 
 
 def _summary(family: str, solver: str, group: list[Trace]) -> ProcessSummary:
+    labels = Counter(str(t.label) for t in group)  # one pass, not one per label
     return ProcessSummary(
         family=family,
         solver=solver,
@@ -186,7 +187,7 @@ def _summary(family: str, solver: str, group: list[Trace]) -> ProcessSummary:
         median_steps=_median([t.steps for t in group]),
         median_records=_median([t.records for t in group]),
         median_queries=_median([t.queries for t in group]),
-        shares={s.value: sum(t.label == s for t in group) / len(group) for s in Sight},
+        shares={s.value: labels[s.value] / len(group) for s in Sight},
         median_first_sight=_median(
             [t.first_sight_time for t in group if t.first_sight_time is not None]
         ),
@@ -226,25 +227,26 @@ def build_process(
     family_order: Sequence[str],
 ) -> Process:
     """Every answered attempt and every agent record on the study's items, as traces."""
-    by_id = {row_id(item): item for item in items}
-    by_idx = {item.idx: item for item in items}
-    golds = {key: json.loads(item.gold_json) for key, item in by_id.items()}
-    events = attempt_events(session, [row_id(a) for a in attempts])
+    # each item's task, idx and gold read once (not once per answer to it)
+    by_id = {row_id(item): (item.task, item.idx, json.loads(item.gold_json)) for item in items}
+    by_idx = {idx: (task, idx, gold) for task, idx, gold in by_id.values()}
+    attempt_ids = [row_id(a) for a in attempts]
+    events = attempt_events(session, attempt_ids)
     traces = []
-    for attempt in attempts:
-        item = by_id[attempt.item_id]
+    for attempt, key in zip(attempts, attempt_ids, strict=True):
+        task, idx, gold = by_id[attempt.item_id]
         submitted = attempt.status == AttemptStatus.SUBMITTED
         answer = attempt.answer_raw if submitted else NO_SUBMISSION
         traces.append(
             trace(
                 solver=HUMANS,
-                task=item.task,
-                idx=item.idx,
+                task=task,
+                idx=idx,
                 who=f"annotator {attempt.annotator_id}",
-                steps=human_steps(events.get(row_id(attempt), ())),
+                steps=human_steps(events.get(key, ())),
                 answer=answer,
                 points=(attempt.score or 0.0) if is_submission(answer) else 0.0,
-                gold=golds[attempt.item_id],
+                gold=gold,
                 time=attempt.active_ms,
             )
         )
@@ -252,7 +254,7 @@ def build_process(
     # often) share one parse
     parsed: dict[str | None, tuple[Step, ...]] = {}
     for run, record in runs:
-        item = by_idx[record.idx]
+        task, idx, gold = by_idx[record.idx]
         steps = parsed.get(record.steps_json)
         if steps is None:
             steps = steps_from_json(record.steps_json, f"agent answer {record.id}")
@@ -260,13 +262,13 @@ def build_process(
         traces.append(
             trace(
                 solver=agent_label(run.model, run.strategy),
-                task=item.task,
-                idx=item.idx,
+                task=task,
+                idx=idx,
                 who=f"trial {run.trial}",
                 steps=steps,
                 answer=record.answer,
                 points=record.score,
-                gold=golds[row_id(item)],
+                gold=gold,
                 time=record.turns,
                 tokens=record.tokens,
                 cost=record.cost,

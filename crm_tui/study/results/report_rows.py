@@ -72,9 +72,13 @@ class EventRow(NamedTuple):
     payload_json: str | None
 
 
+# Read through the session's connection: the same transaction, without the ORM's result
+# processing (plain tuples are all these need).
+
+
 def answered_attempts(session: Session, study_id: int) -> list[AttemptRow]:
     """The study's submitted and expired attempts (skipped and open ones are no answer)."""
-    rows = session.execute(
+    rows = session.connection().execute(
         select(
             col(Attempt.id),
             col(Attempt.item_id),
@@ -94,7 +98,7 @@ def agent_answer_rows(session: Session, task_set_hash: str) -> list[AgentPair]:
     """Every imported agent answer for a task set with its run, in `agent_answers`' order."""
     runs = {
         key: RunRow(model, strategy, trial)
-        for key, model, strategy, trial in session.execute(
+        for key, model, strategy, trial in session.connection().execute(
             select(
                 col(AgentRun.id),
                 col(AgentRun.model),
@@ -103,7 +107,7 @@ def agent_answer_rows(session: Session, task_set_hash: str) -> list[AgentPair]:
             ).where(col(AgentRun.task_set_hash) == task_set_hash)
         )
     }
-    rows = session.execute(
+    rows = session.connection().execute(
         select(
             col(AgentAnswer.run_id),
             col(AgentAnswer.id),
@@ -135,7 +139,7 @@ def attempt_events(session: Session, attempt_ids: Sequence[int]) -> dict[int, li
     """Each attempt's events in the order they were written."""
     events: dict[int, list[EventRow]] = {}
     for start in range(0, len(attempt_ids), 500):  # the IN list stays short
-        for row in session.execute(
+        for row in session.connection().execute(
             select(
                 col(Event.attempt_id),
                 col(Event.kind),

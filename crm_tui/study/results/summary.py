@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from sqlmodel import Session, select
 
@@ -327,7 +327,7 @@ def _humans(
     groups = [(item.task, _submissions(attempts_by_item[row_id(item)])) for item in items]
     agreement = mean_pairwise_agreement(
         [[(task, answer) for answer in answers] for task, answers in groups],
-        lambda a, b: score(a[0], a[1], b[1]),
+        lambda a, b: _pair_score(a[0], a[1], b[1]),
     )
     return HumanResult(
         answers=len(scores),
@@ -339,6 +339,11 @@ def _humans(
     )
 
 
+@lru_cache(maxsize=1 << 16)  # each family's pairs come again in ALL
+def _pair_score(task: str, answer: str, other: str) -> float:
+    return score(task, answer, other)
+
+
 def _submissions(attempts: list[AttemptRow]) -> list[str]:
     return [answer for a in attempts if (answer := _submission(a)) is not None]
 
@@ -348,25 +353,33 @@ def _agent_results(runs: list[AgentPair]) -> dict[str, AgentResult]:
     by_agent: dict[str, list[AgentPair]] = defaultdict(list)
     for run, answer in runs:
         by_agent[agent_label(run.model, run.strategy)].append((run, answer))
+    exact = {name for name, family in families().items() if family.metric == "exact_match"}
     results = {}
     for label, pairs in sorted(by_agent.items()):
-        rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
-        differs = [
-            abs(a.score - a.crmarena_reward) > 1e-9
-            for _, a in pairs
-            if a.crmarena_reward is not None
-        ]
+        # one pass over the records; each sum below adds the same values in the same order
+        rewards: list[float] = []
+        differs = 0
+        scores: list[float] = []
+        trials: set[int] = set()
+        no_submission = 0
         outcomes: dict[int, list[bool]] = defaultdict(list)
-        for _, answer in pairs:
-            if families()[answer.task].metric == "exact_match":
-                outcomes[answer.idx].append(answer.score >= 1.0)
+        for run, a in pairs:
+            trials.add(run.trial)
+            scores.append(a.score)
+            if a.crmarena_reward is not None:
+                rewards.append(a.crmarena_reward)
+                differs += abs(a.score - a.crmarena_reward) > 1e-9
+            if not is_submission(a.answer):
+                no_submission += 1
+            if a.task in exact:
+                outcomes[a.idx].append(a.score >= 1.0)
         results[label] = AgentResult(
-            trials=len({run.trial for run, _ in pairs}),
+            trials=len(trials),
             answers=len(pairs),
             crmarena_success=sum(rewards) / len(rewards) if rewards else None,
-            rescored_success=sum(a.score for _, a in pairs) / len(pairs),
-            no_submission=sum(not is_submission(a.answer) for _, a in pairs),
-            differs_from_crmarena=sum(differs) if differs else None,
+            rescored_success=sum(scores) / len(pairs),
+            no_submission=no_submission,
+            differs_from_crmarena=differs if rewards else None,
             pass_hat_k=pass_hat_k_curve(list(outcomes.values())),
         )
     return results
