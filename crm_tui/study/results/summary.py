@@ -50,6 +50,7 @@ from crm_tui.study.results.stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
+from crm_tui.study.results.turn_modes import TurnModeRow, turn_modes
 from crm_tui.study.store.models import (
     AttemptStatus,
     AuditFlag,
@@ -159,6 +160,8 @@ class Report:
     disputed: list[DisputedItem]
     process: Process | None = None  # how humans and agents solved (`process.py`)
     statistics: Statistics | None = None  # intervals, paired tests, agreement (`analysis.py`)
+    # single- vs multi-turn per family (`turn_modes.py`); None: no interactive items
+    turn_modes: list[TurnModeRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         disputed=_disputed(items, attempts_by_item, flags),
         process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
+        turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
     )
 
 
