@@ -130,7 +130,7 @@ def trace(
     version 7), so a wrong answer cannot be told "never saw" from "chose otherwise"."""
     seeable = seeable_gold(task, gold) if traced else None
     first = None
-    if seeable is not None:
+    if seeable is not None and steps:
         first = next(
             (
                 n
@@ -152,8 +152,8 @@ def trace(
         who=who,
         label=label,
         steps=len(steps),
-        records=len({rid[:15] for step in steps for rid in step.record_ids}),
-        queries=sum(step.kind in _QUERYING for step in steps),
+        records=len({rid[:15] for step in steps for rid in step.record_ids}) if steps else 0,
+        queries=sum(step.kind in _QUERYING for step in steps) if steps else 0,
         time=time,
         first_sight_step=None if first is None else first + 1,
         first_sight_time=None if first is None else steps[first].at,
