@@ -138,7 +138,11 @@ def pass_hat_k(trials: Iterable[tuple[int, int]], k: int) -> float:
     trials = list(trials)
     if not trials:
         raise CrmTuiError("pass^k needs at least one task")
-    for n, c in trials:
+    # tasks share a few (n, c) pairs: each pair's ratio is worked out once, then summed
+    # in the tasks' order (the same sum as term by term)
+    ratios = {}
+    for n, c in dict.fromkeys(trials):
         if not 0 <= c <= n or k < 1 or n < k:
             raise CrmTuiError(f"pass^{k} needs 1 <= k <= n and 0 <= c <= n, got n={n}, c={c}")
-    return sum(comb(c, k) / comb(n, k) for n, c in trials) / len(trials)
+        ratios[n, c] = comb(c, k) / comb(n, k)
+    return sum([ratios[pair] for pair in trials]) / len(trials)

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun
+from crm_tui.study.results.report_rows import AgentPair, attempt_events
 from crm_tui.study.results.steps import (
     Step,
     StepKind,
@@ -32,7 +32,7 @@ from crm_tui.study.results.steps import (
     same_id,
     steps_from_json,
 )
-from crm_tui.study.store.models import Attempt, AttemptStatus, Event, StudyItem, row_id
+from crm_tui.study.store.models import AttemptStatus, StudyItem, row_id
 from crm_tui.tasks.families import families
 from crm_tui.tasks.scoring import NO_SUBMISSION, is_right, is_submission
 
@@ -130,7 +130,7 @@ def trace(
     version 7), so a wrong answer cannot be told "never saw" from "chose otherwise"."""
     seeable = seeable_gold(task, gold) if traced else None
     first = None
-    if seeable is not None:
+    if seeable is not None and steps:
         first = next(
             (
                 n
@@ -152,8 +152,8 @@ def trace(
         who=who,
         label=label,
         steps=len(steps),
-        records=len({rid[:15] for step in steps for rid in step.record_ids}),
-        queries=sum(step.kind in _QUERYING for step in steps),
+        records=len({rid[:15] for step in steps for rid in step.record_ids}) if steps else 0,
+        queries=sum(step.kind in _QUERYING for step in steps) if steps else 0,
         time=time,
         first_sight_step=None if first is None else first + 1,
         first_sight_time=None if first is None else steps[first].at,
@@ -179,6 +179,7 @@ def summarise(traces: Sequence[Trace], family_order: Sequence[str]) -> list[Proc
 
 
 def _summary(family: str, solver: str, group: list[Trace]) -> ProcessSummary:
+    labels = Counter(str(t.label) for t in group)  # one pass, not one per label
     return ProcessSummary(
         family=family,
         solver=solver,
@@ -186,7 +187,7 @@ def _summary(family: str, solver: str, group: list[Trace]) -> ProcessSummary:
         median_steps=_median([t.steps for t in group]),
         median_records=_median([t.records for t in group]),
         median_queries=_median([t.queries for t in group]),
-        shares={s.value: sum(t.label == s for t in group) / len(group) for s in Sight},
+        shares={s.value: labels[s.value] / len(group) for s in Sight},
         median_first_sight=_median(
             [t.first_sight_time for t in group if t.first_sight_time is not None]
         ),
@@ -198,56 +199,76 @@ def _median(values: Sequence[float]) -> float | None:
     return float(statistics.median(values)) if values else None
 
 
+class AnsweredAttempt(Protocol):
+    """What the traces read of an attempt: an `Attempt` row, or `report_rows.AttemptRow`."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def item_id(self) -> int: ...
+    @property
+    def annotator_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def answer_raw(self) -> str | None: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def active_ms(self) -> int | None: ...
+
+
 def build_process(
     session: Session,
     items: Sequence[StudyItem],
-    attempts: Sequence[Attempt],
-    runs: Sequence[tuple[AgentRun, AgentAnswer]],
+    attempts: Sequence[AnsweredAttempt],
+    runs: Sequence[AgentPair],
     agent_label: Any,
     family_order: Sequence[str],
 ) -> Process:
     """Every answered attempt and every agent record on the study's items, as traces."""
-    by_id = {row_id(item): item for item in items}
-    by_idx = {item.idx: item for item in items}
-    events: dict[int, list[Event]] = defaultdict(list)
-    wanted = [row_id(a) for a in attempts]
-    for start in range(0, len(wanted), 500):  # the IN list stays short
-        for event in session.exec(
-            select(Event)
-            .where(col(Event.attempt_id).in_(wanted[start : start + 500]))
-            .order_by(col(Event.id))
-        ):
-            events[event.attempt_id or 0].append(event)
+    # each item's task, idx and gold read once (not once per answer to it)
+    by_id = {row_id(item): (item.task, item.idx, json.loads(item.gold_json)) for item in items}
+    by_idx = {idx: (task, idx, gold) for task, idx, gold in by_id.values()}
+    attempt_ids = [row_id(a) for a in attempts]
+    events = attempt_events(session, attempt_ids)
     traces = []
-    for attempt in attempts:
-        item = by_id[attempt.item_id]
+    for attempt, key in zip(attempts, attempt_ids, strict=True):
+        task, idx, gold = by_id[attempt.item_id]
         submitted = attempt.status == AttemptStatus.SUBMITTED
         answer = attempt.answer_raw if submitted else NO_SUBMISSION
         traces.append(
             trace(
                 solver=HUMANS,
-                task=item.task,
-                idx=item.idx,
+                task=task,
+                idx=idx,
                 who=f"annotator {attempt.annotator_id}",
-                steps=human_steps(events[row_id(attempt)]),
+                steps=human_steps(events.get(key, ())),
                 answer=answer,
                 points=(attempt.score or 0.0) if is_submission(answer) else 0.0,
-                gold=json.loads(item.gold_json),
+                gold=gold,
                 time=attempt.active_ms,
             )
         )
+    # steps are immutable: records with the same trajectory text (an empty one, most
+    # often) share one parse
+    parsed: dict[str | None, tuple[Step, ...]] = {}
     for run, record in runs:
-        item = by_idx[record.idx]
+        task, idx, gold = by_idx[record.idx]
+        steps = parsed.get(record.steps_json)
+        if steps is None:
+            steps = steps_from_json(record.steps_json, f"agent answer {record.id}")
+            parsed[record.steps_json] = steps
         traces.append(
             trace(
                 solver=agent_label(run.model, run.strategy),
-                task=item.task,
-                idx=item.idx,
+                task=task,
+                idx=idx,
                 who=f"trial {run.trial}",
-                steps=steps_from_json(record.steps_json, f"agent answer {record.id}"),
+                steps=steps,
                 answer=record.answer,
                 points=record.score,
-                gold=json.loads(item.gold_json),
+                gold=gold,
                 time=record.turns,
                 tokens=record.tokens,
                 cost=record.cost,

@@ -17,6 +17,7 @@ from crm_tui.study.results.analysis import HUMANS, Rate, Statistics
 from crm_tui.study.results.process import Process, Sight
 from crm_tui.study.results.stats import Interval, Spread
 from crm_tui.study.results.summary import ALL, Report, ordered_families
+from crm_tui.study.results.turn_modes import TurnModeRow
 
 DASH = "—"
 UNBOUNDED = 10_000  # columns: a table's natural width, measured without a terminal's limit
@@ -60,6 +61,8 @@ def report_tables(report: Report) -> list[TableView]:
         tables.append(_disputed_table(report))
     if report.process is not None and report.process.summaries:
         tables.append(process_table(report.process))
+    if report.turn_modes is not None:
+        tables.append(turn_modes_table(report.turn_modes))
     if report.statistics is not None:
         tables += statistics_tables(report.statistics)
     if report.quality is not None:
@@ -452,6 +455,29 @@ def process_table(process: Process) -> TableView:
     )
 
 
+TURN_MODES_TITLE = (
+    "Single- vs multi-turn (accuracy %, with its n; customer turns per multi-turn answer)"
+)
+
+
+def turn_modes_table(rows: list[TurnModeRow]) -> TableView:
+    """People, then each agent with multi-turn records, per family: accuracy each way."""
+    return TableView(
+        TURN_MODES_TITLE,
+        ["Family", "Solver", "Single-turn %", "Multi-turn %", "Customer turns"],
+        [
+            [
+                row.family,
+                row.solver,
+                pct_n(row.single_accuracy, row.single_answers),
+                pct_n(row.multi_accuracy, row.multi_answers),
+                DASH if row.mean_customer_turns is None else f"{row.mean_customer_turns:.1f}",
+            ]
+            for row in rows
+        ],
+    )
+
+
 def _count(value: int | None) -> str:
     return DASH if value is None else str(value)
 
@@ -675,6 +701,12 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         yield ["disputed", item.family, str(item.idx), "wrong_share", item.wrong_share]
     if report.process is not None:
         yield from _process_records(report.process)
+    for mode in report.turn_modes or []:
+        yield ["turns", mode.family, mode.solver, "single_answers", mode.single_answers]
+        yield ["turns", mode.family, mode.solver, "single_accuracy", mode.single_accuracy]
+        yield ["turns", mode.family, mode.solver, "multi_answers", mode.multi_answers]
+        yield ["turns", mode.family, mode.solver, "multi_accuracy", mode.multi_accuracy]
+        yield ["turns", mode.family, mode.solver, "mean_customer_turns", mode.mean_customer_turns]
     if report.statistics is not None:
         yield from _statistics_records(report.statistics)
     if report.quality is not None:

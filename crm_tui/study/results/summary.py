@@ -20,11 +20,10 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from sqlmodel import Session, select
 
-from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun, agent_answers
 from crm_tui.study.results.analysis import (
     AgentRecord,
     HumanAnswer,
@@ -36,6 +35,12 @@ from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLE
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
 from crm_tui.study.results.quality_report import QualityReport, build_quality
+from crm_tui.study.results.report_rows import (
+    AgentPair,
+    AttemptRow,
+    agent_answer_rows,
+    answered_attempts,
+)
 from crm_tui.study.results.stats import (
     AlphaEstimate,
     Interval,
@@ -46,8 +51,8 @@ from crm_tui.study.results.stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
+from crm_tui.study.results.turn_modes import TurnModeRow, turn_modes
 from crm_tui.study.store.models import (
-    Attempt,
     AttemptStatus,
     AuditFlag,
     RealismRating,
@@ -158,6 +163,8 @@ class Report:
     process: Process | None = None  # how humans and agents solved (`process.py`)
     statistics: Statistics | None = None  # intervals, paired tests, agreement (`analysis.py`)
     quality: QualityReport | None = None  # consent, gate, check items, flags (`quality_report.py`)
+    # single- vs multi-turn per family (`turn_modes.py`); None: no interactive items
+    turn_modes: list[TurnModeRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -206,18 +213,16 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
     ]
     answered = [
         a
-        for a in session.exec(select(Attempt).where(Attempt.study_id == study.id))
-        if a.status in (AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED)
-        and a.item_id not in unmeasured
-        and not (dropped and dropped.drops(a))
+        for a in answered_attempts(session, row_id(study))  # plain rows: ORM objects cost
+        if a.item_id not in unmeasured and not (dropped and dropped.drops(a))
     ]
-    attempts_by_item: dict[int, list[Attempt]] = defaultdict(list)
+    attempts_by_item: dict[int, list[AttemptRow]] = defaultdict(list)
     for attempt in answered:
         attempts_by_item[attempt.item_id].append(attempt)
     study_idx = {item.idx for item in items}
     runs = [
         (run, answer)
-        for run, answer in agent_answers(session, study.task_set_hash)
+        for run, answer in agent_answer_rows(session, study.task_set_hash)
         if answer.idx in study_idx
     ]
     flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
@@ -242,14 +247,15 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
+        turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
     )
 
 
 def _outcomes(
     study: Study,
     items: list[StudyItem],
-    answered: list[Attempt],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    answered: list[AttemptRow],
+    runs: list[AgentPair],
     ratings: list[RealismRating],
 ) -> Outcomes:
     """The plain outcomes the statistics are computed from, items in the report's order."""
@@ -291,16 +297,16 @@ def _outcomes(
 
 
 # ----------------------------------------------------------------- performance
-def _submission(attempt: Attempt) -> str | None:
+def _submission(attempt: AttemptRow) -> str | None:
     """The submitted answer; NO_SUBMISSION for an expired (or skipped) attempt."""
     return attempt.answer_raw if attempt.status == AttemptStatus.SUBMITTED else NO_SUBMISSION
 
 
-def _attempt_score(attempt: Attempt) -> float:
+def _attempt_score(attempt: AttemptRow) -> float:
     return (attempt.score or 0.0) if is_submission(_submission(attempt)) else 0.0
 
 
-def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
+def _agents(runs: list[AgentPair]) -> list[Agent]:
     trials: dict[tuple[str, str], set[int]] = defaultdict(set)
     for run, _ in runs:
         trials[run.model, run.strategy].add(run.trial)
@@ -309,9 +315,12 @@ def _agents(runs: list[tuple[AgentRun, AgentAnswer]]) -> list[Agent]:
 
 def _family_results(
     items: list[StudyItem],
-    attempts_by_item: dict[int, list[Attempt]],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    runs: list[AgentPair],
 ) -> list[FamilyResult]:
+    runs_by_task: dict[str, list[AgentPair]] = defaultdict(list)
+    for run, answer in runs:
+        runs_by_task[answer.task].append((run, answer))
     rows = []
     for family in ordered_families():
         name = family.name
@@ -325,7 +334,7 @@ def _family_results(
                 task=name,
                 items=len(family_items),
                 humans=_humans(family_items, attempts_by_item, attempts),
-                agents=_agent_results([(r, a) for r, a in runs if a.task == name]),
+                agents=_agent_results(runs_by_task[name]),
             )
         )
     if rows:
@@ -334,14 +343,16 @@ def _family_results(
 
 
 def _humans(
-    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], attempts: list[Attempt]
+    items: list[StudyItem],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    attempts: list[AttemptRow],
 ) -> HumanResult:
     scores = [_attempt_score(a) for a in attempts]
     accuracy = sum(scores) / len(scores) if scores else None
     groups = [(item.task, _submissions(attempts_by_item[row_id(item)])) for item in items]
     agreement = mean_pairwise_agreement(
         [[(task, answer) for answer in answers] for task, answers in groups],
-        lambda a, b: score(a[0], a[1], b[1]),
+        lambda a, b: _pair_score(a[0], a[1], b[1]),
     )
     return HumanResult(
         answers=len(scores),
@@ -353,34 +364,47 @@ def _humans(
     )
 
 
-def _submissions(attempts: list[Attempt]) -> list[str]:
+@lru_cache(maxsize=1 << 16)  # each family's pairs come again in ALL
+def _pair_score(task: str, answer: str, other: str) -> float:
+    return score(task, answer, other)
+
+
+def _submissions(attempts: list[AttemptRow]) -> list[str]:
     return [answer for a in attempts if (answer := _submission(a)) is not None]
 
 
-def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentResult]:
+def _agent_results(runs: list[AgentPair]) -> dict[str, AgentResult]:
     """Per agent; pass^k counts exact-match answers only (knowledge QA's F1 is no pass)."""
-    by_agent: dict[str, list[tuple[AgentRun, AgentAnswer]]] = defaultdict(list)
+    by_agent: dict[str, list[AgentPair]] = defaultdict(list)
     for run, answer in runs:
         by_agent[agent_label(run.model, run.strategy)].append((run, answer))
+    exact = {name for name, family in families().items() if family.metric == "exact_match"}
     results = {}
     for label, pairs in sorted(by_agent.items()):
-        rewards = [a.crmarena_reward for _, a in pairs if a.crmarena_reward is not None]
-        differs = [
-            abs(a.score - a.crmarena_reward) > 1e-9
-            for _, a in pairs
-            if a.crmarena_reward is not None
-        ]
+        # one pass over the records; each sum below adds the same values in the same order
+        rewards: list[float] = []
+        differs = 0
+        scores: list[float] = []
+        trials: set[int] = set()
+        no_submission = 0
         outcomes: dict[int, list[bool]] = defaultdict(list)
-        for _, answer in pairs:
-            if families()[answer.task].metric == "exact_match":
-                outcomes[answer.idx].append(answer.score >= 1.0)
+        for run, a in pairs:
+            trials.add(run.trial)
+            scores.append(a.score)
+            if a.crmarena_reward is not None:
+                rewards.append(a.crmarena_reward)
+                differs += abs(a.score - a.crmarena_reward) > 1e-9
+            if not is_submission(a.answer):
+                no_submission += 1
+            if a.task in exact:
+                outcomes[a.idx].append(a.score >= 1.0)
         results[label] = AgentResult(
-            trials=len({run.trial for run, _ in pairs}),
+            trials=len(trials),
             answers=len(pairs),
             crmarena_success=sum(rewards) / len(rewards) if rewards else None,
-            rescored_success=sum(a.score for _, a in pairs) / len(pairs),
-            no_submission=sum(not is_submission(a.answer) for _, a in pairs),
-            differs_from_crmarena=sum(differs) if differs else None,
+            rescored_success=sum(scores) / len(pairs),
+            no_submission=no_submission,
+            differs_from_crmarena=differs if rewards else None,
             pass_hat_k=pass_hat_k_curve(list(outcomes.values())),
         )
     return results
@@ -389,8 +413,8 @@ def _agent_results(runs: list[tuple[AgentRun, AgentAnswer]]) -> dict[str, AgentR
 def _all_row(
     rows: list[FamilyResult],
     items: list[StudyItem],
-    attempts_by_item: dict[int, list[Attempt]],
-    runs: list[tuple[AgentRun, AgentAnswer]],
+    attempts_by_item: dict[int, list[AttemptRow]],
+    runs: list[AgentPair],
 ) -> FamilyResult:
     attempts = [a for item in items for a in attempts_by_item[row_id(item)]]
     pooled = _humans(items, attempts_by_item, attempts)
@@ -481,7 +505,7 @@ def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
 
 
 def _disputed(
-    items: list[StudyItem], attempts_by_item: dict[int, list[Attempt]], flags: list[AuditFlag]
+    items: list[StudyItem], attempts_by_item: dict[int, list[AttemptRow]], flags: list[AuditFlag]
 ) -> list[DisputedItem]:
     """Items answered by at least two people, most of them wrong: candidate bad golds."""
     flags_per_item = Counter(f.item_id for f in flags)

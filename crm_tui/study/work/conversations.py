@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, func, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.db import StudyStore
@@ -219,24 +220,68 @@ class ModeRow:
     mean_customer_turns: float | None  # multi-turn attempts only
 
 
+@dataclass(frozen=True)
+class ModeAnswer:
+    """One submitted attempt as the single- vs multi-turn comparison reads it."""
+
+    task: str
+    multi: bool
+    score: float
+    customer_turns: int  # the customer's turns; 0 for a single-turn attempt
+
+
+def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
+    """The study's submitted attempts, each single- or multi-turn (`_interactive`'s rule),
+    in a few queries however many attempts there are."""
+    part = solve_part(study)
+    interactive = "off" if part is None else part.interactive
+    rows = session.execute(
+        sa_select(
+            col(Attempt.id),
+            col(Attempt.annotator_id),
+            col(Attempt.score),
+            col(StudyItem.task),
+            col(Assignment.position),
+        )
+        .join(StudyItem, col(StudyItem.id) == col(Attempt.item_id))
+        .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id), isouter=True)
+        .where(col(Attempt.study_id) == study.id, col(Attempt.status) == AttemptStatus.SUBMITTED)
+        .order_by(col(Attempt.id))
+    ).all()
+    customer: dict[int, int] = {}
+    if interactive != "off":
+        wanted = [key for key, *_ in rows if key is not None]
+        for start in range(0, len(wanted), 500):  # the IN list stays short
+            for key, turns in session.exec(
+                select(ConversationTurn.attempt_id, func.count())
+                .where(
+                    col(ConversationTurn.attempt_id).in_(wanted[start : start + 500]),
+                    ConversationTurn.role == CUSTOMER,
+                )
+                .group_by(col(ConversationTurn.attempt_id))
+            ):
+                customer[key] = turns
+    answers = []
+    for key, annotator_id, score, task, position in rows:
+        multi = interactive == "all" or (
+            interactive == "alternate" and ((position or 0) + annotator_id) % 2 == 0
+        )
+        turns = customer.get(key or 0, 0) if multi else 0
+        answers.append(ModeAnswer(task, multi, score or 0.0, turns))
+    return answers
+
+
 def single_vs_multi(store: StudyStore, study_id: int) -> list[ModeRow]:
     """Per family: accuracy of submitted single-turn and multi-turn attempts, and the
     customer's turns per multi-turn attempt."""
     with store.transaction() as session:
-        study = get_study(session, study_id)
-        rows = session.exec(
-            select(Attempt, StudyItem)
-            .join(StudyItem, col(StudyItem.id) == col(Attempt.item_id))
-            .where(Attempt.study_id == study_id, Attempt.status == AttemptStatus.SUBMITTED)
-        ).all()
-        stats: dict[str, dict[str, list[float]]] = {}
-        for attempt, item in rows:
-            multi = _interactive(session, study, attempt)
-            family = stats.setdefault(item.task, {"single": [], "multi": [], "turns": []})
-            family["multi" if multi else "single"].append(attempt.score or 0.0)
-            if multi:
-                turns = _turns(session, attempt.id or 0)
-                family["turns"].append(float(sum(1 for t in turns if t.role == CUSTOMER)))
+        answers = mode_answers(session, get_study(session, study_id))
+    stats: dict[str, dict[str, list[float]]] = {}
+    for answer in answers:
+        family = stats.setdefault(answer.task, {"single": [], "multi": [], "turns": []})
+        family["multi" if answer.multi else "single"].append(answer.score)
+        if answer.multi:
+            family["turns"].append(float(answer.customer_turns))
 
     def mean(values: list[float]) -> float | None:
         return sum(values) / len(values) if values else None

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
@@ -622,12 +623,22 @@ def exclusions(session: Session, study_id: int) -> list[Exclusion]:
     ]
 
 
+class _Whose(Protocol):
+    """An attempt as the baseline sees it: whose it is, and which (a row or a table row)."""
+
+    @property
+    def annotator_id(self) -> int: ...
+
+    @property
+    def id(self) -> int | None: ...
+
+
 @dataclass(frozen=True)
 class Excluded:
     people: set[int] = field(default_factory=set)
     attempts: set[int] = field(default_factory=set)
 
-    def drops(self, attempt: Attempt) -> bool:
+    def drops(self, attempt: _Whose) -> bool:
         return attempt.annotator_id in self.people or attempt.id in self.attempts
 
 

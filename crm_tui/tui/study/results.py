@@ -21,6 +21,7 @@ from crm_tui.study.results.process import SIGHT_LABELS, Sight, Trace
 from crm_tui.study.results.render import (
     PROCESS_TABLE_TITLE,
     STATISTICS_TITLES,
+    TURN_MODES_TITLE,
     TableView,
     pct_n,
     report_tables,
@@ -41,6 +42,8 @@ TABS = (
     ("audit", "Audit"),
     ("process", "Process"),
 )
+# Only for a study with interactive items: added to the tabs when its report has the section.
+TURNS_TAB = ("turns", "Single- vs multi-turn")
 # The tab of each `crm-tui results` table; any other goes on "Humans and agents".
 TAB_OF_TABLE = {
     "Realism ratings": "realism",
@@ -48,6 +51,7 @@ TAB_OF_TABLE = {
     "Audit flags": "audit",
     "Items where most humans disagree with the gold": "audit",
     PROCESS_TABLE_TITLE: "process",
+    TURN_MODES_TITLE: TURNS_TAB[0],
 }
 PROCESS_TITLE = "Attempts and agent records (Enter or p: replay the highlighted one)"
 # one colour per participant on the statistics chart (the point and its interval)
@@ -278,6 +282,9 @@ class ResultsScreen(Screen[None]):
         self.query_one("#results-message").display = False
         self.query_one(TabbedContent).display = True
         content: dict[str, list[Widget]] = {key: [] for key, _ in TABS}
+        if report.turn_modes is not None:
+            content[TURNS_TAB[0]] = []
+            await self._add_turns_tab()
         content["side-by-side"] = self._side_by_side(report)
         content["statistics"] = self._statistics_chart(report)
         for view in report_tables(report):
@@ -293,6 +300,13 @@ class ResultsScreen(Screen[None]):
         if self.start_tab:
             self.query_one(TabbedContent).active, self.start_tab = self.start_tab, None
         self.refresh_bindings()
+
+    async def _add_turns_tab(self) -> None:
+        """The single- vs multi-turn tab, after Process, the first time it is needed."""
+        key, title = TURNS_TAB
+        if not self.query(f"#{key}-body"):
+            pane = TabPane(title, VerticalScroll(id=f"{key}-body"), id=key)
+            await self.query_one(TabbedContent).add_pane(pane)
 
     def _process(self, report: Report) -> list[Widget]:
         """The traces, one row each, to open in the replay (the summary table is above)."""
