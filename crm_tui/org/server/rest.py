@@ -47,6 +47,7 @@ QUERY_SECONDS = 30.0  # a query's time budget in SQLite; past it, QUERY_TIMEOUT
 IDLE_READERS = 8  # read-only connections kept open between queries
 MAX_QUERIES = 16  # queries at once, each on a read-only connection; more wait their turn
 QUERY_WAIT_SECONDS = 5.0  # a query waits this long for a turn, then REQUEST_LIMIT_EXCEEDED
+MAX_LOGIN_BODY = 16 << 10  # bytes; a login is a few hundred (a long password: a few more)
 MAX_CONNECTIONS = 100  # client connections served at once, a thread each; past it, a 503
 DEFAULT_USERNAME = "admin@crm-tui.local"
 ORG_ID = "00DLc0000000001"
@@ -240,6 +241,8 @@ class SalesforceApi:
         return secrets.compare_digest(password.encode(), expected) and same_user
 
     def soap_login(self, body: bytes, host: str, path: str) -> Response:
+        if len(body) > MAX_LOGIN_BODY:
+            return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Logins over {MAX_LOGIN_BODY} bytes")
         text = body.decode("utf-8", "replace")
         if not self.accepts(_xml_element(text, "username"), _xml_element(text, "password")):
             xml = (
@@ -268,6 +271,8 @@ class SalesforceApi:
         return Response(200, xml.encode(), "text/xml;charset=UTF-8")
 
     def oauth_login(self, host: str, body: bytes) -> Response:
+        if len(body) > MAX_LOGIN_BODY:
+            return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Logins over {MAX_LOGIN_BODY} bytes")
         form = parse_qs(body.decode("utf-8", "replace"))
         username, password = form.get("username", [None])[0], form.get("password", [None])[0]
         if form.get("grant_type", [""])[0] != "password" or not self.accepts(username, password):
@@ -429,9 +434,16 @@ def _param(params: dict[str, list[str]], name: str) -> str:
 
 
 def _xml_element(text: str, name: str) -> str | None:
-    """The text of the first `<prefix:name>` element, unescaped (simple-salesforce escapes)."""
-    match = re.search(rf"<(?:[\w.-]+:)?{name}>(.*?)</(?:[\w.-]+:)?{name}>", text, re.DOTALL)
-    return unescape(match[1]) if match else None
+    """The text of the first `<prefix:name>` element, unescaped (simple-salesforce escapes).
+
+    In two linear searches: the first opening tag, then the first closing tag after it.
+    One pattern for both ends (`<name>(.*?)</name>`) would try every opening tag in turn
+    and scan to the end from each, a time quadratic in a body of opening tags."""
+    opening = re.search(rf"<(?:[\w.-]+:)?{name}>", text)
+    if opening is None:
+        return None
+    closing = re.compile(rf"</(?:[\w.-]+:)?{name}>").search(text, opening.end())
+    return unescape(text[opening.end() : closing.start()]) if closing else None
 
 
 def _batch_size(options: str) -> int:

@@ -1,0 +1,114 @@
+"""The REST server against an attacker who can reach its port but holds no credentials:
+the work any request costs is bounded before a credential is checked."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from html import unescape
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crm_tui.org.server.rest import OrgServer, _xml_element
+from tests.helpers.fuzz import property_settings
+from tests.helpers.soql_org import TODAY, build_tiny_org
+from tests.org.test_server_hardening import auth, call, query_path
+
+
+@pytest.fixture(scope="module")
+def tiny_org(tmp_path_factory):
+    return build_tiny_org(tmp_path_factory.mktemp("attacks") / "org.sqlite")
+
+
+@pytest.fixture(scope="module")
+def server(tiny_org):
+    with OrgServer(tiny_org, today=TODAY, username="ann@example.com", password="s3cret") as srv:
+        yield srv
+
+
+# ----------------------------------------------------------------- SOAP login parsing
+def _reference(text: str, name: str) -> str | None:
+    """What a login element means: the first `<prefix:name>` and the first closing tag after it."""
+    match = re.search(rf"<(?:[\w.-]+:)?{name}>(.*?)</(?:[\w.-]+:)?{name}>", text, re.DOTALL)
+    return unescape(match[1]) if match else None
+
+
+@property_settings(300)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<username>",
+                "</username>",
+                "<n1:username>",
+                "</n1:username>",
+                "<password>",
+                "</password>",
+                "a",
+                "&amp;",
+                "<",
+                ">",
+                ":",
+                "x:",
+                "\n",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_login_elements_are_read_as_before(pieces):
+    text = "".join(pieces)
+    for name in ("username", "password"):
+        assert _xml_element(text, name) == _reference(text, name)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<username>" * 20_000,  # opening tags that never close: each one a scan to the end
+        "<n1:username>" * 15_000,
+        "<username>" + "<a" * 500_000,
+    ],
+    ids=["open-tags", "prefixed-open-tags", "one-open-tag"],
+)
+def test_reading_a_login_body_takes_linear_time(body):
+    start = time.perf_counter()
+    _xml_element(body, "username")
+    _xml_element(body, "password")
+    assert time.perf_counter() - start < 0.5
+
+
+def test_the_worst_login_body_leaves_other_clients_answered(server):
+    worst = b"<username>" * ((1 << 20) // 10)  # the largest body the server reads
+    answers: list[int] = []
+
+    def attacker() -> None:
+        status, _, body = call(server, "POST", "/services/Soap/u/59.0", worst, timeout=60)
+        answers.append(status)
+
+    thread = threading.Thread(target=attacker)
+    thread.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    status, _, _ = call(server, "GET", query_path("SELECT COUNT() FROM Case"), headers=auth(server))
+    waited = time.perf_counter() - start
+    thread.join(60)
+    assert status == 200 and answers and answers[0] in (413, 500)
+    assert waited < 1.0, waited
+
+
+def test_a_login_body_past_its_size_is_refused_before_it_is_read_as_xml(server, monkeypatch):
+    from crm_tui.org.server import rest
+
+    def never(text, name):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(rest, "_xml_element", never)
+    padding = b" " * (rest.MAX_LOGIN_BODY + 1)
+    status, _, _ = call(server, "POST", "/services/Soap/u/59.0", padding)
+    assert status == 413
+    status, _, _ = call(server, "POST", "/services/oauth2/token", b"grant_type=password&" + padding)
+    assert status == 413
