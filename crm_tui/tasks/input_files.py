@@ -9,11 +9,10 @@ store). Every refusal is a CrmTuiError naming the file.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
+from crm_tui.atomic import read_regular_file
 from crm_tui.errors import CrmTuiError
 
 MAX_INPUT_BYTES = 256 << 20  # CRMArena's largest result files are a few MB
@@ -23,29 +22,7 @@ MAX_INTEGER = 2**63 - 1  # what SQLite stores
 
 def read_input(path: Path, what: str) -> bytes:
     """The bytes of a regular file of at most MAX_INPUT_BYTES, or a CrmTuiError."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read {what} {path}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise CrmTuiError(f"{path}: {kind}; {what} must be a regular file")
-        if info.st_size > MAX_INPUT_BYTES:
-            raise CrmTuiError(
-                f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB ({info.st_size:,} bytes); "
-                f"not read as {what}"
-            )
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read {what} {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_INPUT_BYTES:  # grew while read
-        raise CrmTuiError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB; not read as {what}")
-    return data
+    return read_regular_file(path, what, MAX_INPUT_BYTES)
 
 
 def loads(text: str, where: str) -> Any:

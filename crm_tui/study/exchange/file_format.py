@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
+from crm_tui.atomic import replace_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.models import AttemptStatus, EventKind, Mode
 from crm_tui.tasks.input_files import loads, read_input
@@ -197,7 +198,7 @@ def write_work_file(path: Path, work: WorkFile) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        replace_file(tmp, path, "the work file")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

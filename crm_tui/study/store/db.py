@@ -244,6 +244,15 @@ _STUDY_TABLES = {"schema_version", "study", "study_item", "annotator"}
 _VERSION_COLUMNS = ["version", "applied_at"]
 
 
+def _refuse_special(path: Path) -> None:
+    """Refuse a folder, a named pipe, a device (SQLite would block on a pipe, and read or
+    write a device)."""
+    if path.is_dir():
+        raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+    if path.exists() and not path.is_file():
+        raise CrmTuiError(f"{path} is not a regular file, so not a crm-tui study file")
+
+
 def _refuse_foreign_database(path: Path) -> None:
     """Refuse, before anything is written to it, a file that is not a study file (another
     program's database, an org file, a database of views) or a damaged one: the engine's
@@ -352,8 +361,7 @@ class StudyStore:
         if is_database_url(path):
             return cls._open_server(str(path), clock or SystemClock(), target_version)
         path = Path(path)
-        if path.is_dir():
-            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        _refuse_special(path)
         if path.exists():
             _refuse_foreign_database(path)
         else:
@@ -418,8 +426,7 @@ class StudyStore:
                 str(path), clock or SystemClock(), LATEST_VERSION, must_exist=True
             )
         path = Path(path)
-        if path.is_dir():
-            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        _refuse_special(path)
         if not path.is_file():
             raise CrmTuiError(
                 f"No study file at {path}: create a study with `crm-tui study create`"
