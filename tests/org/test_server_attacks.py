@@ -4,6 +4,7 @@ the work any request costs is bounded before a credential is checked."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from html import unescape
@@ -112,3 +113,56 @@ def test_a_login_body_past_its_size_is_refused_before_it_is_read_as_xml(server, 
     assert status == 413
     status, _, _ = call(server, "POST", "/services/oauth2/token", b"grant_type=password&" + padding)
     assert status == 413
+
+
+# ----------------------------------------------------------------- slow requests
+def _slow_header_client(server, stop: threading.Event, every: float = 0.2) -> socket.socket:
+    """A client that sends its request's headers a few bytes at a time, never ending them."""
+    sock = socket.create_connection((server.host, server.port), timeout=30)
+    sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n")
+
+    def drip() -> None:
+        n = 0
+        while not stop.is_set():
+            try:
+                sock.sendall(f"X-{n}: y\r\n".encode())
+            except OSError:
+                return
+            n += 1
+            stop.wait(every)
+
+    threading.Thread(target=drip, daemon=True).start()
+    return sock
+
+
+def test_a_request_must_be_complete_within_its_time(tiny_org):
+    stop = threading.Event()
+    with OrgServer(tiny_org, today=TODAY, request_seconds=1.0) as srv:
+        sock = _slow_header_client(srv, stop)
+        try:
+            start = time.perf_counter()
+            data = b""
+            while chunk := sock.recv(4096):  # the server ends the connection
+                data += chunk
+            assert time.perf_counter() - start < 3.0
+            assert data == b"" or data.startswith(b"HTTP/1.1 408 ")
+        except ConnectionResetError:
+            assert time.perf_counter() - start < 3.0
+        finally:
+            stop.set()
+            sock.close()
+
+
+def test_slow_clients_holding_every_slot_make_way_for_new_ones(tiny_org):
+    stop = threading.Event()
+    with OrgServer(tiny_org, today=TODAY, max_connections=5, request_seconds=30.0) as srv:
+        slow = [_slow_header_client(srv, stop) for _ in range(5)]
+        try:
+            time.sleep(2.5)  # they have held their slots a while, each mid-request
+            start = time.perf_counter()
+            status, _, _ = call(srv, "GET", "/services/data", timeout=10)
+            assert status == 200 and time.perf_counter() - start < 2.0
+        finally:
+            stop.set()
+            for sock in slow:
+                sock.close()

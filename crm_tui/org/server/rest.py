@@ -11,6 +11,7 @@ global and per-object describe, record by Id, limits. Writes get a Salesforce er
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -482,6 +483,29 @@ _HTTP_ERROR_CODES = {
 }
 MAX_BODY = 1 << 20  # bytes; logins and searches are a few hundred
 SOCKET_TIMEOUT = 30.0  # seconds a client may stay silent mid-request before it is dropped
+# Seconds from waiting for a request to having all of it (line, headers, body): a client
+# that sends its headers a line at a time cannot hold a connection longer.
+REQUEST_SECONDS = 10.0
+# With every connection taken, a new client ends the connection that has waited longest
+# on an unfinished request, if it has waited this long (idle or dripping headers).
+EVICT_AFTER = 2.0
+
+
+class _DeadlineIO(socket.SocketIO):
+    """A socket's reads, each given only the time left until its handler's deadline: a
+    request read in many small pieces cannot outlast it (a plain timeout restarts at
+    every byte)."""
+
+    def __init__(self, sock: socket.socket, handler: _Handler):
+        super().__init__(sock, "rb")
+        self.handler = handler
+
+    def readinto(self, b: Any) -> int | None:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request was not complete in time")
+        self.handler.connection.settimeout(min(left, SOCKET_TIMEOUT))
+        return super().readinto(b)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -489,6 +513,17 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # headers and body are separate writes
     timeout = SOCKET_TIMEOUT  # a body shorter than its Content-Length cannot hold a thread
     server: _HttpServer
+    deadline = 0.0  # time.monotonic() by which the request being read must be complete
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain reader (it holds a reference on the socket)
+        self.rfile = io.BufferedReader(_DeadlineIO(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        self.deadline = time.monotonic() + self.server.request_seconds
+        self.server.reading(self.connection)
+        super().handle_one_request()
 
     def _body(self) -> bytes | Response:
         """The request body, or the refusal of a Content-Length that is not a sane size."""
@@ -504,6 +539,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self) -> None:
         body = self._body()
+        self.server.read(self.connection)  # the request is whole: no longer evictable
+        self.deadline = float("inf")
         if isinstance(body, Response):
             self.close_connection = True  # the rest of the stream cannot be framed
             self._send(body)
@@ -578,17 +615,50 @@ class _HttpServer(ThreadingHTTPServer):
         api: SalesforceApi,
         verbose: bool,
         max_connections: int = MAX_CONNECTIONS,
+        request_seconds: float = REQUEST_SECONDS,
+        evict_after: float = EVICT_AFTER,
     ):
         super().__init__(address, _Handler)
         self.api = api
         self.verbose = verbose
+        self.request_seconds, self.evict_after = request_seconds, evict_after
+        # Connections waiting on a request not yet whole, and since when.
+        self.unfinished: dict[socket.socket, float] = {}
+        self.unfinished_lock = threading.Lock()
         # One thread per open connection (keep-alive ones idle up to SOCKET_TIMEOUT), so
         # the connections bound the threads: past `max_connections`, a 503 and a close.
         self.max_connections = max_connections
         self.connection_slots = threading.BoundedSemaphore(max_connections)
 
+    def reading(self, connection: socket.socket) -> None:
+        with self.unfinished_lock:
+            self.unfinished[connection] = time.monotonic()
+
+    def read(self, connection: socket.socket) -> None:
+        with self.unfinished_lock:
+            self.unfinished.pop(connection, None)
+
+    def _evict_one(self) -> bool:
+        """End the connection that has waited longest on an unfinished request, if it has
+        waited `evict_after`: its handler sees the end and frees its slot."""
+        with self.unfinished_lock:
+            if not self.unfinished:
+                return False
+            oldest, since = min(self.unfinished.items(), key=lambda item: item[1])
+            if time.monotonic() - since < self.evict_after:
+                return False
+            del self.unfinished[oldest]
+        try:
+            # The plain socket's shutdown, also under TLS: the handler's read returns.
+            socket.socket.shutdown(oldest, socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.connection_slots.acquire(blocking=False):
+        if not self.connection_slots.acquire(blocking=False) and not (
+            self._evict_one() and self.connection_slots.acquire(timeout=REFUSAL_SECONDS)
+        ):
             self._refuse(request)
             return
         try:
@@ -601,6 +671,7 @@ class _HttpServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.read(request)
             self.connection_slots.release()
 
     def _refuse(self, request: socket.socket) -> None:
@@ -648,6 +719,7 @@ class OrgServer:
         password: str | None = None,
         security_token: str = "",
         max_connections: int = MAX_CONNECTIONS,
+        request_seconds: float = REQUEST_SECONDS,
         **limits: Any,  # query_seconds, max_queries...: see SalesforceApi
     ):
         self.store = OrgStore.open(org_path)
@@ -655,7 +727,9 @@ class OrgServer:
             self.store, session_id, today, username, password, security_token, **limits
         )
         try:
-            self.httpd = _HttpServer((host, port), self.api, verbose, max_connections)
+            self.httpd = _HttpServer(
+                (host, port), self.api, verbose, max_connections, request_seconds
+            )
         except OSError as exc:  # busy port, unknown host: name the address, not just errno
             self.api.close()
             self.store.close()
