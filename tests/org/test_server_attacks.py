@@ -166,3 +166,40 @@ def test_slow_clients_holding_every_slot_make_way_for_new_ones(tiny_org):
             stop.set()
             for sock in slow:
                 sock.close()
+
+
+# ----------------------------------------------------------------- smaller refusals
+def test_only_a_bearer_session_is_a_session(server):
+    path = query_path("SELECT COUNT() FROM Case")
+    assert call(server, "GET", path, headers=auth(server))[0] == 200
+    for value in (f"Basic {server.session_id}", f"Token {server.session_id}", server.session_id):
+        assert call(server, "GET", path, headers={"Authorization": value})[0] == 401, value
+
+
+def test_non_ascii_bytes_in_the_authorization_header_are_a_401(server):
+    raw = (
+        b"GET /services/data/v59.0/limits HTTP/1.1\r\nHost: x\r\n"
+        b"Authorization: Bearer \xff\xfe\xc3\xa9\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection((server.host, server.port), timeout=10) as sock:
+        sock.sendall(raw)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]
+
+
+def test_a_query_of_many_chained_conditions_is_a_400(server):
+    text = "SELECT Id FROM Case WHERE " + " AND ".join(["(Status = 'New'"] * 1100) + ")" * 1100
+    status, _, body = call(server, "GET", query_path(text), headers=auth(server))
+    assert status == 400, body[:300]
+    text = "SELECT Id FROM Case WHERE " + " OR ".join(["Status = 'New'"] * 1100)
+    assert call(server, "GET", query_path(text), headers=auth(server))[0] in (200, 400)
+
+
+def test_the_request_log_shows_no_password(tiny_org, capsys):
+    with OrgServer(tiny_org, today=TODAY, password="s3cret", verbose=True) as srv:
+        call(srv, "POST", "/services/oauth2/token?grant_type=password&password=s3cret&x=1")
+        call(srv, "GET", f"/services/data/v59.0/limits?sessionId={srv.session_id}")
+    err = capsys.readouterr().err
+    assert "oauth2/token" in err and "s3cret" not in err and srv.session_id not in err

@@ -199,8 +199,7 @@ class SalesforceApi:
         match = _DATA.match(path)
         if not match:
             return _error(404, *NOT_FOUND)
-        token = headers.get("authorization", "").partition(" ")[2]
-        if not secrets.compare_digest(token, self.session_id):
+        if not self.holds_session(headers.get("authorization", "")):
             return _error(401, "INVALID_SESSION_ID", "Session expired or invalid")
         if method != "GET":
             return _error(
@@ -231,6 +230,15 @@ class SalesforceApi:
         except SalesforceError as error:
             return Response(error.status, error.to_json())
         return _error(404, *NOT_FOUND)
+
+    def holds_session(self, authorization: str) -> bool:
+        """Whether an Authorization header is `Bearer <session id>` (or Salesforce's older
+        `OAuth <session id>`); compared as bytes, whatever the client sent."""
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() not in ("bearer", "oauth"):
+            return False
+        sent = token.strip().encode("utf-8", "surrogateescape")
+        return secrets.compare_digest(sent, self.session_id.encode())
 
     # ----------------------------------------------------------------- login
     def accepts(self, username: str | None, password: str | None) -> bool:
@@ -553,6 +561,10 @@ class _Handler(BaseHTTPRequestHandler):
             response = Response(error.status, error.to_json())
         except ValueError as error:  # e.g. a non-numeric limit in parameterizedSearch
             response = _error(400, "MALFORMED_QUERY", str(error))
+        except RecursionError:  # a query nested or chained past what can be read
+            response = _error(
+                400, "MALFORMED_QUERY", "The query nests or chains too many conditions."
+            )
         except Exception:  # a bug: answered the Salesforce way, never a dropped connection
             self.log_error("unexpected error answering %r", self.requestline[:200])
             response = _error(
@@ -584,7 +596,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:
-            super().log_message(format, *args)
+            super().log_message(format, *(_redacted(str(a)) for a in args))
+
+
+# Query-string values a log must not show: a password or a session sent in the URL.
+_SECRET_PARAMS = re.compile(
+    r"((?:password|client_secret|sessionid|session_id|access_token|token|sid)=)[^&\s\"]*",
+    re.IGNORECASE,
+)
+
+
+def _redacted(text: str) -> str:
+    return _SECRET_PARAMS.sub(r"\1***", text)
 
 
 REFUSAL_SECONDS = 0.5  # the accept loop waits at most this on a refused TLS handshake
