@@ -203,3 +203,21 @@ def test_the_request_log_shows_no_password(tiny_org, capsys):
         call(srv, "GET", f"/services/data/v59.0/limits?sessionId={srv.session_id}")
     err = capsys.readouterr().err
     assert "oauth2/token" in err and "s3cret" not in err and srv.session_id not in err
+
+
+def test_a_client_that_leaves_mid_answer_prints_no_traceback(tiny_org, capfd):
+    with OrgServer(tiny_org, today=TODAY) as srv:
+        with socket.create_connection((srv.host, srv.port), timeout=10) as sock:
+            sock.setsockopt(
+                socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+            )
+            sock.sendall(
+                f"GET {query_path('SELECT Id, Subject FROM Case')} HTTP/1.1\r\nHost: x\r\n"
+                f"Authorization: Bearer {srv.session_id}\r\n\r\n".encode()
+                * 50
+            )
+        # the server writes answers to a reset connection
+        time.sleep(0.5)
+        assert call(srv, "GET", "/services/data")[0] == 200
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err

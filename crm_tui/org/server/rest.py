@@ -18,6 +18,7 @@ import re
 import secrets
 import socket
 import ssl
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -496,7 +497,7 @@ SOCKET_TIMEOUT = 30.0  # seconds a client may stay silent mid-request before it 
 REQUEST_SECONDS = 10.0
 # With every connection taken, a new client ends the connection that has waited longest
 # on an unfinished request, if it has waited this long (idle or dripping headers).
-EVICT_AFTER = 2.0
+EVICT_AFTER = 0.5
 
 
 class _DeadlineIO(socket.SocketIO):
@@ -713,6 +714,17 @@ class _HttpServer(ThreadingHTTPServer):
             pass
         finally:
             self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone mid-answer (a broken pipe, a reset, a failed TLS handshake, a
+        request not whole in time) is the client's doing: a line with --verbose, never a
+        traceback. Anything else is a bug: the traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, ssl.SSLError, TimeoutError)):
+            if self.verbose:
+                sys.stderr.write(f"{client_address[0]}: connection ended ({error})\n")
+            return
+        super().handle_error(request, client_address)
 
     @property
     def host(self) -> str:
