@@ -52,7 +52,12 @@ from sqlmodel import Session
 from crm_tui.atomic import check_output_path, create_private_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation, is_database_url, redact_url
-from crm_tui.study.store.migrations import LATEST_VERSION, current_version, migrate
+from crm_tui.study.store.migrations import (
+    LATEST_VERSION,
+    current_version,
+    is_own_trigger,
+    migrate,
+)
 from crm_tui.study.work.clock import Clock, SystemClock
 
 BUSY_TIMEOUT_S = 10
@@ -276,6 +281,15 @@ def _refuse_foreign_database(path: Path) -> None:
             such = f", such as {other[0]!r}" if other else ""
             raise CrmTuiError(
                 f"{path} is not a crm-tui study file (it holds other tables or views{such})"
+            )
+        triggers = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+        ).fetchall()
+        foreign = [name for name, sql in triggers if not is_own_trigger(sql or "")]
+        if foreign:  # it would run in our writes (an invitation made a coordinator's)
+            raise CrmTuiError(
+                f"{path} is not a crm-tui study file (it holds a trigger not ours: "
+                f"{foreign[0]!r}); nothing was written"
             )
         if objects:
             columns = [row[1] for row in conn.execute("PRAGMA table_info(schema_version)")]
