@@ -32,14 +32,33 @@ def loads(text: str, where: str) -> Any:
     an integer too long, or a value no file can store become CrmTuiErrors.
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_once_each)
     except RecursionError:
         raise CrmTuiError(f"{where}: JSON nested too deeply (over {MAX_DEPTH} levels)") from None
     except json.JSONDecodeError:
         raise
+    except DuplicateKeyError as exc:
+        raise CrmTuiError(f"{where}: {exc}") from None
     except ValueError as exc:  # an integer of thousands of digits
         raise CrmTuiError(f"{where}: a number in the JSON is too long ({exc})") from None
     check_value(value, where)
+    return value
+
+
+class DuplicateKeyError(ValueError):
+    pass
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys appear once each: with a key twice, which value a reader
+    takes is the reader's choice, so the file is refused."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(f"the key {key[:80]!r} appears twice in one object")
+            seen.add(key)
     return value
 
 
