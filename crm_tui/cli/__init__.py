@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -34,5 +35,24 @@ def main(argv: list[str] | None = None) -> None:
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"crm-tui: {where}{exc.strerror or exc}", err=True)
         sys.exit(1)
+    except Exception as exc:
+        # The last net for an error no check foresaw: one line, without the values a
+        # database error quotes (its statement's parameters: an invitation's salt and
+        # hash); the traceback on demand.
+        if os.environ.get("CRM_TUI_TRACEBACK") == "1":
+            raise
+        click.echo(f"crm-tui: {_unforeseen(exc)} (CRM_TUI_TRACEBACK=1 shows where)", err=True)
+        sys.exit(1)
     if isinstance(code, int) and code != 0:
         sys.exit(code)
+
+
+def _unforeseen(exc: Exception) -> str:
+    """An unexpected error in a line: a database error by its driver's own message (not
+    SQLAlchemy's, which quotes the statement and its values), anything else by its type
+    and the first line of its message."""
+    cause = getattr(exc, "orig", None)
+    if isinstance(cause, Exception):
+        return f"{type(cause).__name__}: {str(cause).splitlines()[0] if str(cause) else ''}"
+    text = str(exc).splitlines()[0][:300] if str(exc) else ""
+    return f"unexpected {type(exc).__name__}" + (f": {text}" if text else "")

@@ -6,6 +6,7 @@ mid-word ("Human s", "100. 0"); a table piped to a file or a pager keeps its sha
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING
 
 import click
@@ -33,3 +34,15 @@ def say_how_read(note: str | None) -> None:
     output stays the table or the export)."""
     if note:
         click.echo(f"note: {note}", err=True)
+
+
+def printable(text: str) -> str:
+    """`text` with its control and format characters written as escapes (`\\x1b`,
+    `\\u202e`): a name someone typed (or wrote into a study file) cannot move the cursor,
+    retitle the terminal or reverse the line it is printed on."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Cf")
+        else ch
+        for ch in text
+    )

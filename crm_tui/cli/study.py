@@ -10,7 +10,7 @@ import click
 from crm_tui import paths
 from crm_tui.cli.defaults import default_org, default_taskset
 from crm_tui.cli.options import ProfileModeChoice, study_db_option
-from crm_tui.cli.output import print_table, say_how_read
+from crm_tui.cli.output import print_table, printable, say_how_read
 
 if TYPE_CHECKING:
     from crm_tui.study.coordination import StudySummary
@@ -130,11 +130,12 @@ def status(study_name: str | None, db_path: Path | None) -> None:
 def _print_summary(summary: StudySummary) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     s = summary.study
     attempts = ", ".join(f"{n} {status}" for status, n in summary.attempts.items())
     click.echo(
-        f"{s.name} ({s.preset or 'custom'})  org {s.org_fingerprint}  "
+        f"{printable(s.name)} ({printable(s.preset or 'custom')})  org {s.org_fingerprint}  "
         f"task set {s.task_set_hash[:12]}"
     )
     click.echo(
@@ -151,7 +152,8 @@ def _print_summary(summary: StudySummary) -> None:
     for kind in kinds:
         table.add_column(kind, justify="right")
     for person in summary.annotators:
-        table.add_row(person.annotator, *(f"{p.done}/{p.total}" for p in person.parts))
+        name = Text(printable(person.annotator))  # not markup: a name is as typed
+        table.add_row(name, *(f"{p.done}/{p.total}" for p in person.parts))
     print_table(table, Console())
 
 
@@ -278,10 +280,10 @@ def invitations(db_path: Path | None) -> None:
     header = ("name", "role", "state", "study", "invited", "first use by", "used")
     lines = [header] + [
         (
-            row.name,
+            printable(row.name),
             row.mode.value,
             row.state.value,
-            row.study or "-",
+            printable(row.study or "-"),
             f"{row.created_at:%Y-%m-%d %H:%M}",
             f"{row.expires_at:%Y-%m-%d %H:%M}",
             "-" if row.used_at is None else f"{row.used_at:%Y-%m-%d %H:%M}",

@@ -9,11 +9,10 @@ store). Every refusal is a CrmTuiError naming the file.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
+from crm_tui.atomic import read_regular_file
 from crm_tui.errors import CrmTuiError
 
 MAX_INPUT_BYTES = 256 << 20  # CRMArena's largest result files are a few MB
@@ -23,29 +22,7 @@ MAX_INTEGER = 2**63 - 1  # what SQLite stores
 
 def read_input(path: Path, what: str) -> bytes:
     """The bytes of a regular file of at most MAX_INPUT_BYTES, or a CrmTuiError."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read {what} {path}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise CrmTuiError(f"{path}: {kind}; {what} must be a regular file")
-        if info.st_size > MAX_INPUT_BYTES:
-            raise CrmTuiError(
-                f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB ({info.st_size:,} bytes); "
-                f"not read as {what}"
-            )
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read {what} {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_INPUT_BYTES:  # grew while read
-        raise CrmTuiError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB; not read as {what}")
-    return data
+    return read_regular_file(path, what, MAX_INPUT_BYTES)
 
 
 def loads(text: str, where: str) -> Any:
@@ -55,14 +32,33 @@ def loads(text: str, where: str) -> Any:
     an integer too long, or a value no file can store become CrmTuiErrors.
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_once_each)
     except RecursionError:
         raise CrmTuiError(f"{where}: JSON nested too deeply (over {MAX_DEPTH} levels)") from None
     except json.JSONDecodeError:
         raise
+    except DuplicateKeyError as exc:
+        raise CrmTuiError(f"{where}: {exc}") from None
     except ValueError as exc:  # an integer of thousands of digits
         raise CrmTuiError(f"{where}: a number in the JSON is too long ({exc})") from None
     check_value(value, where)
+    return value
+
+
+class DuplicateKeyError(ValueError):
+    pass
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys appear once each: with a key twice, which value a reader
+    takes is the reader's choice, so the file is refused."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(f"the key {key[:80]!r} appears twice in one object")
+            seen.add(key)
     return value
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from crm_tui.atomic import check_output_path
+from crm_tui.atomic import check_output_path, replace_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.generate import build
 from crm_tui.org.generate.common import NOW, org_id_for_seed
@@ -103,7 +103,7 @@ def generate(
             )
         store.close()
         store = None
-        os.replace(tmp, out)
+        replace_file(tmp, out, "the org")
     except BaseException as exc:
         if store is not None:
             store.close()

@@ -26,6 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from crm_tui.atomic import read_regular_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Operator
 
@@ -292,13 +293,19 @@ def _sort_key(key: GroupKey) -> tuple[int, str]:
 
 
 # --------------------------------------------------------------------- documents
+MAX_DEFINITION_BYTES = 1 << 20  # a definition is a few hundred bytes
+
+
 def load_definition(path: str | Path) -> ReportDefinition:
     """A definition from a .toml or .json file; CrmTuiError naming the bad part."""
     p = Path(path)
+    data = read_regular_file(p, "a report definition", MAX_DEFINITION_BYTES)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CrmTuiError(f"Cannot read report definition {p}: {exc.strerror}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CrmTuiError(
+            f"{p}: not UTF-8 text (byte {exc.start}); a report definition is TOML or JSON"
+        ) from None
     return parse_definition(text, "json" if p.suffix.lower() == ".json" else "toml")
 
 
@@ -307,6 +314,10 @@ def parse_definition(text: str, fmt: str = "toml") -> ReportDefinition:
         doc = json.loads(text) if fmt == "json" else tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         raise CrmTuiError(f"Report definition is not valid {fmt.upper()}: {exc}") from None
+    except RecursionError:
+        raise CrmTuiError(
+            f"Report definition is not valid {fmt.upper()}: nested too deeply"
+        ) from None
     if not isinstance(doc, dict):
         raise CrmTuiError("Report definition must be a table (object)")
     return from_dict(doc)

@@ -295,7 +295,7 @@ def range_days(text: str, today: date) -> tuple[date, date]:
     if name in DATE_LITERALS or name in N_DATE_LITERALS:
         try:
             return date_range(name, int(n_text) if n_text else None, today)
-        except ValueError as exc:
+        except (OverflowError, ValueError) as exc:  # LAST_N_DAYS:999999999999: past 9999
             raise ValueError(str(exc)) from None
     if m := _MONTH.match(raw):
         start = date(int(m[1]), int(m[2]), 1)

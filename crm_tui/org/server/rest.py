@@ -11,12 +11,14 @@ global and per-object describe, record by Id, limits. Writes get a Salesforce er
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import secrets
 import socket
 import ssl
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -47,6 +49,7 @@ QUERY_SECONDS = 30.0  # a query's time budget in SQLite; past it, QUERY_TIMEOUT
 IDLE_READERS = 8  # read-only connections kept open between queries
 MAX_QUERIES = 16  # queries at once, each on a read-only connection; more wait their turn
 QUERY_WAIT_SECONDS = 5.0  # a query waits this long for a turn, then REQUEST_LIMIT_EXCEEDED
+MAX_LOGIN_BODY = 16 << 10  # bytes; a login is a few hundred (a long password: a few more)
 MAX_CONNECTIONS = 100  # client connections served at once, a thread each; past it, a 503
 DEFAULT_USERNAME = "admin@crm-tui.local"
 ORG_ID = "00DLc0000000001"
@@ -197,8 +200,7 @@ class SalesforceApi:
         match = _DATA.match(path)
         if not match:
             return _error(404, *NOT_FOUND)
-        token = headers.get("authorization", "").partition(" ")[2]
-        if not secrets.compare_digest(token, self.session_id):
+        if not self.holds_session(headers.get("authorization", "")):
             return _error(401, "INVALID_SESSION_ID", "Session expired or invalid")
         if method != "GET":
             return _error(
@@ -230,6 +232,15 @@ class SalesforceApi:
             return Response(error.status, error.to_json())
         return _error(404, *NOT_FOUND)
 
+    def holds_session(self, authorization: str) -> bool:
+        """Whether an Authorization header is `Bearer <session id>` (or Salesforce's older
+        `OAuth <session id>`); compared as bytes, whatever the client sent."""
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() not in ("bearer", "oauth"):
+            return False
+        sent = token.strip().encode("utf-8", "surrogateescape")
+        return secrets.compare_digest(sent, self.session_id.encode())
+
     # ----------------------------------------------------------------- login
     def accepts(self, username: str | None, password: str | None) -> bool:
         """Whether a login names this server's user with its password (+ security token)."""
@@ -240,6 +251,8 @@ class SalesforceApi:
         return secrets.compare_digest(password.encode(), expected) and same_user
 
     def soap_login(self, body: bytes, host: str, path: str) -> Response:
+        if len(body) > MAX_LOGIN_BODY:
+            return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Logins over {MAX_LOGIN_BODY} bytes")
         text = body.decode("utf-8", "replace")
         if not self.accepts(_xml_element(text, "username"), _xml_element(text, "password")):
             xml = (
@@ -268,6 +281,8 @@ class SalesforceApi:
         return Response(200, xml.encode(), "text/xml;charset=UTF-8")
 
     def oauth_login(self, host: str, body: bytes) -> Response:
+        if len(body) > MAX_LOGIN_BODY:
+            return _error(413, "REQUEST_ENTITY_TOO_LARGE", f"Logins over {MAX_LOGIN_BODY} bytes")
         form = parse_qs(body.decode("utf-8", "replace"))
         username, password = form.get("username", [None])[0], form.get("password", [None])[0]
         if form.get("grant_type", [""])[0] != "password" or not self.accepts(username, password):
@@ -429,9 +444,16 @@ def _param(params: dict[str, list[str]], name: str) -> str:
 
 
 def _xml_element(text: str, name: str) -> str | None:
-    """The text of the first `<prefix:name>` element, unescaped (simple-salesforce escapes)."""
-    match = re.search(rf"<(?:[\w.-]+:)?{name}>(.*?)</(?:[\w.-]+:)?{name}>", text, re.DOTALL)
-    return unescape(match[1]) if match else None
+    """The text of the first `<prefix:name>` element, unescaped (simple-salesforce escapes).
+
+    In two linear searches: the first opening tag, then the first closing tag after it.
+    One pattern for both ends (`<name>(.*?)</name>`) would try every opening tag in turn
+    and scan to the end from each, a time quadratic in a body of opening tags."""
+    opening = re.search(rf"<(?:[\w.-]+:)?{name}>", text)
+    if opening is None:
+        return None
+    closing = re.compile(rf"</(?:[\w.-]+:)?{name}>").search(text, opening.end())
+    return unescape(text[opening.end() : closing.start()]) if closing else None
 
 
 def _batch_size(options: str) -> int:
@@ -470,6 +492,29 @@ _HTTP_ERROR_CODES = {
 }
 MAX_BODY = 1 << 20  # bytes; logins and searches are a few hundred
 SOCKET_TIMEOUT = 30.0  # seconds a client may stay silent mid-request before it is dropped
+# Seconds from waiting for a request to having all of it (line, headers, body): a client
+# that sends its headers a line at a time cannot hold a connection longer.
+REQUEST_SECONDS = 10.0
+# With every connection taken, a new client ends the connection that has waited longest
+# on an unfinished request, if it has waited this long (idle or dripping headers).
+EVICT_AFTER = 0.5
+
+
+class _DeadlineIO(socket.SocketIO):
+    """A socket's reads, each given only the time left until its handler's deadline: a
+    request read in many small pieces cannot outlast it (a plain timeout restarts at
+    every byte)."""
+
+    def __init__(self, sock: socket.socket, handler: _Handler):
+        super().__init__(sock, "rb")
+        self.handler = handler
+
+    def readinto(self, b: Any) -> int | None:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request was not complete in time")
+        self.handler.connection.settimeout(min(left, SOCKET_TIMEOUT))
+        return super().readinto(b)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -477,6 +522,17 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # headers and body are separate writes
     timeout = SOCKET_TIMEOUT  # a body shorter than its Content-Length cannot hold a thread
     server: _HttpServer
+    deadline = 0.0  # time.monotonic() by which the request being read must be complete
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain reader (it holds a reference on the socket)
+        self.rfile = io.BufferedReader(_DeadlineIO(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        self.deadline = time.monotonic() + self.server.request_seconds
+        self.server.reading(self.connection)
+        super().handle_one_request()
 
     def _body(self) -> bytes | Response:
         """The request body, or the refusal of a Content-Length that is not a sane size."""
@@ -492,6 +548,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self) -> None:
         body = self._body()
+        self.server.read(self.connection)  # the request is whole: no longer evictable
+        self.deadline = float("inf")
         if isinstance(body, Response):
             self.close_connection = True  # the rest of the stream cannot be framed
             self._send(body)
@@ -504,6 +562,10 @@ class _Handler(BaseHTTPRequestHandler):
             response = Response(error.status, error.to_json())
         except ValueError as error:  # e.g. a non-numeric limit in parameterizedSearch
             response = _error(400, "MALFORMED_QUERY", str(error))
+        except RecursionError:  # a query nested or chained past what can be read
+            response = _error(
+                400, "MALFORMED_QUERY", "The query nests or chains too many conditions."
+            )
         except Exception:  # a bug: answered the Salesforce way, never a dropped connection
             self.log_error("unexpected error answering %r", self.requestline[:200])
             response = _error(
@@ -535,7 +597,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:
-            super().log_message(format, *args)
+            super().log_message(format, *(_redacted(str(a)) for a in args))
+
+
+# Query-string values a log must not show: a password or a session sent in the URL.
+_SECRET_PARAMS = re.compile(
+    r"((?:password|client_secret|sessionid|session_id|access_token|token|sid)=)[^&\s\"]*",
+    re.IGNORECASE,
+)
+
+
+def _redacted(text: str) -> str:
+    return _SECRET_PARAMS.sub(r"\1***", text)
 
 
 REFUSAL_SECONDS = 0.5  # the accept loop waits at most this on a refused TLS handshake
@@ -566,17 +639,50 @@ class _HttpServer(ThreadingHTTPServer):
         api: SalesforceApi,
         verbose: bool,
         max_connections: int = MAX_CONNECTIONS,
+        request_seconds: float = REQUEST_SECONDS,
+        evict_after: float = EVICT_AFTER,
     ):
         super().__init__(address, _Handler)
         self.api = api
         self.verbose = verbose
+        self.request_seconds, self.evict_after = request_seconds, evict_after
+        # Connections waiting on a request not yet whole, and since when.
+        self.unfinished: dict[socket.socket, float] = {}
+        self.unfinished_lock = threading.Lock()
         # One thread per open connection (keep-alive ones idle up to SOCKET_TIMEOUT), so
         # the connections bound the threads: past `max_connections`, a 503 and a close.
         self.max_connections = max_connections
         self.connection_slots = threading.BoundedSemaphore(max_connections)
 
+    def reading(self, connection: socket.socket) -> None:
+        with self.unfinished_lock:
+            self.unfinished[connection] = time.monotonic()
+
+    def read(self, connection: socket.socket) -> None:
+        with self.unfinished_lock:
+            self.unfinished.pop(connection, None)
+
+    def _evict_one(self) -> bool:
+        """End the connection that has waited longest on an unfinished request, if it has
+        waited `evict_after`: its handler sees the end and frees its slot."""
+        with self.unfinished_lock:
+            if not self.unfinished:
+                return False
+            oldest, since = min(self.unfinished.items(), key=lambda item: item[1])
+            if time.monotonic() - since < self.evict_after:
+                return False
+            del self.unfinished[oldest]
+        try:
+            # The plain socket's shutdown, also under TLS: the handler's read returns.
+            socket.socket.shutdown(oldest, socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.connection_slots.acquire(blocking=False):
+        if not self.connection_slots.acquire(blocking=False) and not (
+            self._evict_one() and self.connection_slots.acquire(timeout=REFUSAL_SECONDS)
+        ):
             self._refuse(request)
             return
         try:
@@ -589,6 +695,7 @@ class _HttpServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.read(request)
             self.connection_slots.release()
 
     def _refuse(self, request: socket.socket) -> None:
@@ -607,6 +714,17 @@ class _HttpServer(ThreadingHTTPServer):
             pass
         finally:
             self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone mid-answer (a broken pipe, a reset, a failed TLS handshake, a
+        request not whole in time) is the client's doing: a line with --verbose, never a
+        traceback. Anything else is a bug: the traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, ssl.SSLError, TimeoutError)):
+            if self.verbose:
+                sys.stderr.write(f"{client_address[0]}: connection ended ({error})\n")
+            return
+        super().handle_error(request, client_address)
 
     @property
     def host(self) -> str:
@@ -636,6 +754,7 @@ class OrgServer:
         password: str | None = None,
         security_token: str = "",
         max_connections: int = MAX_CONNECTIONS,
+        request_seconds: float = REQUEST_SECONDS,
         **limits: Any,  # query_seconds, max_queries...: see SalesforceApi
     ):
         self.store = OrgStore.open(org_path)
@@ -643,7 +762,9 @@ class OrgServer:
             self.store, session_id, today, username, password, security_token, **limits
         )
         try:
-            self.httpd = _HttpServer((host, port), self.api, verbose, max_connections)
+            self.httpd = _HttpServer(
+                (host, port), self.api, verbose, max_connections, request_seconds
+            )
         except OSError as exc:  # busy port, unknown host: name the address, not just errno
             self.api.close()
             self.store.close()

@@ -75,5 +75,8 @@ def date_range(name: str, n: int | None, today: date) -> tuple[date, date]:
             first, count = (-n, n + 1) if unit == "DAY" else (-n, n)
         else:
             unit, first, count = _PLURAL[rest], 1, n
-    start = _shift(_period_start(today, unit), unit, first)
-    return start, _shift(start, unit, count)
+    try:
+        start = _shift(_period_start(today, unit), unit, first)
+        return start, _shift(start, unit, count)
+    except (OverflowError, ValueError):  # past year 9999 or before year 1
+        raise OverflowError(f"{name}:{n} reaches past the calendar (years 1 to 9999)") from None

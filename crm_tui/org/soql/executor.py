@@ -94,6 +94,22 @@ class JsonQueryResult:
         return f'{head}, "records": [{", ".join(self.records)}]}}'.encode()
 
 
+# SQLite's own limits, which a query of thousands of conditions reaches: the client's query.
+_SQLITE_LIMITS = ("too large", "too many", "stack overflow", "too deep")
+
+
+def sqlite_failure(error: sqlite3.Error) -> SalesforceError:
+    """A SQLite error the Salesforce way: a query past SQLite's limits is the client's
+    (400); anything else is a bug of the compiler (500)."""
+    if any(words in str(error) for words in _SQLITE_LIMITS):
+        return SalesforceError(
+            "MALFORMED_QUERY", f"The query is too complex to run ({error}): simplify its WHERE."
+        )
+    return SalesforceError(
+        "UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}", status=500
+    )
+
+
 def execute_soql_json(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> JsonQueryResult:
@@ -115,10 +131,8 @@ def execute_soql_json(
                 result = run_plan(store, plan, api_version)
                 return JsonQueryResult(result.total_size, [json.dumps(r) for r in result.records])
             rows = store.conn.execute(plan.sql, plan.params).fetchall()
-        except sqlite3.Error as error:  # a compiler bug, still answered the Salesforce way
-            raise SalesforceError(
-                "UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}", status=500
-            ) from error
+        except sqlite3.Error as error:  # past SQLite's limits, or a compiler bug
+            raise sqlite_failure(error) from error
         return JsonQueryResult(len(rows), shaper.flat_json(plan, rows))
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_QUERY", error) from None
@@ -137,10 +151,8 @@ def run_plan(store: OrgStore, plan: CompiledQuery, api_version: str = API_VERSIO
             records = [shaper.record(plan, row) for row in rows]
             for child in plan.children:
                 _attach_children(store, shaper, child, rows, records)
-    except sqlite3.Error as error:  # a compiler bug, still answered the Salesforce way
-        raise SalesforceError(
-            "UNKNOWN_EXCEPTION", f"An unexpected error occurred: {error}", status=500
-        ) from error
+    except sqlite3.Error as error:  # past SQLite's limits, or a compiler bug
+        raise sqlite_failure(error) from error
     return QueryResult(len(records), records)
 
 

@@ -17,10 +17,11 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
+from crm_tui.atomic import replace_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.models import AttemptStatus, EventKind, Mode
 from crm_tui.tasks.input_files import loads, read_input
@@ -29,19 +30,25 @@ KIND = "crm-tui-study-work"
 FORMAT = 1
 
 
+# What one person's work can hold: names and keys of a line, answers and notes of pages.
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+LongText = Annotated[str, Field(max_length=100_000)]
+MAX_RECORDS = 100_000  # of each kind in one file
+
+
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class StudyIdentity(_Record):
-    name: str = Field(min_length=1)
+    name: Name
     org_fingerprint: str = Field(min_length=1)
     task_set_hash: str = Field(min_length=1)
 
 
 class ProfileRecord(_Record):
-    name: str = Field(min_length=1)
-    role: str = Field(min_length=1)
+    name: Name
+    role: Name
     crm_years: float = Field(ge=0, le=80)
     mode: Mode
     created_at: AwareDatetime
@@ -59,11 +66,11 @@ class AttemptRecord(_Record):
     submitted_at: AwareDatetime | None
     wall_ms: int | None = Field(ge=0)
     active_ms: int | None = Field(ge=0)
-    answer_raw: str | None
+    answer_raw: LongText | None
     confidence: int | None = Field(ge=1, le=5)
-    note: str | None
-    app_version: str | None
-    draft_answer: str | None
+    note: LongText | None
+    app_version: Name | None
+    draft_answer: LongText | None
 
 
 class EventRecord(_Record):
@@ -72,39 +79,39 @@ class EventRecord(_Record):
     wall: AwareDatetime
     monotonic_ms: int
     payload: dict[str, Any] | None
-    app_session: str | None
+    app_session: Name | None
 
 
 class RatingRecord(_Record):
-    target: str = Field(min_length=1)
+    target: Name
     level: int = Field(ge=0, le=5)
-    rationale: str | None
+    rationale: LongText | None
     record_ids: list[str]
     rated_at: AwareDatetime
 
 
 class FlagRecordData(_Record):
     item_idx: int = Field(ge=0)
-    category: str = Field(min_length=1)
-    comment: str | None
-    suggested_answer: str | None
+    category: Name
+    comment: LongText | None
+    suggested_answer: LongText | None
     flagged_at: AwareDatetime
 
 
 class DraftRecord(_Record):
-    key: str = Field(min_length=1)
-    text: str
+    key: Name
+    text: LongText
     updated_at: AwareDatetime
 
 
 class TurnRecord(_Record):
     """One turn of a multi-turn attempt, by the attempt's query."""
 
-    item_idx: int
-    position: int = Field(ge=0)
-    role: str = Field(min_length=1, max_length=40)
-    text: str
-    source: str = Field(min_length=1, max_length=40)
+    item_idx: int = Field(ge=0)
+    position: int = Field(ge=0, le=MAX_RECORDS)
+    role: Name
+    text: LongText
+    source: Name
     at: AwareDatetime
 
 
@@ -112,23 +119,23 @@ class QualityRecordData(_Record):
     """A quality-control record the person made themselves (consent, guidelines seen,
     post-study answers, completion code); those a coordinator made never travel."""
 
-    kind: str = Field(min_length=1, max_length=40)
-    item_idx: int | None = None  # the attempt's query, where the record is about one
-    key: str | None = None
-    value: str | None = None
+    kind: Name
+    item_idx: int | None = Field(default=None, ge=0)  # the attempt's query, if about one
+    key: Name | None = None
+    value: LongText | None = None
     made_at: AwareDatetime
 
 
 class WorkRecords(_Record):
-    assignments: list[AssignmentRecord]
-    attempts: list[AttemptRecord]
-    events: list[EventRecord]
-    ratings: list[RatingRecord]
-    flags: list[FlagRecordData]
-    drafts: list[DraftRecord]
+    assignments: Annotated[list[AssignmentRecord], Field(max_length=MAX_RECORDS)]
+    attempts: Annotated[list[AttemptRecord], Field(max_length=MAX_RECORDS)]
+    events: Annotated[list[EventRecord], Field(max_length=MAX_RECORDS)]
+    ratings: Annotated[list[RatingRecord], Field(max_length=MAX_RECORDS)]
+    flags: Annotated[list[FlagRecordData], Field(max_length=MAX_RECORDS)]
+    drafts: Annotated[list[DraftRecord], Field(max_length=MAX_RECORDS)]
     # Files written before multi-turn solving and quality control hold neither.
-    conversation_turns: list[TurnRecord] = []
-    quality: list[QualityRecordData] = []
+    conversation_turns: Annotated[list[TurnRecord], Field(max_length=MAX_RECORDS)] = []
+    quality: Annotated[list[QualityRecordData], Field(max_length=MAX_RECORDS)] = []
 
 
 class WorkFile(_Record):
@@ -175,6 +182,12 @@ def _check_references(path: Path, work: WorkFile) -> None:
             raise CrmTuiError(
                 f"{path}: records.events.{n}.item_idx: query {event.item_idx} has no attempt"
             )
+    seen: set[str] = set()
+    for n, event in enumerate(records.events):
+        key = event.model_dump_json()
+        if key in seen:
+            raise CrmTuiError(f"{path}: records.events.{n}: the same event appears twice")
+        seen.add(key)
     targets = [rating.target for rating in records.ratings]
     keys = [draft.key for draft in records.drafts]
     for field, values in (("ratings", targets), ("drafts", keys)):
@@ -222,7 +235,7 @@ def write_work_file(path: Path, work: WorkFile) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        replace_file(tmp, path, "the work file")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

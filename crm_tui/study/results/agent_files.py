@@ -151,6 +151,8 @@ def _crmarena_answers(path: Path, text: str) -> tuple[AgentAnswerRecord, ...]:
         raise CrmTuiError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
     if not isinstance(records, list):
         raise CrmTuiError(f"{path}: expected a JSON array of CRMArena result records")
+    if not records:
+        raise CrmTuiError(f"{path}: an empty array, no CRMArena result records to import")
     answers = []
     seen: set[int] = set()
     for index, record in enumerate(records):

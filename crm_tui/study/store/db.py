@@ -52,7 +52,12 @@ from sqlmodel import Session
 from crm_tui.atomic import check_output_path, create_private_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation, is_database_url, redact_url
-from crm_tui.study.store.migrations import LATEST_VERSION, current_version, migrate
+from crm_tui.study.store.migrations import (
+    LATEST_VERSION,
+    current_version,
+    is_own_trigger,
+    migrate,
+)
 from crm_tui.study.work.clock import Clock, SystemClock
 
 BUSY_TIMEOUT_S = 10
@@ -244,6 +249,15 @@ _STUDY_TABLES = {"schema_version", "study", "study_item", "annotator"}
 _VERSION_COLUMNS = ["version", "applied_at"]
 
 
+def _refuse_special(path: Path) -> None:
+    """Refuse a folder, a named pipe, a device (SQLite would block on a pipe, and read or
+    write a device)."""
+    if path.is_dir():
+        raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+    if path.exists() and not path.is_file():
+        raise CrmTuiError(f"{path} is not a regular file, so not a crm-tui study file")
+
+
 def _refuse_foreign_database(path: Path) -> None:
     """Refuse, before anything is written to it, a file that is not a study file (another
     program's database, an org file, a database of views) or a damaged one: the engine's
@@ -267,6 +281,15 @@ def _refuse_foreign_database(path: Path) -> None:
             such = f", such as {other[0]!r}" if other else ""
             raise CrmTuiError(
                 f"{path} is not a crm-tui study file (it holds other tables or views{such})"
+            )
+        triggers = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+        ).fetchall()
+        foreign = [name for name, sql in triggers if not is_own_trigger(sql or "")]
+        if foreign:  # it would run in our writes (an invitation made a coordinator's)
+            raise CrmTuiError(
+                f"{path} is not a crm-tui study file (it holds a trigger not ours: "
+                f"{foreign[0]!r}); nothing was written"
             )
         if objects:
             columns = [row[1] for row in conn.execute("PRAGMA table_info(schema_version)")]
@@ -352,8 +375,7 @@ class StudyStore:
         if is_database_url(path):
             return cls._open_server(str(path), clock or SystemClock(), target_version)
         path = Path(path)
-        if path.is_dir():
-            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        _refuse_special(path)
         if path.exists():
             _refuse_foreign_database(path)
         else:
@@ -418,8 +440,7 @@ class StudyStore:
                 str(path), clock or SystemClock(), LATEST_VERSION, must_exist=True
             )
         path = Path(path)
-        if path.is_dir():
-            raise CrmTuiError(f"{path} is a folder, not a crm-tui study file")
+        _refuse_special(path)
         if not path.is_file():
             raise CrmTuiError(
                 f"No study file at {path}: create a study with `crm-tui study create`"

@@ -140,6 +140,12 @@ _SQLITE_TRIGGER = re.compile(
 )
 
 
+def is_own_trigger(sql: str) -> bool:
+    """Whether a trigger (as `sqlite_master` keeps it) is of the one kind a study file
+    holds: a guard that refuses a write (`RAISE(ABORT, ...)`) and changes nothing."""
+    return _SQLITE_TRIGGER.fullmatch(sql.strip().rstrip(";") + ";") is not None
+
+
 def _for_dialect(conn: Connection, statement: str) -> list[str]:
     """A frozen SQLite statement as the connection's database takes it."""
     if conn.dialect.name == "sqlite":

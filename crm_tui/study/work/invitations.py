@@ -82,6 +82,9 @@ class InvitationRow:
     used_at: datetime | None
 
 
+MAX_EXPIRY = timedelta(days=366)  # a code waits a year at most
+
+
 def parse_expiry(text: str) -> timedelta:
     """`14d`, `36h`, `90m` or `2w` as a duration (CrmTuiError naming the option otherwise)."""
     match = re.fullmatch(r"\s*(\d+)\s*([mhdw])\s*", text.lower())
@@ -90,7 +93,12 @@ def parse_expiry(text: str) -> timedelta:
             f"--expires: {text!r} is not a duration such as 14d, 36h, 90m or 2w (more than 0)"
         )
     unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[match[2]]
-    return timedelta(**{unit: int(match[1])})
+    if len(match[1]) > 9:  # past any calendar; timedelta would overflow
+        raise CrmTuiError(f"--expires: {text.strip()!r} is longer than {MAX_EXPIRY.days} days")
+    duration = timedelta(**{unit: int(match[1])})
+    if duration > MAX_EXPIRY:
+        raise CrmTuiError(f"--expires: {text.strip()!r} is longer than {MAX_EXPIRY.days} days")
+    return duration
 
 
 def normalise_code(text: str) -> str:

@@ -15,8 +15,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PositiveFloat,
-    PositiveInt,
     ValidationError,
     field_validator,
     model_validator,
@@ -34,6 +32,12 @@ from crm_tui.study.work.quality_protocol import (
     Qualification,
     QualityPlan,
 )
+
+# Bounds every store (64-bit integers) and clock holds: a week of minutes at most, a
+# million of anything counted; never infinity or NaN.
+Minutes = Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=1, le=1_000_000)]
+Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
 class _Strict(BaseModel):
@@ -60,7 +64,7 @@ class OrgQuestion(_Strict):
 
 class ObjectQuestion(_Strict):
     prompt: str
-    sample_records: PositiveInt = 5
+    sample_records: Count = 5
 
 
 class RationaleQuestion(_Strict):
@@ -120,7 +124,7 @@ class Taxonomy(_Strict):
 class ExplorePart(_Strict):
     kind: Literal["explore"]
     title: str
-    minutes: PositiveFloat | None = None
+    minutes: Minutes | None = None
     objects: list[str] = []
 
     _objects = field_validator("objects")(_known_objects)
@@ -129,8 +133,8 @@ class ExplorePart(_Strict):
 class SolvePart(_Strict):
     kind: Literal["solve"]
     title: str
-    minutes: PositiveFloat | None = None
-    items: PositiveInt
+    minutes: Minutes | None = None
+    items: Count
     distinct_families: bool = False
     # Multi-turn solving (`conversations.py`): "all" items, or "alternate" (every other
     # item per person, the other half for the next person: the same items both ways).
@@ -142,7 +146,7 @@ class SolvePart(_Strict):
 class RatePart(_Strict):
     kind: Literal["rate"]
     title: str
-    minutes: PositiveFloat | None = None
+    minutes: Minutes | None = None
     org: bool = True
     objects: list[str] = []
 
@@ -158,9 +162,9 @@ class Preset(_Strict):
     description: str = ""
     questionnaire: str = "realism"
     taxonomy: str = "audit-taxonomy"
-    annotators_per_item: PositiveInt = 1
-    seed: int = 0
-    time_limit_minutes: PositiveFloat | None = None  # per attempt, in active time
+    annotators_per_item: Count = 1
+    seed: Seed = 0
+    time_limit_minutes: Minutes | None = None  # per attempt, in active time
     training_feedback: bool = False
     two_person_rule: bool = False  # a correction or a drop counts once two adjudicators agree
     parts: Annotated[list[Part], Field(min_length=1)]
