@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from crm_tui.cli.main import cli
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
@@ -54,9 +55,9 @@ def test_names_with_terminal_sequences_are_printed_escaped(tmp_path):
     new_study(db)
     clock = FakeClock()
     with StudyStore.open(db, clock) as store:
-        study_id = find_study(store, "pilot").id
+        study_id = row_id(find_study(store, "pilot"))
         eve = create_profile(store, ESCAPES, "Customer Service Associate", 2)
-        attempts.open_next(store, study_id, eve.id)
+        attempts.open_next(store, study_id, row_id(eve))
     code, text = run("study", "status", "--db", db)
     assert code == 0, text
     assert "Eve" in text

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from crm_tui.study.store.db import StudyStore
+from crm_tui.study.store.models import row_id
 from crm_tui.study.work import attempts
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
@@ -24,9 +25,10 @@ def exported(tmp_path):
     new_study(laptop)
     clock = FakeClock()
     with StudyStore.open(laptop, clock) as store:
-        study_id = find_study(store, "pilot").id
+        study_id = row_id(find_study(store, "pilot"))
         dana = create_profile(store, "Dana", "Customer Service Associate", 6)
-        view = attempts.open_next(store, study_id, dana.id)
+        view = attempts.open_next(store, study_id, row_id(dana))
+        assert view is not None
         clock.advance(45)
         attempts.submit(store, view.attempt_id, "None", confidence=3)
     out = tmp_path / "dana.json"

@@ -136,6 +136,7 @@ def test_an_unforeseen_error_is_one_line_without_its_values(capsys, monkeypatch)
     from sqlalchemy.exc import IntegrityError
 
     import crm_tui.cli as cli_main
+    from crm_tui.cli.main import cli as cli_group
 
     def broken(*args, **kwargs):
         raise IntegrityError(
@@ -144,7 +145,7 @@ def test_an_unforeseen_error_is_one_line_without_its_values(capsys, monkeypatch)
             sqlite3.IntegrityError("NOT NULL constraint failed: invitation.name"),
         )
 
-    monkeypatch.setattr(cli_main.cli, "main", broken)
+    monkeypatch.setattr(cli_group, "main", broken)
     line = fails(capsys, "study", "status")
     assert "NOT NULL constraint failed" in line and "SECRET" not in line, line
     assert "CRM_TUI_TRACEBACK=1" in line

@@ -9,7 +9,7 @@ import pytest
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.results.agent_files import read_agent_results
-from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, Case
+from tests.helpers.crmarena_records import FC_CASES, TEXT_CASES, Case, record, submitted
 from tests.helpers.paths import AGENTS as DATA
 
 TRIAL1 = DATA / "trial1" / "results_gpt-4o_react_all.json"
@@ -47,7 +47,8 @@ def test_model_strategy_and_task_come_from_the_file_name():
 )
 def test_file_name_variants(tmp_path, stem, expected):
     path = tmp_path / f"{stem}.json"
-    path.write_text("[]")
+    one = record(0, "handle_time", "005A", 1, [], submitted("005A"))  # an empty file is refused
+    path.write_text(json.dumps([one]))
     parsed = read_agent_results(path)
     assert (parsed.runs[0].model, parsed.runs[0].strategy, parsed.task_category) == expected
 

@@ -105,7 +105,7 @@ def test_event_log_is_append_only(study_store_url):
     [
         (
             'kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "solve"\ntitle = "s"\nitems = 0\n',
-            "parts[0].items: Input should be greater than 0",
+            "parts[0].items: Input should be greater than or equal to 1",
         ),
         (
             'kind = "study-preset"\nname = "x"\n[[parts]]\nkind = "rate"\ntitle = "r"\n'

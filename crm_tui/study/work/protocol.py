@@ -23,6 +23,7 @@ from pydantic import (
 from crm_tui import paths
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.catalogue import get_object, has_object
+from crm_tui.study.work.bounds import Count, Minutes, Seed
 from crm_tui.study.work.quality_protocol import (
     Behaviour,
     Checks,
@@ -32,12 +33,6 @@ from crm_tui.study.work.quality_protocol import (
     Qualification,
     QualityPlan,
 )
-
-# Bounds every store (64-bit integers) and clock holds: a week of minutes at most, a
-# million of anything counted; never infinity or NaN.
-Minutes = Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)]
-Count = Annotated[int, Field(ge=1, le=1_000_000)]
-Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
 class _Strict(BaseModel):
@@ -140,7 +135,7 @@ class SolvePart(_Strict):
     # item per person, the other half for the next person: the same items both ways).
     interactive: Literal["off", "all", "alternate"] = "off"
     simulated_user: Literal["scripted", "llm"] = "scripted"
-    max_user_turns: PositiveInt = 10
+    max_user_turns: Count = 10
 
 
 class RatePart(_Strict):

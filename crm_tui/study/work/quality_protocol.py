@@ -20,12 +20,12 @@ from pydantic import (
     Field,
     NonNegativeInt,
     PositiveFloat,
-    PositiveInt,
     ValidationInfo,
     field_validator,
 )
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.study.work.bounds import Count
 
 
 class _Strict(BaseModel):
@@ -43,11 +43,11 @@ class Qualification(_Strict):
     """N practice items with known answers; `pass_correct` of them right passes."""
 
     title: str = "Qualification"
-    items: PositiveInt = 5
-    pass_correct: PositiveInt = 4
-    tries: PositiveInt = 2
+    items: Count = 5
+    pass_correct: Count = 4
+    tries: Count = 2
     pool: list[int] = []  # task instance idx; empty: drawn when the study is created
-    pool_size: PositiveInt | None = None  # drawn pool's size (default items * (tries + 1))
+    pool_size: Count | None = None  # drawn pool's size (default items * (tries + 1))
 
     @field_validator("pass_correct")
     @classmethod
@@ -68,10 +68,10 @@ class Checks(_Strict):
 
     share: Annotated[float, Field(gt=0, le=0.5)] = 0.1
     pool: list[int] = []  # task instance idx; empty: drawn when the study is created
-    pool_size: PositiveInt = 20
+    pool_size: Count = 20
     warn_below: Annotated[float, Field(ge=0, le=1)] = 0.8
     stop_below: Annotated[float, Field(ge=0, le=1)] = 0.5
-    min_answered: PositiveInt = 3  # thresholds apply from this many check answers on
+    min_answered: Count = 3  # thresholds apply from this many check answers on
 
     @field_validator("stop_below")
     @classmethod

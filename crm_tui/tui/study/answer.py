@@ -14,7 +14,7 @@ from textual.widgets import Input, Select, Static
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id
-from crm_tui.tui.widgets.options import WidgetOptions
+from crm_tui.tui.widgets.widget_options import WidgetOptions
 from crm_tui.tui.wording import a_or_an
 
 MONTHS = tuple(calendar.month_name[1:])

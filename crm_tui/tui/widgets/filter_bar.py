@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Select
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Filter, Operator, SObject, validate_filter
 from crm_tui.tui.notices import notify_error
-from crm_tui.tui.widgets.options import WidgetOptions
+from crm_tui.tui.widgets.widget_options import WidgetOptions
 
 
 class FilterBar(Horizontal):

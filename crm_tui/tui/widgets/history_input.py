@@ -12,7 +12,7 @@ from textual.widgets import Input
 
 from crm_tui.atomic import write_text_atomically
 from crm_tui.errors import CrmTuiError
-from crm_tui.tui.widgets.options import WidgetOptions
+from crm_tui.tui.widgets.widget_options import WidgetOptions
 
 KEPT_ENTRIES = 200
 

@@ -1,0 +1,14 @@
+"""The bounded numbers a study's settings take: each bound is one a store, a clock and a
+queue can hold, so a value past it is one line naming its key, never an overflow later."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+# Bounds every store (64-bit integers) and clock holds: a week of minutes at most, a
+# million of anything counted; never infinity or NaN.
+Minutes = Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=1, le=1_000_000)]
+Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
