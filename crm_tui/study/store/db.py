@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -227,7 +228,13 @@ def _scrubbed(exc: DBAPIError, password: str | None) -> str:
     """The driver's first line about `exc`, without the password should it quote it."""
     lines = [line for line in str(exc.orig).splitlines() if line.strip()] or [type(exc).__name__]
     reason = " ".join(lines[0].split())[:300]
-    return reason.replace(password, "***") if password else reason
+    if not password:
+        return reason
+    if len(password) >= 4:  # wherever it occurs: no word of a message hides it by chance
+        return reason.replace(password, "***")
+    # A very short one only where it stands alone, so "port" stays "port" for "p".
+    alone = re.compile(rf"(?<![\w]){re.escape(password)}(?![\w])")
+    return alone.sub("***", reason)
 
 
 def _unreachable(exc: DBAPIError) -> bool:
