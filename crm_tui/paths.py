@@ -66,6 +66,17 @@ def study_location(location: str | Path) -> StudyLocation:
     return location if is_database_url(location) else Path(location)
 
 
+def store_key(location: StudyLocation) -> str:
+    """A short, stable name for a study store (its file, or its server without the
+    password): what a person's own files in the data folder are kept under, since profile
+    ids start again at 1 in every store."""
+    import hashlib
+
+    url = isinstance(location, str) and is_database_url(location)
+    text = redact_url(str(location)) if url else str(Path(location).resolve())
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
 def redact_url(url: str) -> str:
     """`url` for messages and logs: the password, in the address or in the query, is
     `***` (`postgresql://ann:***@host/study`)."""

@@ -13,6 +13,7 @@ the queries run and the terminal's focus written as study events.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 from datetime import date
 from pathlib import Path
@@ -326,17 +327,24 @@ class StudyApp(CrmApp):
         while a study is open and nobody is working, so nobody reads another's queries."""
         profile = self.working_profile()
         if profile is not None:
-            return paths.data_home() / "profiles" / f"profile-{profile.id}" / "soql_history.jsonl"
+            folder = paths.data_home() / "profiles"
+            mine = folder / self._own_folder(profile) / "soql_history.jsonl"
+            return _carried_over(folder / f"profile-{profile.id}" / "soql_history.jsonl", mine)
         if self.service is not None or self.codes_required:
             return None
         return super().soql_history_file()
 
     def reports_folder(self) -> Path:
-        """Saved reports per profile: `reports/<profile id>/` in the data folder."""
+        """Saved reports per person: `reports/<store>-profile-<id>/` in the data folder."""
         profile = self.working_profile()
         if profile is None:
             return super().reports_folder()
-        return report_files.reports_home() / f"profile-{profile.id}"
+        home = report_files.reports_home()
+        return _carried_over(home / f"profile-{profile.id}", home / self._own_folder(profile))
+
+    def _own_folder(self, profile: Profile) -> str:
+        """A person's own files: by study store and profile (ids restart in every store)."""
+        return f"{paths.store_key(self.study_path)}-profile-{profile.id}"
 
     async def on_app_blur(self, event: events.AppBlur) -> None:
         await self._record("focus_lost")
@@ -463,3 +471,15 @@ class StudyApp(CrmApp):
             # screen has its own key for the browser, and the footer keeps room for them.
             return False
         return super().check_action(action, parameters)
+
+
+def _carried_over(old: Path, new: Path) -> Path:
+    """`new`, started from a copy of `old` (where a person's files were kept by profile id
+    alone) the first time it is asked for, so nothing saved before is lost."""
+    if old.exists() and not new.exists():
+        new.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if old.is_dir():
+            shutil.copytree(old, new)
+        else:
+            shutil.copy2(old, new)
+    return new

@@ -5,6 +5,7 @@ profile (the role comes from it)."""
 
 from __future__ import annotations
 
+import shutil
 import stat
 from datetime import timedelta
 
@@ -176,7 +177,8 @@ async def test_the_soql_history_is_per_profile(make_app, study_path, clock, dana
         await pilot.press("enter")
         await settle(pilot)
         dana_id = app.working_profile().id
-    mine = paths.data_home() / "profiles" / f"profile-{dana_id}" / "soql_history.jsonl"
+    own = f"{paths.store_key(study_path)}-profile-{dana_id}"
+    mine = paths.data_home() / "profiles" / own / "soql_history.jsonl"
     assert query in mine.read_text(encoding="utf-8")
     assert stat.S_IMODE(mine.stat().st_mode) == 0o600
     assert not (paths.data_home() / "soql_history.jsonl").exists()  # no shared history
@@ -191,6 +193,28 @@ async def test_the_soql_history_is_per_profile(make_app, study_path, clock, dana
         assert app.screen.query_one(HistoryInput).history == []  # not Dana's queries
         await pilot.press("up")
         assert app.screen.query_one(HistoryInput).value == ""
+
+
+async def test_the_soql_history_is_per_store_too(tmp_path, small_org_path, clock, study_path, dana):
+    """Profile ids start at 1 in every study file: the first person of another study in the
+    same data folder never sees the first person's queries of this one."""
+    query = "SELECT Id FROM Case LIMIT 2"
+    other = tmp_path / "other.sqlite"
+    shutil.copy(study_path, other)  # the same study, its own file: Dana is profile 1 in both
+    app = create_app(Launch(org_path=small_org_path, study=study_path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await as_dana(pilot)
+        await pilot.press("b", "f8")
+        await settle(pilot)
+        await type_text(pilot, query)
+        await pilot.press("enter")
+        await settle(pilot)
+    app = create_app(Launch(org_path=small_org_path, study=other, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await as_dana(pilot)
+        await pilot.press("b", "f8")
+        await settle(pilot)
+        assert app.screen.query_one(HistoryInput).history == []
 
 
 # ----------------------------------------------------------------- codes
@@ -277,3 +301,15 @@ async def test_a_plain_local_run_lists_and_makes_annotators_only(make_app, study
         listed = app.screen.query_one("#profiles", OptionList)
         names = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
         assert len(names) == 1 and names[0].startswith("Dana")
+
+
+def test_files_kept_by_profile_id_alone_carry_over_to_the_store_and_profile(tmp_path):
+    from crm_tui.tui.study.study_app import _carried_over
+
+    old = tmp_path / "reports" / "profile-1"
+    old.mkdir(parents=True)
+    (old / "closed-cases.toml").write_text("kind = 'report'\n")
+    new = _carried_over(old, tmp_path / "reports" / "abc123-profile-1")
+    assert (new / "closed-cases.toml").read_text() == "kind = 'report'\n"
+    (new / "closed-cases.toml").write_text("changed\n")
+    assert _carried_over(old, new) == new and (new / "closed-cases.toml").read_text() == "changed\n"
