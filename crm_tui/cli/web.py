@@ -24,6 +24,7 @@ from crm_tui.paths import StudyLocation
 
 DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
+DEFAULT_MAX_TABS_PER_ADDRESS = 10
 
 
 @click.command("web")
@@ -61,6 +62,21 @@ DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
     help="Browser tabs served at once (each runs an app of ~130 MB); a tab past it is "
     "told the server is full.",
 )
+@click.option(
+    "--max-tabs-per-address",
+    type=click.IntRange(1),
+    default=DEFAULT_MAX_TABS_PER_ADDRESS,
+    show_default=True,
+    help="Browser tabs served at once to one address (people behind one proxy or network "
+    "address share it): one address cannot take every place.",
+)
+@click.option(
+    "--trust-proxy",
+    is_flag=True,
+    help="A reverse proxy on this host is in front: read each browser's address from the "
+    "X-Forwarded-For it sets (for lock-outs after wrong codes and the cap per address). "
+    "Without it the header is ignored, as any client could write it.",
+)
 @study_db_option
 @org_path_option
 @salesforce_options
@@ -70,6 +86,8 @@ def web(
     public_url: str | None,
     study_name: str | None,
     max_tabs: int,
+    max_tabs_per_address: int,
+    trust_proxy: bool,
     db_path: StudyLocation | None,
     org_path: Path | None,
     salesforce: bool,
@@ -140,6 +158,8 @@ def web(
         # since a server's URL may hold a password.
         environment=environment,
         max_tabs=max_tabs,
+        max_tabs_per_address=max_tabs_per_address,
+        trust_proxy=trust_proxy,
     ).run()
 
 

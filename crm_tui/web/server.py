@@ -20,6 +20,7 @@ import signal
 import socket
 import sys
 from asyncio.subprocess import Process
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -70,13 +71,13 @@ def to_int(text: str, default: int) -> int:
         return default
 
 
-def client_address(request: web.Request) -> str:
-    """The browser's address: the peer, or behind a reverse proxy on the same host the
-    address the proxy appended last to X-Forwarded-For (earlier entries are the client's
-    own word)."""
+def client_address(request: web.Request, trust_proxy: bool = False) -> str:
+    """The browser's address: the peer; only when told a reverse proxy on this host is in
+    front (`trust_proxy`), the address the proxy appended last to X-Forwarded-For (earlier
+    entries are the client's own word, and without a proxy so is the whole header)."""
     peer = request.remote or "unknown"
     forwarded = request.headers.get("X-Forwarded-For")
-    if forwarded and is_loopback(peer):
+    if trust_proxy and forwarded and is_loopback(peer):
         return forwarded.split(",")[-1].strip() or peer
     return peer
 
@@ -129,10 +130,15 @@ class StudyWebServer(Server):
         announce: Callable[[], None],
         environment: dict[str, str],
         max_tabs: int,
+        max_tabs_per_address: int | None = None,
+        trust_proxy: bool = False,
     ) -> None:
         super().__init__(command, host=host, port=port, title=title, public_url=public_url)
         self.announce = announce
         self.max_tabs = max_tabs
+        self.max_tabs_per_address = max_tabs_per_address or max_tabs
+        self.trust_proxy = trust_proxy
+        self.tabs_by_address: Counter[str] = Counter()
         self.environment = environment  # for every tab's process, on top of the server's
         self.tabs: set[web.WebSocketResponse] = set()
         self.allowed_origins = {origin_of(public_url)}
@@ -160,12 +166,19 @@ class StudyWebServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         app_service: TabAppService | None = None
+        address = client_address(request, self.trust_proxy)
+        counted = False
         try:
             await websocket.prepare(request)
             if len(self.tabs) >= self.max_tabs:
                 await self._turn_away(websocket)
                 return websocket
+            if self.tabs_by_address[address] >= self.max_tabs_per_address:
+                await self._turn_away_address(websocket, address)
+                return websocket
             self.tabs.add(websocket)
+            self.tabs_by_address[address] += 1
+            counted = True
             app_service = TabAppService(
                 self.command,
                 write_bytes=websocket.send_bytes,
@@ -173,8 +186,7 @@ class StudyWebServer(Server):
                 close=websocket.close,
                 download_manager=self.download_manager,
                 debug=self.debug,
-                environment=self.environment
-                | {CODE_SOURCE_VARIABLE: f"browser {client_address(request)}"},
+                environment=self.environment | {CODE_SOURCE_VARIABLE: f"browser {address}"},
             )
             await app_service.start(width, height)
             try:
@@ -188,9 +200,27 @@ class StudyWebServer(Server):
             log.error("a browser session failed: %r", error)
         finally:
             self.tabs.discard(websocket)
+            if counted:
+                self.tabs_by_address[address] -= 1
+                if not self.tabs_by_address[address]:
+                    del self.tabs_by_address[address]
             if app_service is not None:
                 await app_service.stop()
         return websocket
+
+    async def _turn_away_address(self, websocket: web.WebSocketResponse, address: str) -> None:
+        """A tab past the cap for one address: one line in its terminal, closed."""
+        log.warning(
+            "turned a tab away: %s has %d tabs open, the cap per address (--max-tabs-per-address)",
+            address,
+            self.tabs_by_address[address],
+        )
+        await websocket.send_bytes(
+            f"\r\nThis study server already serves {self.tabs_by_address[address]} browser "
+            "tab(s) to your address, its cap per address. Close another tab of it, or ask "
+            "the study coordinator (crm-tui web --max-tabs-per-address).\r\n".encode()
+        )
+        await websocket.close()
 
     async def _turn_away(self, websocket: web.WebSocketResponse) -> None:
         """A tab past the cap: one line in its terminal (xterm.js shows the bytes), closed."""

@@ -30,6 +30,11 @@ NO_CODE_YET = (
 )
 
 
+# A browser tab left on the code screen holds one of the server's places (and an app of
+# ~130 MB): without a code within this many seconds, its app ends and the place is freed.
+CODE_WAIT_S = 600.0
+
+
 class InvitationCodeScreen(StudyScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Invitation code"
@@ -48,6 +53,16 @@ class InvitationCodeScreen(StudyScreen):
     def on_mount(self) -> None:
         self.title = "Invitation code"
         self.query_one("#invitation-code", Input).focus()
+        source: str = getattr(self.app, "code_source", "terminal")
+        self.wait = (
+            self.set_timer(CODE_WAIT_S, self._no_code_in_time)
+            if source.startswith("browser")
+            else None
+        )
+
+    def _no_code_in_time(self) -> None:
+        if self.app.screen is self:  # nobody opened a profile from this tab
+            self.app.exit(message="No invitation code was entered in time; reload to try again.")
 
     async def action_submit_code(self) -> None:
         await self._redeem(self.query_one("#invitation-code", Input))
@@ -74,6 +89,8 @@ class InvitationCodeScreen(StudyScreen):
             return
         field.value = ""  # the code stays on no screen
         message.update("")
+        if self.wait is not None:
+            self.wait.stop()
         self._continue_as(profile)
 
     def _continue_as(self, profile: Profile) -> None:

@@ -29,7 +29,7 @@ from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.widgets.history_input import HistoryInput
 from tests.helpers.invitation_pilot import enter_code, invite_to
 from tests.helpers.paths import CRMARENA_TASKS
-from tests.helpers.pilot import palette_titles, settle
+from tests.helpers.pilot import palette_titles, settle, wait_for
 from tests.helpers.study_pilot import type_text
 
 SIZE = (120, 40)
@@ -313,3 +313,27 @@ def test_files_kept_by_profile_id_alone_carry_over_to_the_store_and_profile(tmp_
     assert (new / "closed-cases.toml").read_text() == "kind = 'report'\n"
     (new / "closed-cases.toml").write_text("changed\n")
     assert _carried_over(old, new) == new and (new / "closed-cases.toml").read_text() == "changed\n"
+
+
+async def test_a_browser_tab_left_on_the_code_screen_ends_and_frees_its_place(
+    small_org_path, study_path, clock, dana, monkeypatch
+):
+    from crm_tui.tui.study import invitation_code
+
+    invite_to(study_path, clock, "Rae", "annotator")
+    monkeypatch.setattr(invitation_code, "CODE_WAIT_S", 0.3)
+    said: list[str | None] = []
+    for source in ("terminal", "browser 10.0.0.7"):
+        app = create_app(
+            Launch(org_path=small_org_path, study=study_path, study_clock=clock, code_source=source)
+        )
+        monkeypatch.setattr(app, "exit", lambda *a, message=None, **k: said.append(message))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, InvitationCodeScreen)
+            if source == "terminal":
+                await pilot.pause(0.6)  # twice the wait: a terminal's person may take their time
+                assert said == []
+            else:
+                await wait_for(pilot, lambda: said)
+    assert said == ["No invitation code was entered in time; reload to try again."]

@@ -135,6 +135,27 @@ def test_a_tab_past_the_cap_is_told_the_server_is_full_and_gets_no_app(
     assert "turned a tab away: 1 tabs open, the cap (--max-tabs)" in err
 
 
+def test_one_address_cannot_take_every_place_whatever_it_forwards(
+    tmp_path, small_org_path, study_db
+):
+    """Without --trust-proxy, X-Forwarded-For is the client's own word: two tabs from one
+    address claiming two others still count as one address."""
+    env = os.environ | {"CRM_TUI_HOME": str(tmp_path / "home")}
+    options = ("--org", str(small_org_path), "--db", str(study_db), "--max-tabs-per-address", "1")
+    running = serve(*options, folder=tmp_path, env=env)
+    port = int(running.url.rsplit(":", 1)[1])
+    try:
+        first, sent = handshake(port, forwarded_for="10.0.0.1")
+        with first:
+            read_until(first, b"invitation code", sent)
+            second, sent = handshake(port, forwarded_for="10.0.0.2")
+            with second:
+                read_until(second, b"tab(s) to your address, its cap per address", sent)
+    finally:
+        err = running.stop()
+    assert "turned a tab away: 127.0.0.1 has 1 tabs open" in err
+
+
 def read_until(tab: socket.socket, text: bytes, seen: bytes = b"", timeout: float = 30) -> bytes:
     """Read the tab's websocket frames (raw) until the server has sent `text`; all read."""
     end = time.monotonic() + timeout
@@ -164,13 +185,14 @@ def open_tab(port: int) -> socket.socket:
     return handshake(port)[0]
 
 
-def handshake(port: int) -> tuple[socket.socket, bytes]:
+def handshake(port: int, forwarded_for: str | None = None) -> tuple[socket.socket, bytes]:
     """`open_tab`'s websocket, with what the server sent after its handshake response."""
     tab = socket.create_connection(("127.0.0.1", port), timeout=10)
+    forwarded = f"X-Forwarded-For: {forwarded_for}\r\n" if forwarded_for else ""
     tab.sendall(
         (
             "GET /ws?width=80&height=24 HTTP/1.1\r\n"
-            f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+            f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n{forwarded}"
             "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         ).encode()
