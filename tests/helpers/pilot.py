@@ -67,3 +67,17 @@ async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
     while not condition():
         assert asyncio.get_running_loop().time() < deadline, f"waited {timeout:g} s"
         await pilot.pause(0.02)
+
+
+def tables_measured(app, filled: bool = False) -> bool:
+    """Every DataTable on screen has measured its columns for the rows it holds (and with
+    `filled`, one holds rows): a table sizes its columns when the app is next idle
+    (Textual's `_on_idle`), so a picture taken before that shows new rows in old widths."""
+    from textual.widgets import DataTable
+
+    tables = list(app.screen.query(DataTable))
+    if filled and not any(table.row_count for table in tables):
+        return False
+    return all(
+        not table._require_update_dimensions and not table._updated_cells for table in tables
+    )

@@ -19,7 +19,7 @@ from crm_tui.org.reports import (
 )
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ReportBuilderLocation
-from tests.helpers.pilot import settle
+from tests.helpers.pilot import settle, tables_measured, wait_for
 from tests.tui.browser.conftest import TEST_SETTINGS
 
 SIZE = (120, 40)
@@ -58,6 +58,8 @@ def test_grouped_report_result(still_app, snap_compare):
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
+        await wait_for(pilot, lambda: tables_measured(pilot.app, filled=True))
+        await pilot.pause()
 
     assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
 
@@ -108,5 +110,7 @@ def test_matrix_report_result(still_app, snap_compare):
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
+        await wait_for(pilot, lambda: tables_measured(pilot.app, filled=True))
+        await pilot.pause()
 
     assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
