@@ -24,7 +24,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,7 @@ from crm_tui.study.store.models import (
     row_id,
 )
 from crm_tui.study.work.attempts import normalise_answer, score_answer
+from crm_tui.study.work.clock import as_utc
 from crm_tui.study.work.ratings import rating_targets
 from crm_tui.study.work.studies import list_studies, pick_study, study_protocol
 
@@ -124,13 +125,8 @@ class MergeCounts:
         return "added " + ", ".join(parts) + ("; " + ", ".join(changed) if changed else "")
 
 
-def _utc(stamp: datetime) -> datetime:
-    """A stamp read back from the store as aware UTC (a store may hand back naive UTC)."""
-    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
-
-
 def _utc_or_none(stamp: datetime | None) -> datetime | None:
-    return None if stamp is None else _utc(stamp)
+    return None if stamp is None else as_utc(stamp)
 
 
 def _payload(payload_json: str | None) -> dict[str, Any] | None:
@@ -228,7 +224,7 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
             role=profile.role,
             crm_years=profile.crm_years,
             mode=profile.mode,
-            created_at=_utc(profile.created_at),
+            created_at=as_utc(profile.created_at),
         ),
         records=WorkRecords(
             assignments=[
@@ -239,7 +235,7 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
                 AttemptRecord(
                     item_idx=idx_of[a.item_id],
                     status=a.status,
-                    started_at=_utc(a.started_at),
+                    started_at=as_utc(a.started_at),
                     submitted_at=_utc_or_none(a.submitted_at),
                     wall_ms=a.wall_ms,
                     active_ms=a.active_ms,
@@ -255,7 +251,7 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
                 EventRecord(
                     item_idx=None if e.attempt_id is None else attempt_idx[e.attempt_id],
                     kind=e.kind,
-                    wall=_utc(e.wall),
+                    wall=as_utc(e.wall),
                     monotonic_ms=e.monotonic_ms,
                     payload=_portable(e.kind, _payload(e.payload_json), idx_of),
                     app_session=e.app_session,
@@ -268,7 +264,7 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
                     level=r.level,
                     rationale=r.rationale,
                     record_ids=json.loads(r.record_ids_json),
-                    rated_at=_utc(r.rated_at),
+                    rated_at=as_utc(r.rated_at),
                 )
                 for r in ratings
             ],
@@ -278,12 +274,12 @@ def collect_work(session: Session, study: Study, profile: Annotator, now: dateti
                     category=f.category,
                     comment=f.comment,
                     suggested_answer=f.suggested_answer,
-                    flagged_at=_utc(f.flagged_at),
+                    flagged_at=as_utc(f.flagged_at),
                 )
                 for f in flags
             ],
             drafts=[
-                DraftRecord(key=d.key, text=d.text, updated_at=_utc(d.updated_at)) for d in drafts
+                DraftRecord(key=d.key, text=d.text, updated_at=as_utc(d.updated_at)) for d in drafts
             ],
             conversation_turns=said.collect_turns(session, attempt_idx),
             quality=said.collect_quality(session, study_id, person, attempt_idx),
@@ -518,11 +514,11 @@ class _Merger:
         item: StudyItem,
     ) -> None:
         """The same attempt on both sides: the more finished one wins."""
-        if _utc(attempt.started_at) != record.started_at:
+        if as_utc(attempt.started_at) != record.started_at:
             raise CrmTuiError(
                 f"{path}: {person.name}'s attempt at query {item.idx} started at "
                 f"{record.started_at:%Y-%m-%d %H:%M:%S} in the file but at "
-                f"{_utc(attempt.started_at):%Y-%m-%d %H:%M:%S} here (two different "
+                f"{as_utc(attempt.started_at):%Y-%m-%d %H:%M:%S} here (two different "
                 "attempts); nothing was merged"
             )
         mine_open = attempt.status == AttemptStatus.IN_PROGRESS
@@ -569,7 +565,7 @@ class _Merger:
                 (
                     idx,
                     event.kind,
-                    _utc(event.wall),
+                    as_utc(event.wall),
                     event.monotonic_ms,
                     event.app_session,
                     _payload_json(_portable(event.kind, _payload(event.payload_json), idx_of_item)),
@@ -616,7 +612,7 @@ class _Merger:
         }
         for record in records:
             rating = held.get(record.target)
-            if rating is not None and _utc(rating.rated_at) >= record.rated_at:
+            if rating is not None and as_utc(rating.rated_at) >= record.rated_at:
                 continue  # the study's rating is this one, or newer
             if rating is None:
                 rating = RealismRating(
@@ -639,7 +635,7 @@ class _Merger:
         session, person_id = self.session, row_id(person)
         idx_of = {row_id(item): idx for idx, item in self.items.items()}
         held = Counter(
-            (idx_of[f.item_id], f.category, _utc(f.flagged_at), f.comment, f.suggested_answer)
+            (idx_of[f.item_id], f.category, as_utc(f.flagged_at), f.comment, f.suggested_answer)
             for f in session.exec(
                 select(AuditFlag).where(
                     AuditFlag.study_id == self.study_id, AuditFlag.annotator_id == person_id
@@ -683,7 +679,7 @@ class _Merger:
         }
         for record in records:
             draft = held.get(record.key)
-            if draft is not None and _utc(draft.updated_at) >= record.updated_at:
+            if draft is not None and as_utc(draft.updated_at) >= record.updated_at:
                 continue
             if draft is None:
                 draft = TextDraft(

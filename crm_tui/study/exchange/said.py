@@ -5,16 +5,13 @@ back once (a record already in the study is not added again)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from crm_tui.study.exchange.file_format import QualityRecordData, TurnRecord
 from crm_tui.study.store.models import ConversationTurn, QualityRecord
-
-
-def _utc(stamp: datetime) -> datetime:
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+from crm_tui.study.work.clock import as_utc
 
 
 def collect_turns(session: Session, attempt_idx: dict[int, int]) -> list[TurnRecord]:
@@ -33,7 +30,7 @@ def collect_turns(session: Session, attempt_idx: dict[int, int]) -> list[TurnRec
             role=t.role,
             text=t.text,
             source=t.source,
-            at=_utc(t.at),
+            at=as_utc(t.at),
         )
         for t in turns
     ]
@@ -58,7 +55,7 @@ def collect_quality(
             item_idx=None if r.attempt_id is None else attempt_idx.get(r.attempt_id),
             key=r.key,
             value=r.value,
-            made_at=_utc(r.made_at),
+            made_at=as_utc(r.made_at),
         )
         for r in rows
     ]
@@ -108,7 +105,7 @@ def merge_quality(
     """Add the person's records the study does not hold yet; how many."""
 
     def key(kind: str, item: int | None, k: str | None, v: str | None, at: datetime) -> Marker:
-        return (kind, item, k, v, _utc(at))
+        return (kind, item, k, v, as_utc(at))
 
     held = {
         key(r.kind, r.attempt_id, r.key, r.value, r.made_at)

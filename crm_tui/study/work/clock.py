@@ -40,3 +40,9 @@ class FakeClock:
         step = round(seconds * 1000) + ms
         self._wall += timedelta(milliseconds=step)
         self._mono += step
+
+
+def as_utc(stamp: datetime) -> datetime:
+    """A stamp read back from a store as aware UTC: SQLite hands back naive datetimes,
+    which were written in UTC; PostgreSQL hands back aware ones, maybe in another zone."""
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)

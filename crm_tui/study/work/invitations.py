@@ -24,7 +24,7 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from sqlmodel import Session, col, func, select
@@ -32,6 +32,7 @@ from sqlmodel import Session, col, func, select
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.db import StudyStore, lock
 from crm_tui.study.store.models import Annotator, Invitation, InvitationFailure, Mode, Study
+from crm_tui.study.work.clock import as_utc
 from crm_tui.study.work.profiles import add_profile, find_profile
 
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
@@ -110,17 +111,12 @@ def _hash(verifier: str, salt: bytes) -> bytes:
     return hashlib.scrypt(verifier.encode(), salt=salt, **_SCRYPT)
 
 
-def _utc(moment: datetime) -> datetime:
-    """SQLite hands datetimes back without a zone; they were written in UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def _state(row: Invitation, now: datetime) -> InvitationState:
     if row.revoked_at is not None:
         return InvitationState.REVOKED
     if row.used_at is not None:
         return InvitationState.USED
-    if _utc(row.expires_at) <= now:
+    if as_utc(row.expires_at) <= now:
         return InvitationState.EXPIRED
     return InvitationState.PENDING
 
@@ -310,9 +306,9 @@ def list_invitations(store: StudyStore) -> list[InvitationRow]:
                 Mode(annotator.mode),
                 _state(invitation, now),
                 None if invitation.study_id is None else studies.get(invitation.study_id),
-                _utc(invitation.created_at),
-                _utc(invitation.expires_at),
-                None if invitation.used_at is None else _utc(invitation.used_at),
+                as_utc(invitation.created_at),
+                as_utc(invitation.expires_at),
+                None if invitation.used_at is None else as_utc(invitation.used_at),
             )
             for invitation, annotator in rows
         ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from statistics import median
 
 from sqlalchemy import func
@@ -35,6 +35,7 @@ from crm_tui.study.store.models import (
     row_id,
 )
 from crm_tui.study.work.assignment import ensure_queue
+from crm_tui.study.work.clock import as_utc
 from crm_tui.study.work.profiles import get_profile, require_mode
 from crm_tui.study.work.studies import get_study
 from crm_tui.study.work.timing import derive
@@ -84,10 +85,6 @@ class Reassigned:
     to_name: str
 
 
-def _utc(stamp: datetime) -> datetime:
-    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
-
-
 def live_progress(
     store: StudyStore,
     study_id: int,
@@ -109,7 +106,7 @@ def live_progress(
             ).all()
         )
         last_seen = {
-            person: _utc(stamp)
+            person: as_utc(stamp)
             for person, stamp in session.exec(
                 select(Event.annotator_id, func.max(Event.wall))
                 .where(Event.study_id == study_id)
@@ -150,7 +147,7 @@ def live_progress(
                     times[attempt.annotator_id].append(attempt.active_ms)
                 continue
             stamp = last_event.get(row_id(attempt))
-            last = _utc(stamp) if stamp is not None else _utc(attempt.started_at)
+            last = as_utc(stamp) if stamp is not None else as_utc(attempt.started_at)
             idle_s = int((now - last).total_seconds())
             if idle_s >= stale_after_s:
                 item = items[attempt.item_id]
@@ -160,7 +157,7 @@ def live_progress(
                         item_idx=item.idx,
                         task=item.task,
                         annotator=name_of.get(attempt.annotator_id, "?"),
-                        started_at=_utc(attempt.started_at),
+                        started_at=as_utc(attempt.started_at),
                         last_activity=last,
                         idle_s=idle_s,
                     )
