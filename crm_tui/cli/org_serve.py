@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import shlex
 import signal
+import threading
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
 
 import click
@@ -14,6 +16,9 @@ import click
 from crm_tui import paths
 from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
+
+if TYPE_CHECKING:
+    from crm_tui.org.server.rest import OrgServer
 
 
 @click.command()
@@ -112,19 +117,32 @@ def serve(
         f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
         "security_token='', session=session) with login.salesforce.com sent here"
     )
-    # SIGTERM (a service manager, a benchmark) stops the server as Ctrl-C does, so its
-    # query workers end with it.
-    signal.signal(signal.SIGTERM, _interrupt)
+    serve_until_signalled(server)
+
+
+def serve_until_signalled(server: OrgServer) -> None:
+    """Serve in this (the main) thread until SIGTERM or Ctrl-C, then stop the server and
+    its query workers, and put back the signal handlers the caller had.
+
+    The handler only asks the accept loop to end; raising from it instead (Ctrl-C's
+    KeyboardInterrupt) could land anywhere, for example between a request's thread
+    starting and the loop noting it, and leave the server running with its books wrong.
+    """
+    stopping = threading.Event()
+
+    def ask_to_stop(_signal: int, _frame: object) -> None:
+        if not stopping.is_set():
+            stopping.set()
+            # `shutdown()` waits for the loop to end, so not in the loop's own thread.
+            threading.Thread(target=server.httpd.shutdown, daemon=True).start()
+
+    previous = {sig: signal.signal(sig, ask_to_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         server.stop()
-
-
-def _interrupt(_signal: int, _frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 # Lines a person pastes into a shell as printed (tests/cli/test_serve_lines.py runs them).
