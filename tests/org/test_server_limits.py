@@ -122,3 +122,40 @@ def _holding_the_only_turn(server: OrgServer, release_after: float | None = None
     finally:
         gate.set()
         thread.join(30)
+
+
+def test_an_interrupt_while_a_connection_is_handed_over_frees_its_slot_once(
+    tiny_org, monkeypatch: pytest.MonkeyPatch
+):
+    """A KeyboardInterrupt (a server embedded in a program with Python's default Ctrl-C)
+    that lands after the connection's thread has started: both the loop and the thread
+    end the connection, and its slot comes back once, not twice."""
+    server = OrgServer(tiny_org, max_connections=2, query_workers=0)
+    httpd = server.httpd
+    original_start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start_then_interrupt(thread: threading.Thread) -> None:
+        original_start(thread)
+        started.append(thread)
+        raise KeyboardInterrupt
+
+    thread_errors: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: thread_errors.append(args.exc_value))
+    ours, theirs = socket.socketpair()
+    try:
+        monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            httpd.process_request(ours, ("127.0.0.1", 1))
+        monkeypatch.setattr(threading.Thread, "start", original_start)
+        theirs.close()  # the connection's thread reads the end and finishes
+        started[0].join(10)
+        assert not started[0].is_alive()
+        assert thread_errors == []
+        # Exactly the two slots: both free, none made up by a second release.
+        assert httpd.connection_slots.acquire(blocking=False)
+        assert httpd.connection_slots.acquire(blocking=False)
+        assert not httpd.connection_slots.acquire(blocking=False)
+    finally:
+        monkeypatch.setattr(threading.Thread, "start", original_start)
+        server.stop()

@@ -653,6 +653,9 @@ class _HttpServer(ThreadingHTTPServer):
         # the connections bound the threads: past `max_connections`, a 503 and a close.
         self.max_connections = max_connections
         self.connection_slots = threading.BoundedSemaphore(max_connections)
+        # Connections holding a slot: whoever ends one first (its thread, or the loop when
+        # handing it over failed) frees the slot, and only once.
+        self.slot_holders: set[socket.socket] = set()
 
     def reading(self, connection: socket.socket) -> None:
         with self.unfinished_lock:
@@ -685,10 +688,12 @@ class _HttpServer(ThreadingHTTPServer):
         ):
             self._refuse(request)
             return
+        with self.unfinished_lock:
+            self.slot_holders.add(request)
         try:
-            super().process_request(request, client_address)  # its thread releases the slot
+            super().process_request(request, client_address)  # its thread frees the slot
         except BaseException:
-            self.connection_slots.release()
+            self._free_slot(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
@@ -696,7 +701,14 @@ class _HttpServer(ThreadingHTTPServer):
             super().process_request_thread(request, client_address)
         finally:
             self.read(request)
-            self.connection_slots.release()
+            self._free_slot(request)
+
+    def _free_slot(self, connection: socket.socket) -> None:
+        with self.unfinished_lock:
+            if connection not in self.slot_holders:
+                return
+            self.slot_holders.discard(connection)
+        self.connection_slots.release()
 
     def _refuse(self, request: socket.socket) -> None:
         """Answer 503 in the accept loop without waiting on the client: the answer, then
