@@ -15,7 +15,6 @@ from fractions import Fraction
 import pytest
 
 from crm_tui.org.schema.sftime import parse_datetime
-from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.tasks.periods import MONTHS, offset_before
 from tests.helpers.sf_client import client, serve_tls
 
@@ -28,14 +27,6 @@ SOQL_FAMILIES = (
     "monthly_trend_analysis",
     "best_region_identification",
 )
-
-
-@pytest.fixture(scope="module")
-def default_taskset(default_org_path):
-    from crm_tui.tasks.generate import generate_taskset
-
-    with OrgStore.open(default_org_path) as store:
-        return generate_taskset(store)
 
 
 @pytest.fixture(scope="module")
@@ -193,9 +184,9 @@ class SoqlSolver:
         return unique_extreme(mean_seconds(cases, lambda r: r["Account"]["ShippingState"]), "min")
 
 
-def test_soql_through_the_server_reproduces_every_gold_answer(default_taskset, solver):
+def test_soql_through_the_server_reproduces_every_gold_answer(default_set, solver):
     checked: Counter[str] = Counter()
-    for instance in default_taskset.instances:
+    for instance in default_set.instances:
         if instance.task not in SOQL_FAMILIES:
             continue
         answer = getattr(solver, instance.task)(instance.params)
