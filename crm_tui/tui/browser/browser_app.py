@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import Backend
@@ -55,9 +55,10 @@ class CrmApp(App[None]):
         Binding("r", "report", "Report builder", id="report"),
         Binding("R", "saved_reports", "Saved reports", id="saved-reports", show=False),
         Binding("f8", "soql_console", "SOQL console", id="soql-console", show=False),
-        # Tab out of a text field at once, before the keys typed after it are handed on
-        # (a fast typist's next word went into the field the Tab left). Only from a field;
-        # no description: the help screens list Tab once, as moving between fields.
+        # Tab moves the focus at once, before the keys typed after it are handed on: as a
+        # plain binding it waits for the key to come back up from the focused widget, and
+        # the keys behind it went to the widget it left (a field, a list, a Select: lost).
+        # No description: the help screens list Tab once, as moving between fields.
         Binding("tab", "next_field(1)", show=False, priority=True),
         Binding("shift+tab", "next_field(-1)", show=False, priority=True),
     ]
@@ -169,7 +170,13 @@ class CrmApp(App[None]):
         if action == "forward":
             return self.history.can_go_forward or None
         if action == "next_field":
-            return isinstance(self.focused, Input)
+            focused = self.focused
+            if isinstance(focused, TextArea) and focused.tab_behavior == "indent":
+                return False
+            # A screen that names Tab in its own footer keeps it, with a priority binding.
+            key = "tab" if parameters and parameters[0] == 1 else "shift+tab"
+            own = self.screen._bindings.key_to_bindings.get(key, [])
+            return not any(binding.priority for binding in own)
         return self.offers(action)
 
     def action_next_field(self, step: int) -> None:

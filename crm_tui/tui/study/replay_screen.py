@@ -81,7 +81,7 @@ class ReplayScreen(StudyScreen):
     CSS_PATH = css_next_to(__file__)
     HELP_TITLE = "Replay (coordinators, auditors)"
     BINDINGS = [
-        Binding("tab", "app.focus_next", "Next table", show=False),
+        Binding("tab", "app.focus_next", "Next table", show=False, priority=True),
         Binding("ctrl+r", "reload", "Reload", id="reload"),
         Binding("escape", "close", "Close", id="close"),
     ]

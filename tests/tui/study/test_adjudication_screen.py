@@ -178,3 +178,28 @@ async def test_a_decision_without_a_category_asks_for_one(tmp_path, small_org_pa
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, DecisionDialog) and "Pick a category first" in notices(app)
+
+
+async def test_keys_typed_right_behind_a_tab_from_a_select_go_into_the_next_field(
+    tmp_path, small_org_path
+):
+    """Tab from the category's Select, then the note, all arriving at once as a browser
+    sends them: every character reaches the note (the Tab's focus move used to wait for
+    the key to come back up from the Select, and the keys behind it went to the Select)."""
+    from textual import events
+
+    path, clock, codes = study_with_codes(tmp_path, small_org_path)
+    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await reach_home(pilot, codes["Vera"])
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, AdjudicationScreen))
+        await settle(pilot)
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, DecisionDialog))
+        await settle(pilot)
+        assert isinstance(app.screen.focused, Select)
+        for key, character in [("tab", "\t"), *((c, c) for c in "checked")]:
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        assert app.screen.query_one("#decision-note", Input).value == "checked"

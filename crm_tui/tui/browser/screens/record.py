@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
@@ -34,7 +35,7 @@ class RecordScreen(BrowserScreen):
         # For a host app that takes a record as an answer (the study app, reading `view`);
         # an app without the action hides the key.
         ("u", "app.use_as_answer", "Use as my answer"),
-        ("tab", "app.focus_next", "Next pane"),
+        Binding("tab", "app.focus_next", "Next pane", priority=True),
     ]
 
     def __init__(self, place: RecordLocation) -> None:

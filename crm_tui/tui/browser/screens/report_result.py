@@ -124,7 +124,7 @@ class ReportScreen(BrowserScreen):
         Binding("enter", "drill_down", "Records of this group", show=False),
         # For a host app that takes an answer (the study app); hidden without the action.
         Binding("u", "app.use_as_answer", "Use as my answer"),
-        Binding("tab", "app.focus_next", "Next pane", show=False),
+        Binding("tab", "app.focus_next", "Next pane", show=False, priority=True),
     ]
 
     def __init__(self, place: Any) -> None:
