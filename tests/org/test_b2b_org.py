@@ -127,6 +127,6 @@ def test_soql_describe_and_backend_follow_the_b2b_schema(b2b_org: Path) -> None:
     backend = LocalBackend(b2b_org)
     try:
         listed = {o.name: o.count for o in backend.list_objects()}
-        assert listed["Lead"] > 0 and listed["Territory2"] == 8
+        assert listed["Lead"] > 0 and listed["Territory2"] == 6
     finally:
         backend.close()
