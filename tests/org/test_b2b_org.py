@@ -130,3 +130,22 @@ def test_soql_describe_and_backend_follow_the_b2b_schema(b2b_org: Path) -> None:
         assert listed["Lead"] > 0 and listed["Territory2"] == 6
     finally:
         backend.close()
+
+
+def test_tasks_generate_on_a_b2b_org_writes_service_and_sales_families(
+    b2b_org: Path, tmp_path: Path
+) -> None:
+    from crm_tui.cli import main
+    from crm_tui.tasks.families import families
+    from crm_tui.tasks.sales_families import SALES_FAMILIES
+    from crm_tui.tasks.taskset import load_taskset
+
+    out = tmp_path / "set.json"
+    main(["tasks", "generate", "--org", str(b2b_org), "--per-task", "8", "--out", str(out)])
+    taskset = load_taskset(out)
+    by_task = taskset.by_task()
+    assert set(by_task) == set(families()) | set(SALES_FAMILIES)
+    assert all(len(items) == 8 for items in by_task.values())
+    assert len({i.idx for i in taskset.instances}) == 19 * 8
+    sales = [i for i in taskset.instances if i.task in SALES_FAMILIES]
+    assert all(i.answer_list is not None and i.user_persona for i in sales)

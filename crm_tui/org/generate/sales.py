@@ -64,7 +64,7 @@ SALES_END = END.date() - timedelta(days=1)
 # Shares of quotes open for approval that break a rule (the rest break none).
 VIOLATION_SHARE = 0.45
 REJECTED_VIOLATION_SHARE = 0.8
-REVISED_SHARE = 0.4  # won deals whose accepted quote followed a turned-down one
+REVISED_SHARE = 0.6  # won deals whose accepted quote followed a turned-down one
 # Shares of leads with a sales call, and of those whose call fails some factor.
 CALL_SHARE = 0.55
 GAP_SHARE = 0.6
@@ -466,8 +466,10 @@ def _quote(
     violation: str | None = None
     share = REJECTED_VIOLATION_SHARE if status in ("Rejected", "Denied") else VIOLATION_SHARE
     if status != "Accepted" and r.random() < share:
-        key = r.choice(("discount", "discount", "quantity", "duplicate", "list_price",
-                        "line_count"))  # fmt: skip
+        # Discounts are the quote approval family's alone: as many as the four
+        # configuration rules together.
+        key = r.choice(("discount", "discount", "discount", "discount", "quantity",
+                        "duplicate", "list_price", "line_count"))  # fmt: skip
         violation = articles[key]
         k = r.randrange(len(quote_lines))
         p, e, price, q, sp, d = quote_lines[k]
