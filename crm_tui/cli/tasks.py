@@ -53,7 +53,8 @@ def tasks() -> None:
 def generate(
     org_path: Path | None, per_task: int, seed: int, out: Path, allow_short: bool, force: bool
 ) -> None:
-    """Generate the nine task families with gold answers from an org (deterministic)."""
+    """Generate the nine service task families with gold answers from an org, and on a B2B
+    org the ten sales families too (deterministic)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from crm_tui.org.store.check import find_damage

@@ -1,4 +1,5 @@
-"""Generate a task set from a local org: 9 families x N instances with computed gold answers.
+"""Generate a task set from a local org: 9 families x N instances with computed gold answers
+(on a B2B org, CRMArena-Pro's ten sales families follow, from `sales_families`).
 
 Each family has one draft function that samples hidden parameters around real records
 (a case, an order, an article), computes the gold with `gold.py`, and returns a Draft, or
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -38,7 +40,7 @@ from crm_tui.tasks.periods import (
     period_phrases,
     relative_period,
 )
-from crm_tui.tasks.taskset import Instance, TaskSet, sealed
+from crm_tui.tasks.taskset import Instance, TaskSet, sealed, validate_row
 
 NONE_SHARE = 0.3  # CRMArena: 39 of 130 in each false-presupposition family
 ATTEMPTS_PER_INSTANCE = 60
@@ -400,6 +402,23 @@ def generate_taskset(
         return _generate(store, per_task, seed, allow_short, held)
 
 
+def _sales_instances(
+    store: OrgStore, per_task: int, seed: int, first_idx: int, shortfalls: list[str]
+) -> list[Instance]:
+    """CRMArena-Pro's sales families on a B2B org, in its row form (list answers), after
+    the service families' idx blocks; the families the org cannot fill go to `shortfalls`."""
+    from crm_tui.tasks.sales_families import SALES_FAMILIES, generate_sales_items
+
+    rows = generate_sales_items(store.conn, seed, per_task, first_idx)
+    made = Counter(row["task"] for row in rows)
+    shortfalls += [
+        f"{task}: {made[task]} of {per_task} instances"
+        for task in SALES_FAMILIES
+        if made[task] < per_task
+    ]
+    return [validate_row(row, k, store.path) for k, row in enumerate(rows)]
+
+
 def _generate(
     store: OrgStore,
     per_task: int,
@@ -450,6 +469,9 @@ def _generate(
                     extra,
                 )
             )
+    if store.org_kind == "b2b":
+        first = (max(f.block for f in family_defs.values()) + 1) * per_task
+        instances += _sales_instances(store, per_task, seed, first, shortfalls)
     if shortfalls and not allow_short:
         raise CrmTuiError(
             f"The org {store.path} cannot fill the task set: " + "; ".join(shortfalls)

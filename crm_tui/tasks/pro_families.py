@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from crm_tui.org.schema.catalogue import DEFAULT_KIND, objects_for_kind
-from crm_tui.tasks.families import Family, families
+from crm_tui.tasks.families import Family, families, get_family
 
 PRO_METRICS = ("exact_match", "fuzzy_match", "privacy_rejection")
 PRIVACY_REJECTION = "privacy_rejection"
@@ -120,6 +120,11 @@ def local_unavailable_reason(task: str, org_kind: str = DEFAULT_KIND) -> str | N
 
 
 @cache
+def family_for(task: str) -> Family:
+    """The family of a task name, CRMArena's or one CRMArena-Pro adds."""
+    return pro_family_as_family(task) if task in pro_only_names() else get_family(task)
+
+
 def pro_family_as_family(task: str) -> Family:
     """A `Family` for a family CRMArena-Pro adds (no templates: such rows are imported, not
     generated); every Pro family may have the `[null]` answer."""

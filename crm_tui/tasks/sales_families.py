@@ -10,7 +10,9 @@ analytics items ask about a period in which nothing qualifies (gold `[None]`).
 Families: sales_amount_understanding, sales_cycle_understanding,
 conversion_rate_comprehension (agent analytics over a period before the item's "today"),
 quote_approval and invalid_config (a quote against the quote articles), and
-lead_qualification (the BANT factors a lead's latest sales call fails).
+lead_qualification (the BANT factors a lead's latest sales call fails); and, from
+`sales_pipeline`, lead_routing, activity_priority, wrong_stage_rectification and
+sales_insight_mining.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from crm_tui.tasks.families import domain_details
+from crm_tui.tasks.pro_families import pro_families
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
 DISCOUNT_LIMIT = 20.0
@@ -35,6 +38,10 @@ SALES_FAMILIES = (
     "quote_approval",
     "invalid_config",
     "lead_qualification",
+    "lead_routing",
+    "activity_priority",
+    "wrong_stage_rectification",
+    "sales_insight_mining",
 )
 NULL_SHARE = 0.2  # CRMArena-Pro's share of `[None]` answers in these families
 PERSONAS = (
@@ -325,7 +332,7 @@ def generate_sales_items(
             "idx": first_idx + len(rows), "task": task, "query": query, "answer": gold,
             "persona": r.choice(PERSONAS),
             "metadata": {"required": required, "optional": optional},
-            "reward_metric": "exact_match",
+            "reward_metric": pro_families()[task].metric,
         })  # fmt: skip
 
     analytics = (
@@ -347,12 +354,24 @@ def generate_sales_items(
                 if item is not None:
                     add(task, item)
                     made += 1
-    for task, items in (
-        ("quote_approval", _quote_items(ctx, config=False)),
-        ("invalid_config", _quote_items(ctx, config=True)),
-        ("lead_qualification", _lead_items(ctx)),
+    from crm_tui.tasks import sales_pipeline as pipe
+
+    def period_words() -> Iterator[tuple[str, str, str, str]]:
+        while True:
+            today = _today(ctx)
+            p = periods(today, r)
+            yield p.words, p.start.isoformat(), p.end.isoformat(), today.isoformat()
+
+    for task, items, null_share in (
+        ("quote_approval", _quote_items(ctx, config=False), NULL_SHARE),
+        ("invalid_config", _quote_items(ctx, config=True), NULL_SHARE),
+        ("lead_qualification", _lead_items(ctx), NULL_SHARE),
+        ("lead_routing", pipe.routing_items(conn, r), 0.0),
+        ("activity_priority", pipe.activity_items(conn, r), NULL_SHARE),
+        ("wrong_stage_rectification", pipe.stage_items(conn, r), NULL_SHARE),
+        ("sales_insight_mining", pipe.insight_items(conn, r, period_words()), 0.0),
     ):
-        n_null = round(per_family * NULL_SHARE)
+        n_null = round(per_family * null_share)
         nulls = reals = 0
         for item in items:
             if item[1] == [None] and nulls < n_null:

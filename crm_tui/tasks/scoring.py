@@ -113,11 +113,20 @@ def metric_of(task_or_metric: str | Instance) -> str:
     raise CrmTuiError(f"Unknown task or metric {task_or_metric!r}")
 
 
-def score(task_or_metric: str | Instance, answer: str | None, gold: str | None) -> float:
+def score(
+    task_or_metric: str | Instance, answer: str | None, gold: str | list[str | None] | None
+) -> float:
     """1.0/0.0 for exact match, token F1 in [0, 1] for fuzzy match (knowledge_qa).
 
     `task_or_metric` is a task name, a metric name or an Instance; `answer` None is
-    `NO_SUBMISSION` and scores 0 whatever the gold, while `gold` None is the None answer."""
+    `NO_SUBMISSION` and scores 0 whatever the gold, while `gold` None is the None answer.
+    A list gold (CRMArena-Pro's form; `task_or_metric` then names the task) is scored by
+    Pro's rules."""
+    if isinstance(gold, list):
+        from crm_tui.tasks.pro_scoring import score_list  # it builds on this module
+
+        task = task_or_metric if isinstance(task_or_metric, str) else task_or_metric.task
+        return score_list(task, answer, gold)
     if metric_of(task_or_metric) == "fuzzy_match":
         return token_f1(answer, gold)
     return exact_match(answer, gold)

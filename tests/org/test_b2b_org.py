@@ -127,6 +127,40 @@ def test_soql_describe_and_backend_follow_the_b2b_schema(b2b_org: Path) -> None:
     backend = LocalBackend(b2b_org)
     try:
         listed = {o.name: o.count for o in backend.list_objects()}
-        assert listed["Lead"] > 0 and listed["Territory2"] == 8
+        assert listed["Lead"] > 0 and listed["Territory2"] == 6
     finally:
         backend.close()
+
+
+def test_tasks_generate_on_a_b2b_org_writes_service_and_sales_families(
+    b2b_org: Path, tmp_path: Path
+) -> None:
+    from crm_tui.cli import main
+    from crm_tui.tasks.families import families
+    from crm_tui.tasks.sales_families import SALES_FAMILIES
+    from crm_tui.tasks.taskset import load_taskset
+
+    out = tmp_path / "set.json"
+    main(["tasks", "generate", "--org", str(b2b_org), "--per-task", "8", "--out", str(out)])
+    taskset = load_taskset(out)
+    by_task = taskset.by_task()
+    assert set(by_task) == set(families()) | set(SALES_FAMILIES)
+    assert all(len(items) == 8 for items in by_task.values())
+    assert len({i.idx for i in taskset.instances}) == 19 * 8
+    sales = [i for i in taskset.instances if i.task in SALES_FAMILIES]
+    assert all(i.answer_list is not None and i.user_persona for i in sales)
+
+
+def test_a_b2c_and_a_b2b_org_open_in_one_process_each_keep_their_schema(
+    b2b_org: Path, small_org_path: Path
+) -> None:
+    from crm_tui.org.soql.sf_errors import SalesforceError
+
+    with OrgStore.open(b2b_org) as b2b, OrgStore.open(small_org_path) as b2c:
+        # the B2C org was opened last: the B2B one still answers from its own schema
+        assert execute_soql(b2b, "SELECT Id, StageName FROM Opportunity LIMIT 1").records
+        assert execute_soql(b2b, "SELECT Industry FROM Account LIMIT 1").records
+        with pytest.raises(SalesforceError, match="Opportunity"):
+            execute_soql(b2c, "SELECT Id FROM Opportunity LIMIT 1")
+        with pytest.raises(SalesforceError, match="Industry"):
+            execute_soql(b2c, "SELECT Industry FROM Account LIMIT 1")

@@ -135,6 +135,6 @@ def test_closed_cases_of_a_period_by_owner_are_read_from_the_report_index(small_
         "SELECT OwnerId, CreatedDate, ClosedDate FROM Case WHERE Status = 'Closed' "
         "AND ClosedDate >= 2023-01-01T00:00:00Z AND ClosedDate < 2024-01-01T00:00:00Z"
     )
-    plan = compiled(soql, date(2024, 9, 1))
+    plan = compiled(soql, date(2024, 9, 1), "b2c")
     steps = small_org.conn.execute("EXPLAIN QUERY PLAN " + plan.sql, plan.params).fetchall()
     assert "COVERING INDEX ix_Case_closed_by_owner" in str([tuple(s) for s in steps])

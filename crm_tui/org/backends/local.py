@@ -8,15 +8,16 @@ the thousandth page costs what the first does. Search reads the store's FTS5 ind
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.backends.interface import (
@@ -97,6 +98,24 @@ def fts_query(words: list[str], prefix: bool) -> str:
     return " ".join(quoted)
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _own_schema(
+    method: Callable[Concatenate[LocalBackend, _P], _R],
+) -> Callable[Concatenate[LocalBackend, _P], _R]:
+    """The method with catalogue lookups answering from this backend's org (the app may
+    hold orgs of both kinds, as a served org beside the one it browses)."""
+
+    def wrapped(self: LocalBackend, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._store.schema():
+            return method(self, *args, **kwargs)
+
+    functools.update_wrapper(wrapped, method)
+    return wrapped
+
+
 class LocalBackend(Backend):
     supports_soql = True
     supports_search = True
@@ -116,6 +135,14 @@ class LocalBackend(Backend):
     def fingerprint(self) -> str:
         return self._fingerprint
 
+    @_own_schema
+    def describe(self, object_name: str) -> SObject:
+        return super().describe(object_name)
+
+    @_own_schema
+    def object_for_id(self, record_id: str) -> SObject | None:
+        return super().object_for_id(record_id)
+
     def close(self) -> None:
         # Under the lock: a worker's query still running on the connection (the app
         # quit while the object list counted) ends first. SQLite's connection closed
@@ -123,11 +150,13 @@ class LocalBackend(Backend):
         with self._lock:
             self._store.close()
 
+    @_own_schema
     def soql(self, text: str) -> QueryResult:
         """Run one SOQL query (the app's console); raises SalesforceError for bad ones."""
         with self._lock, _damage_named(self._store):
             return execute_soql(self._store, text)
 
+    @_own_schema
     def run_report(self, definition: ReportDefinition, today: date | None = None) -> ReportResult:
         """Run a report as one SQL statement over the report's SOQL (`reports.sql`)."""
         with self._lock, _damage_named(self._store):
@@ -146,6 +175,7 @@ class LocalBackend(Backend):
             return self._store.conn.execute(sql, params).fetchall()
 
     # ----------------------------------------------------------------- objects
+    @_own_schema
     def list_objects(self) -> list[ObjectInfo]:
         return [
             ObjectInfo(o.name, o.label, o.label_plural, self.count(o.name))
@@ -156,6 +186,7 @@ class LocalBackend(Backend):
         return self.soql(to_soql(CountQuery(obj.name, filters), obj)).total_size
 
     # ----------------------------------------------------------------- list views
+    @_own_schema
     def page(
         self,
         object_name: str,
@@ -248,6 +279,7 @@ class LocalBackend(Backend):
             )
         return obj
 
+    @_own_schema
     def get_record(self, record_id: str) -> RecordView:
         record_id = to18(record_id.strip()) if len(record_id.strip()) == 15 else record_id.strip()
         obj = self._object_for(record_id)
@@ -258,6 +290,7 @@ class LocalBackend(Backend):
             raise CrmTuiError(f"No {obj.label} with Id {record_id} in this org")
         return record_view(obj, page.records[0], page.names)
 
+    @_own_schema
     def related(self, record_id: str, preview_rows: int = 5) -> list[RelatedList]:
         obj = self._object_for(record_id)
         if not is_valid_id(record_id):  # no record has it (get_record says so)
@@ -272,6 +305,7 @@ class LocalBackend(Backend):
         return lists
 
     # ----------------------------------------------------------------- search
+    @_own_schema
     def search(
         self, text: str, objects: list[str] | None = None, limit: int = 50
     ) -> list[SearchHit]:

@@ -7,11 +7,17 @@ Latent variables (in `_latent`, read by the sales task families and the tests):
 - User `sales_cycle_days`: the agent's typical days from opportunity to signed contract;
 - Territory2 `strength`: a factor on conversion in the territory's states;
 - Lead `bant_gaps`: the BANT factors its latest call fails (a list, maybe empty);
-- Quote `violation`: the Knowledge__kav Id of the rule the quote breaks, or null.
+- Quote `violation`: the Knowledge__kav Id of the rule the quote breaks, or null;
+- Opportunity `task_stage`: the stage its tasks show (its StageName, except on the deals
+  whose agent worked ahead of the recorded stage);
+- VoiceCallTranscript__c `insights`: what a call on an opportunity says, as
+  `[kind, name, polarity]` triples (`subtopic` positive/negative, `competitor`
+  advantage/disadvantage/offer).
 
 Leads arrive with seasonality (more in spring and autumn, fewer in summer and December).
 Every draw comes from the stage's own streams, so a B2B org's service objects are those of
-the B2C org of the same seed and scale.
+the B2C org of the same seed and scale; what the pipeline pass adds (stages recorded behind
+the work, tasks left from earlier stages, calls on opportunities) has a stream of its own.
 """
 
 from __future__ import annotations
@@ -58,10 +64,18 @@ SALES_END = END.date() - timedelta(days=1)
 # Shares of quotes open for approval that break a rule (the rest break none).
 VIOLATION_SHARE = 0.45
 REJECTED_VIOLATION_SHARE = 0.8
-REVISED_SHARE = 0.4  # won deals whose accepted quote followed a turned-down one
+REVISED_SHARE = 0.6  # won deals whose accepted quote followed a turned-down one
 # Shares of leads with a sales call, and of those whose call fails some factor.
 CALL_SHARE = 0.55
 GAP_SHARE = 0.6
+# Shares of opportunities: ones whose agent worked ahead of the recorded stage, ones
+# with tasks of an earlier stage left not started, and ones with recorded sales calls.
+AHEAD_SHARE = 0.25
+OPEN_AHEAD_SHARE = 0.6  # open deals are few: more of them, for stages other than Closed
+LEFTOVER_SHARE = 0.3
+INSIGHT_SHARE = 0.6
+POLARITIES = {"subtopic": ("positive", "negative"),
+              "competitor": ("advantage", "disadvantage", "offer")}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,9 @@ class SalesData:
     bant: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # factor -> (pass, fail)
     stage_tasks: dict[str, tuple[str, ...]]
     articles: tuple[tuple[str, str, str, str], ...]  # key, title, summary, body
+    subtopics: tuple[str, ...]
+    competitors: tuple[str, ...]
+    insight_lines: dict[str, tuple[str, ...]]  # polarity -> the buyer's lines
 
 
 @cache
@@ -86,6 +103,7 @@ def read_sales_data(top: Table) -> SalesData:
     phrases = top.table("phrases")
     bant = top.table("bant")
     tasks = top.table("stage_tasks")
+    insights = top.table("insights")
     return SalesData(
         tuple((t.string("name"), t.strings("states")) for t in top.tables("territories")),
         phrases.strings("titles"),
@@ -97,6 +115,16 @@ def read_sales_data(top: Table) -> SalesData:
             (a.string("key"), a.string("title"), a.string("summary"), a.string("body"))
             for a in top.tables("articles")
         ),
+        insights.strings("subtopics"),
+        insights.strings("competitors"),
+        {p: insights.strings(p) for kind in POLARITIES.values() for p in kind},
+    )
+
+
+def stage_lists(data: SalesData) -> str:
+    """Each stage with its task subjects, one stage a line."""
+    return "\n".join(
+        f"{stage}: {'; '.join(subjects)}." for stage, subjects in data.stage_tasks.items()
     )
 
 
@@ -135,6 +163,8 @@ class _Writer:
         self.rows: dict[str, list[dict[str, Any]]] = {}
         self.latent: list[tuple[str, str, str, str]] = []
         self.last_lines: list[dict[str, Any]] = []  # the latest opportunity's line items
+        self.opened: dict[str, datetime] = {}  # opportunity -> when it was created
+        self.pipe = random.Random()  # the pipeline's own stream, seeded by `build`
 
     def add(self, obj: str, row: dict[str, Any]) -> None:
         self.rows.setdefault(obj, []).append(row)
@@ -163,6 +193,7 @@ def build(
     fake.seed_instance(r.randrange(2**32))
     data = sales_data()
     w = _Writer()
+    w.pipe = rng(seed, "sales-pipeline")
 
     # ---- sales knowledge articles
     article_id = IdMaker("Knowledge__kav", kb.counts["Knowledge__kav"] + 1)
@@ -170,6 +201,8 @@ def build(
     for key, title, summary, body in data.articles:
         aid = article_id()
         articles[key] = aid
+        if key == "stages":
+            body = body.format(stage_lists=stage_lists(data))
         w.add("Knowledge__kav", {"Id": aid, "Title": title, "Summary": summary,
                                  "FAQ_Answer__c": body, "UrlName": slug(title),
                                  "PublishStatus": "Online", "Language": "en_US"})  # fmt: skip
@@ -271,6 +304,7 @@ def build(
                 order_rank, order_item = _order(w, order_rank, order_item, acc)
         w.add("Lead", lead)
     # BANT gaps of leads without a call: none recorded (nothing to judge).
+    _pipeline(w, w.pipe, data, ids, counters)
     return w.flush(store)
 
 
@@ -353,11 +387,18 @@ def _opportunity(
         elapsed = (SALES_END - day).days / cycle
         stage = STAGES[min(3, int(elapsed * 4))]
         close_day = signed
+    # Some agents work ahead of the stage they record: the tasks show the deal's stage,
+    # the record an earlier one (a won deal so recorded has no contract yet).
+    recorded = stage
+    ahead = AHEAD_SHARE if stage == "Closed" else OPEN_AHEAD_SHARE
+    if stage != "Qualification" and w.pipe.random() < ahead:
+        recorded = STAGES[w.pipe.randrange(STAGES.index(stage))]
+    w.latent.append(("Opportunity", opp, "task_stage", latent.dumps(stage)))
     product_name = cat.products[chosen[0]].name
     row: dict[str, Any] = {
         "Id": opp, "Name": f"{company} - {product_name}", "AccountId": acc, "ContactId": con,
-        "OwnerId": agent.id, "StageName": stage, "Amount": amount,
-        "Probability": PROBABILITY[stage], "CloseDate": _sf_date(close_day),
+        "OwnerId": agent.id, "StageName": recorded, "Amount": amount,
+        "Probability": PROBABILITY[recorded], "CloseDate": _sf_date(close_day),
         "LeadSource": source, "Pricebook2Id": pb.id, "CreatedDate": sf_datetime(created),
     }  # fmt: skip
     w.last_lines = []
@@ -369,18 +410,21 @@ def _opportunity(
               "Product2Id": cat.products[p].id, "PricebookEntryId": entry, "Quantity": qty,
               "UnitPrice": price, "TotalPrice": round(price * qty, 2)})  # fmt: skip
     if stage == "Closed":
+        customer_signed = signed - timedelta(days=r.randint(0, 3))
+        term = r.choice((12, 24, 36))
+    if recorded == "Closed":
         counters["contract"] += 1
         cid = ids["Contract"]()
         row["ContractID__c"] = cid
-        customer_signed = signed - timedelta(days=r.randint(0, 3))
         w.add("Contract", {"Id": cid, "ContractNumber": f"{counters['contract']:08d}",
               "AccountId": acc, "OwnerId": agent.id, "Status": "Activated",
               "StartDate": _sf_date(signed + timedelta(days=1)),
-              "ContractTerm": r.choice((12, 24, 36)),
+              "ContractTerm": term,
               "CustomerSignedDate": _sf_date(max(customer_signed, day)),
               "CompanySignedDate": _sf_date(signed),
               "CreatedDate": sf_datetime(at_time(max(customer_signed, day), 600))})  # fmt: skip
     w.add("Opportunity", row)
+    w.opened[opp] = created
     if stage == "Closed" and r.random() < REVISED_SHARE:
         # An earlier offer the buyer turned down or that was not approved: often one that
         # broke a quote rule.
@@ -391,6 +435,9 @@ def _opportunity(
         _quote(w, r, ids, counters, cat, pb, articles, opp, acc, company, stage, lines,
                created + timedelta(days=max(1, cycle // 2)))  # fmt: skip
     _activities(w, r, data, ids, agent, opp, stage, created)
+    if recorded != stage:  # working ahead: some of the stage's work is done
+        tasks = [t for t in w.rows["Task"] if t["WhatId"] == opp]
+        tasks[-1]["Status"] = "Completed"
 
 
 def _quote(
@@ -419,8 +466,10 @@ def _quote(
     violation: str | None = None
     share = REJECTED_VIOLATION_SHARE if status in ("Rejected", "Denied") else VIOLATION_SHARE
     if status != "Accepted" and r.random() < share:
-        key = r.choice(("discount", "discount", "quantity", "duplicate", "list_price",
-                        "line_count"))  # fmt: skip
+        # Discounts are the quote approval family's alone: as many as the four
+        # configuration rules together.
+        key = r.choice(("discount", "discount", "discount", "discount", "quantity",
+                        "duplicate", "list_price", "line_count"))  # fmt: skip
         violation = articles[key]
         k = r.randrange(len(quote_lines))
         p, e, price, q, sp, d = quote_lines[k]
@@ -499,3 +548,75 @@ def _order(w: _Writer, rank: int, item: int, acc: str) -> tuple[int, int]:
               "PricebookEntryId": line["PricebookEntryId"]})  # fmt: skip
         item += 1
     return rank, item
+
+
+def _task(
+    w: _Writer, ids: dict[str, IdMaker], r: random.Random, opp: dict[str, Any],
+    created: datetime, subject: str, stage: str, done: bool,
+) -> None:  # fmt: skip
+    due = created.date() + timedelta(days=r.randint(1, 40) + 20 * STAGES.index(stage))
+    w.add("Task", {"Id": ids["Task"](), "Subject": subject,
+          "Status": "Completed" if done else "Not Started",
+          "Priority": r.choice(("High", "Normal", "Normal", "Low")),
+          "ActivityDate": _sf_date(due), "WhatId": opp["Id"], "OwnerId": opp["OwnerId"],
+          "CreatedDate": sf_datetime(created + timedelta(hours=1))})  # fmt: skip
+
+
+def _pipeline(
+    w: _Writer, r: random.Random, data: SalesData, ids: dict[str, IdMaker],
+    counters: dict[str, int],
+) -> None:  # fmt: skip
+    """What the records of a working pipeline show beside their stages: tasks of earlier
+    stages left not started, and sales calls on opportunities whose buyers speak about
+    subtopics of the offer and about competitors."""
+    used: dict[str, set[str]] = {}
+    for task in w.rows.get("Task", []):
+        used.setdefault(task["WhatId"], set()).add(task["Subject"])
+    for opp in w.rows.get("Opportunity", []):
+        created = w.opened[opp["Id"]]
+        k = STAGES.index(opp["StageName"])
+        subjects = used.setdefault(opp["Id"], set())
+        if k > 0 and r.random() < LEFTOVER_SHARE:
+            for _ in range(r.randint(1, 3)):
+                s = STAGES[r.randrange(k)]
+                free = [x for x in data.stage_tasks[s] if x not in subjects]
+                if free:
+                    subject = r.choice(free)
+                    subjects.add(subject)
+                    _task(w, ids, r, opp, created, subject, s, False)
+        if k > 0 and r.random() < INSIGHT_SHARE:
+            _insight_calls(w, r, data, ids, counters, opp, created)
+
+
+def _insight_calls(
+    w: _Writer, r: random.Random, data: SalesData, ids: dict[str, IdMaker],
+    counters: dict[str, int], opp: dict[str, Any], created: datetime,
+) -> None:  # fmt: skip
+    """One or two calls on the opportunity; within it a subtopic has one sentiment and a
+    competitor one standing, so what it says is never in two minds."""
+    said = [("subtopic", t, r.choice(POLARITIES["subtopic"]))
+            for t in r.sample(data.subtopics, r.randint(2, 4))]  # fmt: skip
+    said += [("competitor", c, r.choice(POLARITIES["competitor"]))
+             for c in r.sample(data.competitors, r.choice((0, 1, 1, 2)))]  # fmt: skip
+    r.shuffle(said)
+    calls = 1 if len(said) < 4 or r.random() < 0.5 else 2
+    cut = len(said) // 2 if calls == 2 else len(said)
+    when = created
+    for part in (said[:cut], said[cut:]):
+        if not part:
+            continue
+        when = min(when + timedelta(days=r.randint(3, 30), minutes=r.randint(0, 300)), END)
+        lines = [r.choice(data.openings)]
+        for _kind, name, polarity in part:
+            text = r.choice(data.insight_lines[polarity])
+            lines.append(text.format(topic=name[0].lower() + name[1:], competitor=name))
+            lines.append(r.choice(("Agent: Understood.", "Agent: Thanks, noted.",
+                                   "Agent: That helps, thank you.")))  # fmt: skip
+        lines.append(r.choice(data.closings))
+        counters["call"] += 1
+        cid = ids["VoiceCallTranscript__c"]()
+        w.add("VoiceCallTranscript__c", {"Id": cid, "Name": f"VCT-{counters['call']:06d}",
+              "LeadId__c": None, "OpportunityId__c": opp["Id"], "Body__c": "\n".join(lines),
+              "CreatedDate": sf_datetime(when)})  # fmt: skip
+        w.latent.append(("VoiceCallTranscript__c", cid, "insights",
+                         latent.dumps([list(x) for x in part])))  # fmt: skip

@@ -8,7 +8,9 @@ records have a human-readable title.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -868,6 +870,23 @@ OBJECT_NAMES: tuple[str, ...] = tuple(o.name for o in OBJECTS)
 ORG_KINDS: tuple[str, ...] = ("b2c", "b2b")
 DEFAULT_KIND = "b2c"
 _active_kind = [DEFAULT_KIND]
+# Within `kind_of`: the kind lookups answer from in this thread or task, whatever org was
+# opened last (one process may hold a B2C and a B2B org at once).
+_kind_here: ContextVar[str | None] = ContextVar("org_kind", default=None)
+
+
+def _kind() -> str:
+    return _kind_here.get() or _active_kind[0]
+
+
+@contextmanager
+def kind_of(kind: str) -> Iterator[None]:
+    """Answer catalogue lookups from the objects of an org of `kind` within the block."""
+    token = _kind_here.set(kind)
+    try:
+        yield
+    finally:
+        _kind_here.reset(token)
 
 
 @cache
@@ -889,13 +908,13 @@ def use_kind(kind: str) -> None:
 
 
 def active_kind() -> str:
-    return _active_kind[0]
+    return _kind()
 
 
 def active_objects() -> tuple[SObject, ...]:
     """The objects of the kind of org in use (the B2C org's unless one of another kind
     was opened or created)."""
-    return objects_for_kind(_active_kind[0])
+    return objects_for_kind(_kind())
 
 
 @cache
@@ -911,23 +930,23 @@ def _by_prefix(kind: str) -> dict[str, SObject]:
 def get_object(name: str) -> SObject:
     """The object called `name` (case-insensitive); KeyError naming it if unknown."""
     try:
-        return _by_name(_active_kind[0])[name.lower()]
+        return _by_name(_kind())[name.lower()]
     except KeyError:
         raise KeyError(f"No object {name!r} in the catalogue") from None
 
 
 def has_object(name: str) -> bool:
-    return name.lower() in _by_name(_active_kind[0])
+    return name.lower() in _by_name(_kind())
 
 
 def object_for_id(record_id: str) -> SObject | None:
     """The object whose key prefix starts `record_id`, or None."""
-    return _by_prefix(_active_kind[0]).get(record_id[:3])
+    return _by_prefix(_kind()).get(record_id[:3])
 
 
 def child_relationships(parent: str) -> tuple[ChildRelationship, ...]:
     """Every relationship whose lookups point at `parent`, e.g. Account -> Cases."""
-    return _child_relationships(get_object(parent).name, _active_kind[0])
+    return _child_relationships(get_object(parent).name, _kind())
 
 
 @cache

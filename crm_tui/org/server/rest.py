@@ -186,6 +186,12 @@ class SalesforceApi:
     def handle(
         self, method: str, url: str, headers: dict[str, str], body: bytes, host: str
     ) -> Response:
+        with self.store.schema():  # the served org's, whatever else this process opened
+            return self._handle(method, url, headers, body, host)
+
+    def _handle(
+        self, method: str, url: str, headers: dict[str, str], body: bytes, host: str
+    ) -> Response:
         parts = urlsplit(url)
         path = parts.path.rstrip("/") or "/"
         params = parse_qs(parts.query)

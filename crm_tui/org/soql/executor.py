@@ -59,10 +59,11 @@ MAX_QUERY_CHARS = 100_000  # Salesforce's limit on the length of a SOQL or SOSL 
 
 
 @lru_cache(maxsize=256)
-def compiled(text: str, today: date) -> CompiledQuery:
-    """The plan of a SOQL query, kept for the next time it is asked (list views, reports
-    and agents repeat theirs; parsing and compiling cost more than a small answer's SQL).
-    Plans are only read after this. A bad query raises each time (errors are not kept)."""
+def compiled(text: str, today: date, kind: str) -> CompiledQuery:
+    """The plan of a SOQL query on an org of `kind` (the catalogue in use), kept for the
+    next time it is asked (list views, reports and agents repeat theirs; parsing and
+    compiling cost more than a small answer's SQL). Plans are only read after this. A bad
+    query raises each time (errors are not kept)."""
     return compile_query(text, parse_query(text), today)
 
 
@@ -70,12 +71,18 @@ def execute_soql(
     store: OrgStore, text: str, today: date | None = None, api_version: str = API_VERSION
 ) -> QueryResult:
     """Run one SOQL query; raises SalesforceError (never anything else) for bad queries."""
+    with store.schema():
+        return _execute_soql(store, text, today, api_version)
+
+
+def _execute_soql(store: OrgStore, text: str, today: date | None, api_version: str) -> QueryResult:
     if len(text) > MAX_QUERY_CHARS:
         raise SalesforceError(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        return run_plan(store, compiled(text, today or store_today(store)), api_version)
+        plan = compiled(text, today or store_today(store), store.org_kind)
+        return run_plan(store, plan, api_version)
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_QUERY", error) from None
 
@@ -116,12 +123,19 @@ def execute_soql_json(
     """`execute_soql`, each record as JSON text. Records are written by SQLite in the
     statement that finds them (`soql.sqlite_json`); what it cannot write (aggregates,
     REAL columns) is shaped as dicts and dumped."""
+    with store.schema():
+        return _execute_soql_json(store, text, today, api_version)
+
+
+def _execute_soql_json(
+    store: OrgStore, text: str, today: date | None, api_version: str
+) -> JsonQueryResult:
     if len(text) > MAX_QUERY_CHARS:
         raise SalesforceError(
             "MALFORMED_QUERY", f"Query is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        plan = compiled(text, today or store_today(store))
+        plan = compiled(text, today or store_today(store), store.org_kind)
         shaper = _Shaper(api_version)
         try:
             texts = json_records(store.conn, plan, shaper.base)

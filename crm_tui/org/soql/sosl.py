@@ -37,7 +37,8 @@ def execute_sosl(
             "MALFORMED_SEARCH", f"Search is too long: over {MAX_QUERY_CHARS:,} characters"
         )
     try:
-        return _execute_sosl(store, text, today, api_version)
+        with store.schema():
+            return _execute_sosl(store, text, today, api_version)
     except (OverflowError, RecursionError) as error:  # the last net under the checks
         raise out_of_range("MALFORMED_SEARCH", error) from None
 

@@ -354,12 +354,13 @@ class _Checker:
 
 def check_org(store: OrgStore) -> CheckReport:
     """Run every integrity check on `store`; `report.ok` is True when none fails."""
-    checker = _Checker(store)
-    report = checker.run()
-    if store.org_kind == "b2b":
-        from crm_tui.org.store.check_b2b import check_sales
+    with store.schema():
+        checker = _Checker(store)
+        report = checker.run()
+        if store.org_kind == "b2b":
+            from crm_tui.org.store.check_b2b import check_sales
 
-        check_sales(checker)
+            check_sales(checker)
     return report
 
 
@@ -380,7 +381,7 @@ def find_damage(store: OrgStore) -> str | None:
         if problem != "ok":
             problem = str(problem).replace("*** in database main ***", "")
             return f"SQLite integrity check: {' '.join(problem.split())[:200]}"
-        for obj in active_objects():
+        for obj in store.objects:
             for one in obj.fields:
                 if one.type not in (FieldType.DATE, FieldType.DATETIME):
                     continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from crm_tui.org.schema.catalogue import (
     FieldType,
     SObject,
     get_object,
+    kind_of,
     objects_for_kind,
     use_kind,
 )
@@ -124,6 +125,11 @@ class OrgStore:
         self.org_kind = org_kind
         self.objects = objects_for_kind(org_kind)
         use_kind(org_kind)
+
+    def schema(self) -> AbstractContextManager[None]:
+        """Catalogue lookups answer from this org's kind within the block, whatever org
+        this process opened last."""
+        return kind_of(self.org_kind)
 
     # ----------------------------------------------------------------- lifecycle
     @classmethod

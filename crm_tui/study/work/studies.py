@@ -32,7 +32,7 @@ class TaskInstance(BaseModel):
     idx: int
     task: str = Field(validation_alias=AliasChoices("task", "type"))
     query: str
-    answer: str | None
+    answer: str | list[str | None] | None  # a list in CRMArena-Pro's form
     metadata: TaskMetadata
     reward_metric: Literal["exact_match", "fuzzy_match"]
     crm_tui: dict[str, Any] | None = None

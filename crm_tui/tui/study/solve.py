@@ -17,7 +17,8 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Input, Markdown, Static
 
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
-from crm_tui.tasks.families import PERSONAS, get_family
+from crm_tui.tasks.families import PERSONAS
+from crm_tui.tasks.pro_families import family_for
 from crm_tui.tasks.scoring import RIGHT_FROM
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
@@ -73,7 +74,7 @@ class SolveScreen(StudyScreen):
     def __init__(self, service: StudyService, profile: Profile, view: AttemptView) -> None:
         super().__init__(service, profile)
         self.view = view
-        self.family = get_family(view.item.task)
+        self.family = family_for(view.item.task)
         self.answer_type = view.item.answer_type or self.family.answer_type
         self.finished = False
         self.saved_draft = view.draft_answer  # the answer as last written to the study
