@@ -16,8 +16,8 @@ generator versions):
 - Cross-channel contradictions (counts; bar 0): s1 chats on a case whose customer
   e-mailed before the chat and who never mentions an e-mail in it; s2 agent e-mails sent
   while a chat of the case runs (between its first and last line); s3 customer messages
-  chasing an answer (e-mail or chat line) less than 24 hours after an agent's message on
-  the case; s4 cases whose subject says it is a second request (or still unresolved)
+  chasing an answer (e-mail or chat line) less than 24 hours after an agent's e-mail or
+  the end of another chat of the case; s4 cases whose subject says it is a second request (or still unresolved)
   though the contact has no earlier case; s5 agent messages with a greeting or wish for a
   time of day that does not fit the agent's local time (morning 5-12, afternoon 12-18,
   evening 16-24, night 20-4); s6 cases whose subject or description calls it urgent but
@@ -204,21 +204,24 @@ def story_measures(store: OrgStore, today: date) -> list[tuple[str, str, float, 
                 greeting = body.strip().split("\n\n")[0]
                 closing = body.strip().split("\n\n")[-2] if "\n\n" in body.strip() else ""
                 wrong_time += wrong_time_words(f"{greeting}\n{closing}", local_hour(t, zone_of[a]))
-        timeline = [(t, a is not None, text) for t, a, text in per_mail]
-        timeline += [ln for _, lines in per_chat for ln in lines]
-        timeline.sort(key=lambda m: m[0])
-        last_agent: datetime | None = None
-        for t, by_agent, text in timeline:
-            if by_agent:
-                last_agent = t
-            elif (
-                last_agent is not None
-                and t - last_agent < timedelta(hours=CHASE_HOURS)
-                and CHASES.search(text)
+        # chasing: a customer message less than CHASE_HOURS after an agent's e-mail or
+        # the end of another chat of the case (a live chat's own lines are no answer)
+        quiet = timedelta(hours=CHASE_HOURS)
+        answers = [t for t, a, _ in per_mail if a is not None]
+        ends = [(k, lines[-1][0]) for k, (_, lines) in enumerate(per_chat) if lines]
+        asks = [(t, -1, text) for t, a, text in per_mail if a is None]
+        asks += [(t, k, x) for k, (_, lines) in enumerate(per_chat) for t, a, x in lines if not a]
+        for t, k, text in asks:
+            if CHASES.search(text) and (
+                any(t - quiet < at < t for at in answers)
+                or any(t - quiet < end < t for j, end in ends if j != k)
             ):
                 chased += 1
+        timeline = [(t, a is not None) for t, a, _ in per_mail]
+        timeline += [(t, a) for _, lines in per_chat for t, a, _ in lines]
+        timeline.sort(key=lambda m: m[0])
         created = parse_datetime(row[2])
-        reply = next((t for t, agent, _ in timeline if agent), None)
+        reply = next((t for t, by_agent in timeline if by_agent), None)
         if reply is not None and (today - created.date()).days <= RECENT_DAYS:
             first_reply[case_id] = (reply - created).total_seconds() / 3600
 

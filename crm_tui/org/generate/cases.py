@@ -16,6 +16,7 @@ offer, a New case has no agent activity yet, and an Escalated case was handed on
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -29,6 +30,7 @@ from crm_tui.org.generate import worktime as wt
 from crm_tui.org.generate import writing_style as ws
 from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.case_spill import TextSpill
+from crm_tui.org.generate.daytime import fit_time
 from crm_tui.org.generate.common import (
     COMPANY,
     END,
@@ -49,6 +51,7 @@ from crm_tui.org.schema.sftime import format_datetime
 from crm_tui.org.store.orgstore import OrgStore
 
 PEAK_CASE_BOOST = 5.0
+URGENT = re.compile(r"\burgent\b|\basap\b|\bimmediately\b", re.IGNORECASE)
 # Slots a description should not repeat in its second sentence.
 ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion")
 # Issues whose customers plausibly write weeks after the purchase, so that a resolution
@@ -263,6 +266,19 @@ def _chat_times(r: random.Random, start: datetime, n: int) -> list[datetime]:
     return out
 
 
+def _after_chat(times: list[datetime], start: datetime, end: datetime) -> list[datetime]:
+    """E-mail `times` with those that fall while the chat runs moved to just after it
+    (nobody e-mails the person they are chatting with), kept increasing."""
+    out: list[datetime] = []
+    for t in times:
+        if start <= t <= end:
+            t = end + timedelta(minutes=6)
+        if out and t <= out[-1]:
+            t = out[-1] + timedelta(minutes=4)
+        out.append(t)
+    return out
+
+
 def _act_times(
     r: random.Random, times: list[datetime], shifts: list[wt.Shift], limit: datetime
 ) -> list[datetime]:
@@ -399,6 +415,8 @@ def build(
         slots["bought"] = product.name
         text = descr.compose(r, issue, slots, writer, created.date())
         subject, description, slots = text.subject, text.description, text.slots
+        if URGENT.search(f"{subject}\n{description}"):  # triaged as the customer asks
+            priority = "High"
         slots["full"] = cust.name
         info = r.randrange(len(ap.info[issue]))  # the clarifying question and its answer
 
@@ -462,6 +480,7 @@ def build(
         mail_times = mail_times[: len(plan.mail_steps)]
         if chat_start is not None and plan.chat_steps:
             chat_times = _chat_times(rt, chat_start, len(plan.chat_steps))
+            mail_times = _after_chat(mail_times, chat_times[0], chat_times[-1])
         if (k := plan.offer_in_chat()) is not None:
             offer_times.append(chat_times[k])
         if (k := plan.offer_in_mail()) is not None:
@@ -522,14 +541,27 @@ def build(
                     slots["declined"] = ws.vary(r, tx.pick(r, ap.offers[declined])).format_map(
                         slots
                     )
+            mailed = any(
+                t < chat_times[0] and step not in em.AGENT_STEPS
+                for t, step in zip(mail_times, plan.mail_steps)
+            )
             chat = _chat_lines(
-                r, plan.chat_steps, chat_times, agents[owner], text, writer, info, seed
+                r, plan.chat_steps, chat_times, agents[owner], text, writer, (info, mailed), seed
             )
             d.chat_end, d.chat_owner = chat[-1][0], owner
             spill.chat(j, _chat_body(chat, agents[owner], cust))
         if mail_times:
             mails = _emails(
-                r, plan.mail_steps, mail_times, text, writer, info, owner_at, agents, seed
+                r,
+                plan.mail_steps,
+                mail_times,
+                text,
+                writer,
+                info,
+                owner_at,
+                agents,
+                seed,
+                chat[-1][0] if chat else None,
             )
             _spill_mails(spill, j, d, mails, subject, agents, cust)
         if status == "Closed" and (mails or chat):  # closed after the last message, at work
@@ -556,10 +588,12 @@ def _chat_lines(
     agent: Agent,
     text: descr.CaseText,
     writer: descr.Customer,
-    info: int,
+    info_mailed: tuple[int, bool],
     seed: int,
 ) -> list[tuple[datetime, bool, str]]:
-    """The chat's lines (chats.py), one per step and time."""
+    """The chat's lines (chats.py), one per step and time; `info_mailed` is the clarifying
+    question and whether the customer e-mailed before the chat."""
+    info, mailed = info_mailed
     slots = text.slots
     voice = ws.agent_voice(seed, agent.id, agent.name, COMPANY)
     voices = chats.ChatVoices(
@@ -573,8 +607,13 @@ def _chat_lines(
         problem=text.problem,
         more=text.more,
         agent_words=voice.words,
+        mailed_before=mailed,
     )
-    return [(t, a, line) for t, (a, line) in zip(times, chats.chat_lines(r, steps, voices))]
+    zone = agent.shift.zone
+    return [
+        (t, a, fit_time(line, wt.to_local(t, zone)) if a else line)
+        for t, (a, line) in zip(times, chats.chat_lines(r, steps, voices))
+    ]
 
 
 def _emails(
@@ -587,8 +626,23 @@ def _emails(
     owner_at: Callable[[datetime], int],
     agents: list[Agent],
     seed: int,
+    chat_end: datetime | None,
 ) -> list[tuple[datetime, bool, str]]:
-    """The e-mails (emails.py), one per step and time, each agent in their own voice."""
+    """The e-mails (emails.py), one per step and time, each agent in their own voice; a
+    nudge soon after an agent's e-mail or the chat (ended at `chat_end`) chases nothing."""
+    quiet = timedelta(hours=em.CHASE_AFTER_HOURS)
+    answered = frozenset(
+        i
+        for i, step in enumerate(steps)
+        if step == "nudge"
+        and (
+            any(
+                s in em.AGENT_STEPS and times[i] - quiet < t < times[i]
+                for s, t in zip(steps[:i], times)
+            )
+            or (chat_end is not None and times[i] - quiet < chat_end < times[i])
+        )
+    )
     voices = em.ThreadVoices(
         slots=text.slots,
         style=writer.style,
@@ -597,6 +651,7 @@ def _emails(
         description=text.description,
         offer_text=text.slots.get("offer", ""),
         offered=text.slots.get("offered"),
+        answered=answered,
     )
 
     def voice_of(i: int) -> ws.AgentVoice:
@@ -604,7 +659,10 @@ def _emails(
         return ws.agent_voice(seed, agent.id, agent.name, COMPANY)
 
     bodies = em.email_bodies(r, steps, voice_of, voices)
-    return [(t, a, body) for t, (a, body) in zip(times, bodies)]
+    return [
+        (t, a, fit_time(body, wt.to_local(t, agents[owner_at(t)].shift.zone)) if a else body)
+        for t, (a, body) in zip(times, bodies)
+    ]
 
 
 def _declinable(

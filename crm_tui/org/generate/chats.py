@@ -96,6 +96,7 @@ class ChatVoices:
     more: str  # another sentence of theirs about it ("" if none)
     agent_words: Idiolect  # the agent's choice of words
     afterthought: int = 0  # which question the customer may add at the end (and its answer)
+    mailed_before: bool = False  # the customer e-mailed about it before the chat
 
 
 def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[bool, str]]:
@@ -114,6 +115,9 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
         if step in ("problem", "problem_with_order"):  # in the customer's words already
             hello = v.style.chat_hello + " " if v.style.chat_hello and r.random() < 0.4 else ""
             text = text.replace("\x00", hello + v.problem).strip()
+            if v.mailed_before:  # the chat knows the e-mail that came first
+                said = vary(r, r.choice(MAILED))  # in their casing, "e-mail" spelt right
+                text = (said.lower() if v.style.lower else said) + " " + text
         elif agent:
             text = v.agent_words.apply(text)
         else:
@@ -218,6 +222,14 @@ WITH_ORDER = (
     "[Hi,|Hello,|Hey,|] [about|regarding|re] order {order}: {problem}",
     "{problem} [The|My] order number is {order}[, by the way|].",
     "[Order|Ref] {order}. {problem}",
+)
+MAILED = (
+    "I [sent|wrote] you an e-mail about this [earlier|already|too][,|] but [chat seemed "
+    "quicker|I'd rather sort it out here|it's easier to explain here].",
+    "[Same thing as in my e-mail|It's about the e-mail I sent|Re my e-mail][:|.|,]",
+    "I [e-mailed|mailed] you about this [before|earlier|already]. [Trying chat too.|Thought "
+    "I'd try chat as well.|Here's the short version:]",
+    "[You have|There's] an e-mail from me about this[ too| already|]. [In short:|Basically:|So:]",
 )
 MORE = (
     "[And|Also,|Plus] I [really|] [needed|wanted] {it} for {occasion}.",

@@ -31,6 +31,17 @@ BEFORE_OFFER = (
     "still_checking",
 )
 AFTER_CHAT_OFFER = ("follow_up", "thanks", "final")
+CHASE_AFTER_HOURS = 24  # a customer chases only when the agent has been quiet this long
+# A customer's reply to an agent's recent update, where a later one would chase.
+UPDATE_THANKS = (
+    "[Thanks for the update|Thanks for letting me know|Ok, thanks for checking][.|!] "
+    "[I'll wait to hear from you.|Let me know when you know more.|I'll keep an eye on my "
+    "inbox.]",
+    "[Ok|Okay|Alright], [good to know|understood|noted][.|,] [Please keep me posted.|I'll "
+    "wait.|Talk soon.]",
+    "[Appreciate the quick reply|Thanks for getting back to me so fast][.|!] [I'll wait for "
+    "the next e-mail.|No rush.|Keep me posted.]",
+)
 
 
 def email_steps(n: int, *, stage: str, carries_offer: bool, before_chat: int | None) -> list[str]:
@@ -63,6 +74,7 @@ class ThreadVoices:
     description: str
     offer_text: str  # the offer sentence with its lead, "" if none
     offered: str | None
+    answered: frozenset[int] = frozenset()  # nudges coming soon after an agent's message
 
 
 def email_bodies(
@@ -126,6 +138,8 @@ def email_bodies(
             out.append((False, signed(text)))
         elif step == "thanks":
             out.append((False, signed(one(ap.thanks))))
+        elif i in v.answered:  # the agent wrote hours ago: nothing to chase yet
+            out.append((False, signed(one(UPDATE_THANKS))))
         else:  # nudge
             out.append((False, signed(one(ap.nudges))))
     return out

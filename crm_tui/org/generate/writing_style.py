@@ -139,11 +139,14 @@ class CustomerStyle:
         return f"{m.group(1)}{self.habit}, {keep}"
 
 
+# Words typed so often that nobody misspells them ("mail" of "e-mail": a reader must
+# still see that the customer refers to their e-mail).
+KEPT_WORDS = frozenset(("mail", "email", "mailed", "emailed"))
 HABIT_SPOT = re.compile(r"(^|(?<=[.!?]) )([A-Z][\w']*)")
 
 
 def _typo(r: random.Random, word: str, rate: float) -> str:
-    if r.random() >= rate:
+    if r.random() >= rate or word in KEPT_WORDS:
         return word
     i = r.randrange(1, len(word) - 1)
     how = r.randrange(3)
