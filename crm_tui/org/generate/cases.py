@@ -30,7 +30,6 @@ from crm_tui.org.generate import worktime as wt
 from crm_tui.org.generate import writing_style as ws
 from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.case_spill import TextSpill
-from crm_tui.org.generate.daytime import fit_time
 from crm_tui.org.generate.common import (
     COMPANY,
     END,
@@ -40,6 +39,7 @@ from crm_tui.org.generate.common import (
     rng,
     weighted_sample,
 )
+from crm_tui.org.generate.daytime import fit_time
 from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
