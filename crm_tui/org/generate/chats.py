@@ -11,11 +11,14 @@ an earlier e-mail offered. Lengths range from 6 to about 30 lines.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lead, vary
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CHASING = re.compile(r"heard back|any update|still waiting|no reply", re.IGNORECASE)
 # Roles of a chat in its case.
 OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
 AGENT_STEPS = frozenset(
@@ -97,12 +100,16 @@ class ChatVoices:
     agent_words: Idiolect  # the agent's choice of words
     afterthought: int = 0  # which question the customer may add at the end (and its answer)
     mailed_before: bool = False  # the customer e-mailed about it before the chat
+    answered_before: bool = False  # and an agent answered by e-mail before the chat
 
 
 def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[bool, str]]:
     """(agent?, text) per step."""
     s = v.slots
     v.afterthought = r.randrange(len(agent_phrases().afterthoughts))
+    if v.answered_before:  # they had an answer: what they wrote first chases no more
+        v.problem = _not_chasing(v.problem) or v.problem
+        v.more = _not_chasing(v.more)
     out: list[tuple[bool, str]] = []
     after_decline = False
     for step in steps:
@@ -124,6 +131,10 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
             text = v.style.polish(r, text, chat=True)
         out.append((agent, text))
     return out
+
+
+def _not_chasing(text: str) -> str:
+    return " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
 
 
 def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str:

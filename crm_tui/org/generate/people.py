@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from faker import Faker
 
 from crm_tui.org.generate.areacodes import fictional_phone
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
-from crm_tui.org.generate.worktime import Shift, draw_shift
+from crm_tui.org.generate.worktime import SUN_THU, TUE_SAT, WEEKDAYS, Shift, draw_shift
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.store.orgstore import OrgStore
@@ -243,7 +243,16 @@ def _agents(
     store.set_latent(
         (*latent.USER_SKILL[:1], a.id, latent.USER_SKILL[1], latent.dumps(a.skill)) for a in agents
     )
+    _cover_both_weekend_days(agents)
     return agents
+
+
+def _cover_both_weekend_days(agents: list[Agent]) -> None:
+    """Deal the agents who work a weekend day Sunday and Saturday in turn, so that live
+    chat, open seven days a week, is as staffed on Saturdays as on Sundays."""
+    covering = [a for a in agents if a.shift.workdays != WEEKDAYS]
+    for k, agent in enumerate(covering):
+        agent.shift = replace(agent.shift, workdays=TUE_SAT if k % 3 else SUN_THU)
 
 
 def _customers(
