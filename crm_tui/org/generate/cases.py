@@ -61,9 +61,9 @@ GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by speci
 # Cases still open were opened in the last weeks before the org's today: a share of the
 # cases is picked among the lines whose case opens then, most of which are still open.
 OPEN_WINDOW_DAYS = 70
-RECENT_SHARE = 0.16
-OPEN_RATE = 0.7  # of the cases opened on the org's today and done: fewer of older ones
-OPEN_FADE = 0.5  # the share still open falls by this much over the window
+RECENT_SHARE = 0.2
+OPEN_RATE = 0.85  # of the cases opened on the org's today and done: fewer of older ones
+OPEN_FADE = 0.4  # the share still open falls by this much over the window
 # Cases open until a few hours before the org's today (its `NOW`); nothing happens after.
 LAST_OPENING = NOW - timedelta(hours=3)
 QUIET_BEFORE_NOW = timedelta(hours=6)  # room for moving messages into working hours

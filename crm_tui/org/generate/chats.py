@@ -215,6 +215,13 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
 
 
 GREETINGS = (
+    "[Hi|Hello|Hey] {first}, {agent_first} [here|with you|on the chat][!|.] [I see this is|Looks like "
+    "this is|I understand it's] about [your|the] {short}[ from order {order}|]. [What's going "
+    "on?|What happened?|Tell me more.|How can I help?|What can I do?]",
+    "[Welcome to {company} chat|Thanks for starting a chat|Thanks for reaching {company}], "
+    "{first}. [I'm|My name's|This is] {agent_first}[ and I'll help you today| and I'm on "
+    "it|]. [What's up with the {short}?|Is this about the {short}?|What seems to be the "
+    "problem?|How can I help with your order?]",
     "Hi {first}, [thanks for contacting {company}|thanks for reaching out|thanks for "
     "waiting]. [My name is|I'm] {agent_first}. [How can I help?|What can I do for you today?|"
     "How can I help you today?]",
@@ -270,6 +277,10 @@ ASK_ORDER = (
     "[Got it|Understood|Okay][, {first}|]. [Which|What] order number [is this|was the {short} on]?",
 )
 GIVE_ORDER = (
+    "[It's|That's|Should be] {order}[,| -] [the one with the {short}|for the {short}|{short} "
+    "order][.|!|]",
+    "[Sure|Yep|Ok][,|.] {order}[ - placed {date}| from {date}|], [it had the {short} in "
+    "it|with the {short}|the {short} one][.|]",
     "It's {order}[.|!|]",
     "[Sure|Yes|Yep|Of course], [it's|the number is|here:] {order}",
     "{order}",
@@ -278,6 +289,11 @@ GIVE_ORDER = (
     "[I think it's|Should be] {order}[.|?]",
 )
 HOLDS = (
+    "[Let me|I'll] [pull up|check|look at] [the {short} on|the details of|the tracking for] "
+    "order {order}[, {first}|]. [Won't be a minute|One moment|Bear with me|Back shortly][.|!]",
+    "[Checking|Looking at|Going through] [the {short}|your {short}|the order with the "
+    "{short}] [now|right away|in our system][, {first}|][;|.] [give me a moment|hang "
+    "tight|one sec|just a minute][.|!]",
     "[Let me check|Let me look into that|Let me take a look|Let me see][ for you|][, {first}|"
     "][;|.] [one moment|just a moment|bear with me|this won't take long].",
     "[Thanks|Thank you|Thanks, {first}]. I'm [pulling up|checking|looking at] [the order|your "
@@ -350,6 +366,8 @@ PROMISE_OKS = (
     "[Alright|Hmm ok]. [Hope it's quick|Don't forget me|I'll wait, I guess][.|!|]",
 )
 ANYTHING_ELSE = (
+    "[Anything else|Is there anything else] [about the {short}|on order {order}|I can "
+    "check] [before we wrap up|while you're here|today][, {first}|]?",
     "[Is there|Was there] anything else I can help [you with|with][ today|][, {first}|]?",
     "[Anything|Is there anything] else [today|I can do for you|on your mind][, {first}|]?",
     "Can I help with anything else[, {first}| today|]?",
@@ -365,6 +383,12 @@ BYES = (
     "That's [all|everything][, thanks| for now, thanks|][.|!]",
 )
 CLOSINGS = (
+    "[Thanks for your patience with the {short}|Sorry again for the trouble with the "
+    "{short}|Hope the {short} works out], {first}[.|!] [Take care|Have a good one|Bye for "
+    "now|All the best][!|.]",
+    "[Glad we got the {short} sorted|Thanks for chatting about the {short}|I've noted "
+    "everything on the {short}], {first}. [Enjoy the rest of your day|Take care|Speak "
+    "soon|Bye][!|.]",
     "[You're welcome|My pleasure|No problem at all|Anytime], {first}. [Have a great day|Take "
     "care|Enjoy the rest of your day|Have a good one|Enjoy the {short}][!|.]",
     "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now][!|.]",

@@ -359,7 +359,7 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Could you", ("Could you", "Can you", "Would you be able to", "Please could you")),
     ("I can see", ("I can see", "I see", "I notice", "I'm seeing")),
     ("a moment", ("a moment", "a minute", "a sec", "a second")),
-    ("I understand", ("I understand", "I completely understand", "I hear you")),
+    ("I understand", ("I understand", "I completely understand", "I fully understand")),
     ("frustrating", ("frustrating", "annoying", "stressful")),
     ("sorry", ("sorry", "so sorry", "truly sorry")),
     ("so sorry", ("so sorry",)),
