@@ -137,6 +137,11 @@ def _not_chasing(text: str) -> str:
     return " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
 
 
+def _with_tail(r: random.Random, said: str, tails: tuple[str, ...]) -> str:
+    """`said`, now and then with a few more words (short replies vary as people's do)."""
+    return f"{said} {vary(r, tails[r.randrange(len(tails))])}" if r.random() < 0.5 else said
+
+
 def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str:
     def one(options: tuple[str, ...]) -> str:
         return vary(r, options[r.randrange(len(options))])
@@ -144,8 +149,10 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
     ap = agent_phrases()
     question, answer = ap.info[v.issue][v.info % len(ap.info[v.issue])]
     match step:
-        case "greet":
-            return one(GREETINGS)
+        case "greet":  # a whole greeting, or one composed of an opening, who, a question
+            if r.random() < 0.3:
+                return one(GREETINGS)
+            return f"{one(GREET_OPENS)} {one(GREET_WHO)} {one(GREET_ASKS)}"
         case "problem":
             return "\x00"
         case "problem_with_order":
@@ -159,17 +166,19 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "ask_order":
             return one(ASK_ORDER)
         case "order":
-            return one(GIVE_ORDER)
+            given = one(GIVE_ORDER)
+            return f"{given} {one(ORDER_TAILS)}" if r.random() < 0.5 else given
         case "hold":
             return one(HOLDS)
         case "hold_ok":
-            return one(HOLD_OKS)
+            return _with_tail(r, one(HOLD_OKS), WAITING_TAILS)
         case "still_there":
             return one(STILL_THERE)
         case "yes_here":
             return one(YES_HERE)
         case "lookup":
-            return one(LOOKUPS)
+            found = one(LOOKUPS)
+            return f"{found} {one(LOOKUP_NEXT)}" if r.random() < 0.5 else found
         case "supervisor":
             return one(SUPERVISOR)
         case "supervisor_reply":
@@ -187,7 +196,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
                 return v.offer_text
             return one(ap.empathy[v.issue]) + " " + v.offer_text
         case "accept":
-            return one(ap.accepts)
+            return _with_tail(r, one(ap.accepts), ACCEPT_TAILS)
         case "accept_ask":
             return one(ap.accepts) + " " + one(ap.how_long)
         case "timeline":
@@ -201,7 +210,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "promise":
             return one(PROMISES)
         case "promise_ok":
-            return one(PROMISE_OKS)
+            return _with_tail(r, one(PROMISE_OKS), WAITING_TAILS)
         case "status_ask":
             return one(ap.chat_asks_status)
         case "status_reply":
@@ -209,11 +218,74 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "anything_else":
             return one(ANYTHING_ELSE)
         case "bye":
-            return one(BYES)
+            if r.random() < 0.4:
+                return one(BYES)
+            return f"{one(BYE_THANKS)} {one(BYE_WORDS)}"
         case _:
-            return one(CLOSINGS)
+            if r.random() < 0.35:
+                return one(CLOSINGS)
+            return f"{one(CLOSE_THANKS)} {one(CLOSE_WISHES)}"
 
 
+GREET_OPENS = (
+    "Hi {first}!",
+    "Hi {first},",
+    "Hello {first}!",
+    "Hello {first},",
+    "Hey {first}!",
+    "Good morning, {first}!",
+    "Good afternoon, {first}.",
+    "{first}, hi!",
+    "Hi there, {first}.",
+    "Welcome, {first}!",
+    "Thanks for waiting, {first}.",
+    "Thanks for reaching out, {first}.",
+)
+GREET_WHO = (
+    "[I'm|This is|You're chatting with|It's] {agent_first}[ from {company}| at {company}|][.|!]",
+    "{agent_first} [here|with you|on the line][, from the {company} [support|customer care] "
+    "team|][.|!]",
+    "My name is {agent_first}[ and I'll be helping you today| and I'm here to help|][.|!]",
+    "[I've picked up your chat|I'm taking your chat|I've got your chat][ - I'm {agent_first}"
+    "|, I'm {agent_first}][.|!]",
+)
+GREET_ASKS = (
+    "[How can I help|What can I do for you|How can I help you|What can I help you with]"
+    "[ today| this [morning|afternoon|evening]|][?|]",
+    "[What's going on|What happened|What's wrong|What's up] with [the|your] {short}?",
+    "[Is this about|Are you writing about|I see a recent order with] [the|your] {short}"
+    "[ on order {order}|]?",
+    "[Tell me|Let me know] what's [going on|happening|wrong][ with order {order}|], and "
+    "[I'll take a look|we'll sort it out|I'll see what I can do].",
+    "[What brings you in|What brings you to chat|How can I make your day better][ today|]?",
+    "[Which order is this about|What can I look into for you|What should I check for you]?",
+)
+LOOKUP_NEXT = (
+    "[Let me see|Let me check|Now let me look at] [what I can do|the options|what happened]"
+    "[ for you| with the {short}|].",
+    "[I see the problem|I can see what you mean|That matches what you told me][ with the "
+    "{short}|][.|!]",
+    "[Give me one more second|One more moment|Nearly there][ while I check the {short}| while "
+    "I read the notes|].",
+    "[It was|The parcel went] [shipped|out] with {carrier}[ on {date}|].",
+)
+CLOSE_THANKS = (
+    "[Thanks for chatting|Thanks for your patience|Thanks for your time|It was a pleasure]"
+    "[ today|][, {first}|][.|!]",
+    "[Glad I could help|Happy to help|Glad we sorted it|Glad that's settled][ with the "
+    "{short}|][, {first}|][.|!]",
+    "[You're welcome|My pleasure|No problem at all|Anytime][, {first}|][.|!]",
+    "[Your case is up to date|I've noted everything on your case|Everything's on your case]"
+    "[ for order {order}| about the {short}|][.|!]",
+)
+CLOSE_WISHES = (
+    "[Have a great|Have a lovely|Enjoy the rest of your|Have a good] [day|week|afternoon|"
+    "evening][!|.]",
+    "[Take care|All the best|Bye for now|Speak soon|Goodbye][!|.]",
+    "[Enjoy the {short}|Hope the {short} serves you well|Enjoy your order][!|.]",
+    "[Reach out|Come back to us|Chat again] [anytime|if anything else comes up|if you need "
+    "us][.|!]",
+)
 GREETINGS = (
     "[Hi|Hello|Hey] {first}, {agent_first} [here|with you|on the chat][!|.] [I see this is|Looks like "
     "this is|I understand it's] about [your|the] {short}[ from order {order}|]. [What's going "
@@ -372,6 +444,40 @@ ANYTHING_ELSE = (
     "[Anything|Is there anything] else [today|I can do for you|on your mind][, {first}|]?",
     "Can I help with anything else[, {first}| today|]?",
     "[Before you go|While I have you], is there anything else [about the order|I can look at]?",
+)
+WAITING_TAILS = (
+    "[I really need the {short}|I need the {short} soon|The {short} was a gift][.|!|]",
+    "[I'm around|I'm here|I'll be at my desk|I'm on my phone] [all day|until 5|for a while|][.|]",
+    "[Thanks for|I appreciate] [looking into it|checking|the help][, {agent_first}|][.|!|]",
+    "[Fingers crossed|Hope it's good news|Hope it's quick][.|!|]",
+    "[My e-mail on file is still right|Same e-mail as on the order|You have my e-mail][.|!|]",
+)
+ACCEPT_TAILS = (
+    "[I just want|All I want is] the {short} [sorted|fixed|dealt with][.|!|]",
+    "[Thanks for offering|Appreciate the option|That's fair][, {agent_first}|][.|!]",
+    "[Better than I expected|That's a relief|Phew][.|!|]",
+    "[Please go ahead|Go ahead|Do it][.|!|]",
+)
+ORDER_TAILS = (
+    "[It's|That's] the [one|order] with the {short}[.|!|]",
+    "[For|About] the {short}[.|]",
+    "[I ordered it|Placed it|Bought it] on {date}[.|]",
+    "[It went|It came|It was sent] [by|with] {carrier}[, I think|][.|]",
+    "[Hope that helps|Is that the right one?|Let me know if you need more]",
+)
+BYE_THANKS = (
+    "[Thanks|Thank you|Thanks a lot|Many thanks|Cheers][, {agent_first}|][!|.|]",
+    "[That's|That was] [really|very|super|] [helpful|quick|easy][, thanks|, thank you|][!|.]",
+    "[Great|Perfect|Awesome|Brilliant|Lovely|Good], [the {short} was all I needed|that's "
+    "all|that's everything|that sorts it][!|.]",
+    "[No|Nope|Nah], [that's it|all good|nothing else][ for today| for now|][.|!]",
+)
+BYE_WORDS = (
+    "[Bye|Bye now|Goodbye|See ya|Take care][!|.|]",
+    "[Have a good|Have a nice|Enjoy your] [day|one|shift][!|.]",
+    "[Appreciate it|Appreciate your help|Much appreciated][.|!]",
+    "[I'll keep an eye out for the e-mail|I'll watch my inbox|I'll look out for the "
+    "confirmation][.|!]",
 )
 BYES = (
     "[No|Nope|Nah][,|.] [that's all|that's it|all good][.|!] [Thanks|Thank you|Cheers|Thanks "

@@ -42,6 +42,8 @@ def fit_time(text: str, local: datetime) -> str:
             text = AFTERNOON_WISH.sub(r"\1 day", text)
         if hour >= 16:
             text = THIS_AFTERNOON.sub("today", text)
+    if "this morning" in text and not 5 <= hour < 12:
+        text = text.replace("this morning", "today")
     if "weekend" in text and local.weekday() < 3:  # Monday to Wednesday: the week
         text = WEEKEND_WISH.sub(r"\1 week", text)
     return text
