@@ -169,7 +169,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
             given = one(GIVE_ORDER)
             return f"{given} {one(ORDER_TAILS)}" if r.random() < 0.5 else given
         case "hold":
-            return one(HOLDS)
+            return _with_tail(r, one(HOLDS), HOLD_TAILS)
         case "hold_ok":
             return _with_tail(r, one(HOLD_OKS), WAITING_TAILS)
         case "still_there":
@@ -202,7 +202,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "timeline":
             return one(ap.timelines[v.offered or "Full Refund"])
         case "confirm":
-            return one(ap.confirms)
+            return _with_tail(r, one(ap.confirms), CONFIRM_TAILS)
         case "afterthought":
             return vary(r, ap.afterthoughts[v.afterthought % len(ap.afterthoughts)][0])
         case "afterthought_reply":
@@ -451,6 +451,22 @@ WAITING_TAILS = (
     "[Thanks for|I appreciate] [looking into it|checking|the help][, {agent_first}|][.|!|]",
     "[Fingers crossed|Hope it's good news|Hope it's quick][.|!|]",
     "[My e-mail on file is still right|Same e-mail as on the order|You have my e-mail][.|!|]",
+)
+HOLD_TAILS = (
+    "[I'll read the notes on the {short}|I want to check the {short} first|I'm checking "
+    "the {short} details][ too|][.|]",
+    "[Thanks for your patience|Thanks for bearing with me|Appreciate you waiting][, {first}|][.|!]",
+    "[It may take|This usually takes|Give it] [a minute|two minutes|a moment or two][.|]",
+    "[Stay with me|Don't go anywhere|I'll be right back][, {first}|][.|!]",
+)
+CONFIRM_TAILS = (
+    "[It's|Everything's|All of it is] [noted|logged|saved] on [order {order}|your case|your "
+    "account][.|]",
+    "[Keep an eye on|Check] [your inbox|your e-mail|your spam folder][ too|][, {first}|][.|]",
+    "[The note|A note] [about the {short}|on the {short}|for the {short}] [is|has been] "
+    "[added|saved][.|]",
+    "[Any problem with it|If anything looks off|If it doesn't show up], [just|] [reply to the "
+    "e-mail|come back to chat|let us know][.|]",
 )
 ACCEPT_TAILS = (
     "[I just want|All I want is] the {short} [sorted|fixed|dealt with][.|!|]",
