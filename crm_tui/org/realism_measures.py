@@ -39,6 +39,8 @@ Definitions (exact, so that figures compare across generator versions):
   lies outside live chat's stated hours (8:00-22:00 US Eastern, the channel article);
   cases created per weekend day over cases per weekday (the weekend dip, < 1 is a dip);
   share of cases created 0:00-06:00 US Eastern (the night trough of the daily curve).
+- A case's story across channels, texts with names and numbers taken out, weekdays and
+  the queue's recent weeks: `crm_tui.org.realism_story`.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from crm_tui.org.generate.areacodes import AREA_CODES
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import resolutions
+from crm_tui.org.realism_story import story_measures
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
 from crm_tui.org.store.orgstore import OrgStore
@@ -214,6 +217,7 @@ def measure_realism(store: OrgStore) -> list[Measure]:
             *_impossible_details(org),
             *_contact_data(store),
             *_time_of_day(org),
+            *(Measure(*row) for row in story_measures(store, org.today)),
         ]
 
 

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 
 from crm_tui.org.generate import chats, descriptions, emails, threads
 from crm_tui.org.generate import texts as tx
 from crm_tui.org.generate.assortment import assortment
+from crm_tui.org.generate.daytime import fit_time
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import resolutions
+from crm_tui.org.generate.people import surname_cased
 from crm_tui.org.generate.writing_style import agent_voice, customer_style, vary
 from crm_tui.tasks.newcase import compose_case
 
@@ -266,3 +268,31 @@ def test_agents_name_a_breaking_resolution_only_in_cases_with_the_latent_violati
         truth = violations.get(case, {}).get("article") is not None
         assert breaking == truth, (case, violations.get(case), said.get(case))
     assert checked > 500
+
+
+def test_greetings_and_wishes_fit_the_local_time_and_weekday():
+    monday_9, tuesday_19 = datetime(2024, 5, 6, 9, 5), datetime(2024, 5, 7, 19, 30)
+    assert fit_time("Good evening, Ann! Have a lovely evening!", monday_9) == (
+        "Good morning, Ann! Have a lovely day!"
+    )
+    assert fit_time("Good morning Ann. Enjoy the rest of your afternoon.", tuesday_19) == (
+        "Good evening Ann. Enjoy the rest of your day."
+    )
+    assert fit_time("Enjoy the rest of your weekend!", monday_9) == "Enjoy the rest of your week!"
+    assert fit_time("Have a great weekend!", datetime(2024, 5, 10, 15)) == "Have a great weekend!"
+    assert fit_time("I'll call this afternoon.", tuesday_19) == "I'll call today."
+
+
+def test_surnames_are_cased_as_people_write_them():
+    assert [surname_cased(n) for n in ("Oconnor", "Mcclain", "Obrien", "Delacruz")] == [
+        "O'Connor",
+        "McClain",
+        "O'Brien",
+        "De la Cruz",
+    ]
+    assert [surname_cased(n) for n in ("Olson", "Ortiz", "Mack", "Osborne")] == [
+        "Olson",
+        "Ortiz",
+        "Mack",
+        "Osborne",
+    ]

@@ -16,6 +16,7 @@ offer, a New case has no agent activity yet, and an Escalated case was handed on
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -31,13 +32,13 @@ from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.case_spill import TextSpill
 from crm_tui.org.generate.common import (
     COMPANY,
-    END,
     NOW,
     IdMaker,
     Sizes,
     rng,
     weighted_sample,
 )
+from crm_tui.org.generate.daytime import fit_time
 from crm_tui.org.generate.kbtexts import resolutions
 from crm_tui.org.generate.knowledge import KnowledgeBase
 from crm_tui.org.generate.orders import OrderBook
@@ -49,6 +50,7 @@ from crm_tui.org.schema.sftime import format_datetime
 from crm_tui.org.store.orgstore import OrgStore
 
 PEAK_CASE_BOOST = 5.0
+URGENT = re.compile(r"\burgent\b|\basap\b|\bimmediately\b", re.IGNORECASE)
 # Slots a description should not repeat in its second sentence.
 ONCE = ("defect", "wrong", "order", "date", "promo", "size", "amount", "occasion")
 # Issues whose customers plausibly write weeks after the purchase, so that a resolution
@@ -59,8 +61,14 @@ GENERALIST_SHARE = 0.6  # of the issues, taken by any agent rather than by speci
 # Cases still open were opened in the last weeks before the org's today: a share of the
 # cases is picked among the lines whose case opens then, most of which are still open.
 OPEN_WINDOW_DAYS = 70
-RECENT_SHARE = 0.13
-OPEN_RATE = 0.9  # of the cases opened in that window
+RECENT_SHARE = 0.2
+OPEN_RATE = 0.85  # of the cases opened on the org's today and done: fewer of older ones
+OPEN_FADE = 0.4  # the share still open falls by this much over the window
+# Cases open until a few hours before the org's today (its `NOW`); nothing happens after.
+LAST_OPENING = NOW - timedelta(hours=3)
+QUIET_BEFORE_NOW = timedelta(hours=6)  # room for moving messages into working hours
+FIRST_REPLY_HOURS = 30  # at most, before moving into the agent's shift
+PRIORITY_PACE = {"High": 0.6, "Medium": 1.0, "Low": 1.35}  # of the handle time
 OFF_SEASON_RECENT = 0.1  # weight of a seasonal product out of its season among those
 # Handle times (texts.HANDLE_HOURS) are elapsed hours; an agent works about a quarter of
 # the week's hours, so a case takes that share of them in the closing agent's shifts.
@@ -126,8 +134,10 @@ def _pick_lines(
             delay = r.randint(lo, hi)
             items.append((oi, li, issue, delay))
             weights.append(weight(delay))
+            # the last weeks also hear from customers who write late (gifts opened at
+            # the holidays): up to twice the issue's usual delay
             lo = max(lo, (first_recent - order.day).days)
-            hi = min(hi, (END.date() - order.day).days)
+            hi = min(2 * hi + 10, (LAST_OPENING.date() - order.day).days)
             if lo <= hi:
                 late = r.randint(lo, hi)
                 recent.append((oi, li, issue, late))
@@ -239,6 +249,7 @@ def _schedule(
     end: datetime,
     n: int,
     when: Callable[[int, datetime], datetime] | None = None,
+    reply_hours: float = 30.0,
 ) -> list[datetime]:
     """`n` ordered times in [start, end], the first a few minutes after `start`;
     `when(i, t)` moves message `i` forward to when its sender is at work or awake."""
@@ -246,6 +257,8 @@ def _schedule(
     first = start + timedelta(seconds=r.randint(30, 600))
     rest = sorted(r.uniform(0.05, 0.98) * span for _ in range(n - 1))
     out = [first] + [start + timedelta(seconds=s) for s in rest]
+    if n > 1:  # the first answer comes within a working day or so, however long the case
+        out[1] = min(out[1], first + timedelta(hours=r.uniform(0.5, reply_hours)))
     for i in range(n):  # keep them strictly increasing and at least a minute apart
         if i and out[i] <= out[i - 1]:
             out[i] = out[i - 1] + timedelta(minutes=r.randint(1, 20))
@@ -259,6 +272,19 @@ def _chat_times(r: random.Random, start: datetime, n: int) -> list[datetime]:
     out, t = [], start
     for _ in range(n):
         t += timedelta(seconds=r.randint(15, 110))
+        out.append(t)
+    return out
+
+
+def _after_chat(times: list[datetime], start: datetime, end: datetime) -> list[datetime]:
+    """E-mail `times` with those that fall while the chat runs moved to just after it
+    (nobody e-mails the person they are chatting with), kept increasing."""
+    out: list[datetime] = []
+    for t in times:
+        if start <= t <= end:
+            t = end + timedelta(minutes=6)
+        if out and t <= out[-1]:
+            t = out[-1] + timedelta(minutes=4)
         out.append(t)
     return out
 
@@ -321,9 +347,9 @@ def build(
             )
             delay = window[1] + rt.randint(3, 25)
         created = wt.opening_time(rt, order.day + timedelta(days=delay), cust.state)
-        if created > END:  # opened before the org's data ends, never before the order
-            late = END.date() - timedelta(days=rt.randint(0, 8))
-            created = min(END, wt.opening_time(rt, max(late, order.day), cust.state))
+        if created > LAST_OPENING:  # opened before the org's today, never before the order
+            late = LAST_OPENING.date() - timedelta(days=rt.randint(0, 8))
+            created = min(LAST_OPENING, wt.opening_time(rt, max(late, order.day), cust.state))
 
         # ---- who: first owner, transfers (low skill transfers more)
         owners = [router.first(issue)]
@@ -335,20 +361,26 @@ def build(
         if has_chat and not has_email:  # the chat opened the case: inside chat hours
             shift = agents[owners[0]].shift
             opened = wt.chat_start(shift, created, CHAT_MINUTES, rt)
-            if opened > END:  # the agent's next shift is after the data ends: an earlier one
-                opened = wt.chat_start(shift, END - timedelta(days=5), CHAT_MINUTES, rt)
+            if opened > LAST_OPENING:  # the agent's next shift is after today: an earlier one
+                opened = wt.chat_start(shift, LAST_OPENING - timedelta(days=5), CHAT_MINUTES, rt)
             created = opened
 
-        # ---- how long: issue base x skill of the closing agent x state speed x noise
+        # ---- how long: issue base x skill of the closing agent x state speed x priority
+        # x noise
+        priority = rt.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
         skill = agents[owners[-1]].skill
-        hours = tx.HANDLE_HOURS[issue] * (0.4 + 1.7 * (1 - skill))
+        hours = tx.HANDLE_HOURS[issue] * (0.4 + 1.7 * (1 - skill)) * PRIORITY_PACE[priority]
         hours *= crowd.state_speed[cust.state] * rt.lognormvariate(0, 0.45)
         hours += sum(rt.uniform(8, 40) for _ in owners[1:])
         hours = max(1.0, hours)
         # the closing agent works on it in their shifts and closes it at work
         finish = wt.after_work(agents[owners[-1]].shift, created, hours * 60 * WORK_SHARE)
-        recent = (NOW - created).days < OPEN_WINDOW_DAYS
-        open_case = (rt.random() < OPEN_RATE and recent) or finish > NOW
+        # a working queue: the younger a case, the likelier it is still open
+        age = (NOW - created).total_seconds() / 86400
+        open_case = (
+            age < OPEN_WINDOW_DAYS
+            and rt.random() < OPEN_RATE * (1 - OPEN_FADE * age / OPEN_WINDOW_DAYS)
+        ) or finish > NOW
         if open_case:
             # "Open" as CRMArena's routing helper counts workload (the workload
             # rule decides only where "Open" and "not Closed" agree, so most open cases are
@@ -361,9 +393,9 @@ def build(
             if status == "Escalated" and len(owners) == 1:  # escalating hands the case on
                 owners.append(router.transfer_to(issue, owners[0]))
             closed = None
-            # its thread may run until shortly before the org's today (the days left are
-            # room for moving messages into working hours)
-            life_end = NOW - timedelta(days=4)
+            # its thread goes at a closed case's pace (so first replies are as quick), and
+            # stops before the org's today
+            life_end = max(created + timedelta(hours=1), min(finish, NOW - QUIET_BEFORE_NOW))
         else:
             status, closed, life_end = "Closed", finish, finish
         span = (life_end - created).total_seconds()
@@ -377,7 +409,6 @@ def build(
             # a hand-over moved into its agent's shift came after the planned closure
             later = transfer_times[-1] + timedelta(minutes=rt.randint(10, 120))
             closed = life_end = wt.at_work(agents[owners[-1]].shift, later, rt)
-        priority = rt.choices(("Low", "Medium", "High"), tx.PRIORITY[issue])[0]
 
         # ---- text: the customer's own style and history (descriptions.py)
         writer = descr.Customer(
@@ -399,6 +430,8 @@ def build(
         slots["bought"] = product.name
         text = descr.compose(r, issue, slots, writer, created.date())
         subject, description, slots = text.subject, text.description, text.slots
+        if URGENT.search(f"{subject}\n{description}"):  # triaged as the customer asks
+            priority = "High"
         slots["full"] = cust.name
         info = r.randrange(len(ap.info[issue]))  # the clarifying question and its answer
 
@@ -440,14 +473,20 @@ def build(
             chat_start = (
                 created + timedelta(minutes=rt.randint(0, 25))
                 if not has_email
-                else created + timedelta(seconds=rt.uniform(0.05, 0.5) * span)
+                else created
+                + timedelta(seconds=min(rt.uniform(0.05, 0.5) * span, FIRST_REPLY_HOURS * 1800))
             )
             chat_start = wt.chat_start(
                 agents[owner_at(chat_start)].shift, chat_start, CHAT_MINUTES, rt
             )
+            if chat_start > NOW - timedelta(minutes=CHAT_MINUTES):  # not yet happened
+                chat_start = None
         if has_email:
             n_mail = rt.choices((2, 3, 4, 5, 6, 7, 8), (8, 12, 22, 22, 16, 12, 8))[0]
-            mail_times = _schedule(rt, created, life_end, n_mail, at_work_or_awake)
+            # a case still open is one the queue has on its desk: answered first, soon
+            reply = FIRST_REPLY_HOURS if closed is not None else FIRST_REPLY_HOURS / 4
+            mail_times = _schedule(rt, created, life_end, n_mail, at_work_or_awake, reply)
+            mail_times = [t for t in mail_times if t < NOW - timedelta(minutes=30)]
         # one channel carries the offer (threads.py); open cases stop before it
         stage = {"New": em.NEW, "Closed": em.RESOLVED}.get(status, em.OPEN)
         said_order = slots["order"] in description
@@ -462,6 +501,7 @@ def build(
         mail_times = mail_times[: len(plan.mail_steps)]
         if chat_start is not None and plan.chat_steps:
             chat_times = _chat_times(rt, chat_start, len(plan.chat_steps))
+            mail_times = _after_chat(mail_times, chat_times[0], chat_times[-1])
         if (k := plan.offer_in_chat()) is not None:
             offer_times.append(chat_times[k])
         if (k := plan.offer_in_mail()) is not None:
@@ -522,14 +562,29 @@ def build(
                     slots["declined"] = ws.vary(r, tx.pick(r, ap.offers[declined])).format_map(
                         slots
                     )
+            before = [
+                s in em.AGENT_STEPS
+                for t, s in zip(mail_times, plan.mail_steps)
+                if t < chat_times[0]
+            ]
+            mailed = (not all(before), any(before)) if before else (False, False)
             chat = _chat_lines(
-                r, plan.chat_steps, chat_times, agents[owner], text, writer, info, seed
+                r, plan.chat_steps, chat_times, agents[owner], text, writer, (info, mailed), seed
             )
             d.chat_end, d.chat_owner = chat[-1][0], owner
             spill.chat(j, _chat_body(chat, agents[owner], cust))
         if mail_times:
             mails = _emails(
-                r, plan.mail_steps, mail_times, text, writer, info, owner_at, agents, seed
+                r,
+                plan.mail_steps,
+                mail_times,
+                text,
+                writer,
+                info,
+                owner_at,
+                agents,
+                seed,
+                chat[-1][0] if chat else None,
             )
             _spill_mails(spill, j, d, mails, subject, agents, cust)
         if status == "Closed" and (mails or chat):  # closed after the last message, at work
@@ -537,6 +592,8 @@ def build(
             if d.closed is not None and last >= d.closed:
                 later = last + timedelta(minutes=rt.randint(5, 120))
                 d.closed = wt.at_work(agents[owners[-1]].shift, later, rt)
+                if d.closed > NOW:  # closed before the org's today all the same
+                    d.closed = min(later, NOW - timedelta(minutes=10))
         drafts.append(d)
 
     # Every customer's and agent's style is known again from the seed: keep none of them
@@ -556,10 +613,12 @@ def _chat_lines(
     agent: Agent,
     text: descr.CaseText,
     writer: descr.Customer,
-    info: int,
+    info_mailed: tuple[int, tuple[bool, bool]],
     seed: int,
 ) -> list[tuple[datetime, bool, str]]:
-    """The chat's lines (chats.py), one per step and time."""
+    """The chat's lines (chats.py), one per step and time; `info_mailed` is the clarifying
+    question and whether the customer, and an agent, e-mailed before the chat."""
+    info, (mailed, answered) = info_mailed
     slots = text.slots
     voice = ws.agent_voice(seed, agent.id, agent.name, COMPANY)
     voices = chats.ChatVoices(
@@ -573,8 +632,14 @@ def _chat_lines(
         problem=text.problem,
         more=text.more,
         agent_words=voice.words,
+        mailed_before=mailed,
+        answered_before=answered,
     )
-    return [(t, a, line) for t, (a, line) in zip(times, chats.chat_lines(r, steps, voices))]
+    zone = agent.shift.zone
+    return [
+        (t, a, fit_time(line, wt.to_local(t, zone)) if a else line)
+        for t, (a, line) in zip(times, chats.chat_lines(r, steps, voices))
+    ]
 
 
 def _emails(
@@ -587,8 +652,23 @@ def _emails(
     owner_at: Callable[[datetime], int],
     agents: list[Agent],
     seed: int,
+    chat_end: datetime | None,
 ) -> list[tuple[datetime, bool, str]]:
-    """The e-mails (emails.py), one per step and time, each agent in their own voice."""
+    """The e-mails (emails.py), one per step and time, each agent in their own voice; a
+    nudge soon after an agent's e-mail or the chat (ended at `chat_end`) chases nothing."""
+    quiet = timedelta(hours=em.CHASE_AFTER_HOURS)
+    answered = frozenset(
+        i
+        for i, step in enumerate(steps)
+        if step == "nudge"
+        and (
+            any(
+                s in em.AGENT_STEPS and times[i] - quiet < t < times[i]
+                for s, t in zip(steps[:i], times)
+            )
+            or (chat_end is not None and times[i] - quiet < chat_end < times[i])
+        )
+    )
     voices = em.ThreadVoices(
         slots=text.slots,
         style=writer.style,
@@ -597,6 +677,7 @@ def _emails(
         description=text.description,
         offer_text=text.slots.get("offer", ""),
         offered=text.slots.get("offered"),
+        answered=answered,
     )
 
     def voice_of(i: int) -> ws.AgentVoice:
@@ -604,7 +685,10 @@ def _emails(
         return ws.agent_voice(seed, agent.id, agent.name, COMPANY)
 
     bodies = em.email_bodies(r, steps, voice_of, voices)
-    return [(t, a, body) for t, (a, body) in zip(times, bodies)]
+    return [
+        (t, a, fit_time(body, wt.to_local(t, agents[owner_at(t)].shift.zone)) if a else body)
+        for t, (a, body) in zip(times, bodies)
+    ]
 
 
 def _declinable(

@@ -11,11 +11,14 @@ an earlier e-mail offered. Lengths range from 6 to about 30 lines.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from crm_tui.org.generate.agent_phrases import agent_phrases
 from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lead, vary
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CHASING = re.compile(r"heard back|any update|still waiting|no reply", re.IGNORECASE)
 # Roles of a chat in its case.
 OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
 AGENT_STEPS = frozenset(
@@ -96,12 +99,17 @@ class ChatVoices:
     more: str  # another sentence of theirs about it ("" if none)
     agent_words: Idiolect  # the agent's choice of words
     afterthought: int = 0  # which question the customer may add at the end (and its answer)
+    mailed_before: bool = False  # the customer e-mailed about it before the chat
+    answered_before: bool = False  # and an agent answered by e-mail before the chat
 
 
 def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[bool, str]]:
     """(agent?, text) per step."""
     s = v.slots
     v.afterthought = r.randrange(len(agent_phrases().afterthoughts))
+    if v.answered_before:  # they had an answer: what they wrote first chases no more
+        v.problem = _not_chasing(v.problem) or v.problem
+        v.more = _not_chasing(v.more)
     out: list[tuple[bool, str]] = []
     after_decline = False
     for step in steps:
@@ -114,12 +122,24 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
         if step in ("problem", "problem_with_order"):  # in the customer's words already
             hello = v.style.chat_hello + " " if v.style.chat_hello and r.random() < 0.4 else ""
             text = text.replace("\x00", hello + v.problem).strip()
+            if v.mailed_before:  # the chat knows the e-mail that came first
+                said = vary(r, r.choice(MAILED))  # in their casing, "e-mail" spelt right
+                text = (said.lower() if v.style.lower else said) + " " + text
         elif agent:
             text = v.agent_words.apply(text)
         else:
             text = v.style.polish(r, text, chat=True)
         out.append((agent, text))
     return out
+
+
+def _not_chasing(text: str) -> str:
+    return " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
+
+
+def _with_tail(r: random.Random, said: str, tails: tuple[str, ...]) -> str:
+    """`said`, now and then with a few more words (short replies vary as people's do)."""
+    return f"{said} {vary(r, tails[r.randrange(len(tails))])}" if r.random() < 0.5 else said
 
 
 def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str:
@@ -129,8 +149,10 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
     ap = agent_phrases()
     question, answer = ap.info[v.issue][v.info % len(ap.info[v.issue])]
     match step:
-        case "greet":
-            return one(GREETINGS)
+        case "greet":  # a whole greeting, or one composed of an opening, who, a question
+            if r.random() < 0.3:
+                return one(GREETINGS)
+            return f"{one(GREET_OPENS)} {one(GREET_WHO)} {one(GREET_ASKS)}"
         case "problem":
             return "\x00"
         case "problem_with_order":
@@ -144,17 +166,19 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "ask_order":
             return one(ASK_ORDER)
         case "order":
-            return one(GIVE_ORDER)
+            given = one(GIVE_ORDER)
+            return f"{given} {one(ORDER_TAILS)}" if r.random() < 0.5 else given
         case "hold":
-            return one(HOLDS)
+            return _with_tail(r, one(HOLDS), HOLD_TAILS)
         case "hold_ok":
-            return one(HOLD_OKS)
+            return _with_tail(r, one(HOLD_OKS), WAITING_TAILS)
         case "still_there":
             return one(STILL_THERE)
         case "yes_here":
             return one(YES_HERE)
         case "lookup":
-            return one(LOOKUPS)
+            found = one(LOOKUPS)
+            return f"{found} {one(LOOKUP_NEXT)}" if r.random() < 0.5 else found
         case "supervisor":
             return one(SUPERVISOR)
         case "supervisor_reply":
@@ -172,13 +196,13 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
                 return v.offer_text
             return one(ap.empathy[v.issue]) + " " + v.offer_text
         case "accept":
-            return one(ap.accepts)
+            return _with_tail(r, one(ap.accepts), ACCEPT_TAILS)
         case "accept_ask":
             return one(ap.accepts) + " " + one(ap.how_long)
         case "timeline":
             return one(ap.timelines[v.offered or "Full Refund"])
         case "confirm":
-            return one(ap.confirms)
+            return _with_tail(r, one(ap.confirms), CONFIRM_TAILS)
         case "afterthought":
             return vary(r, ap.afterthoughts[v.afterthought % len(ap.afterthoughts)][0])
         case "afterthought_reply":
@@ -186,7 +210,7 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "promise":
             return one(PROMISES)
         case "promise_ok":
-            return one(PROMISE_OKS)
+            return _with_tail(r, one(PROMISE_OKS), WAITING_TAILS)
         case "status_ask":
             return one(ap.chat_asks_status)
         case "status_reply":
@@ -194,12 +218,82 @@ def _say(r: random.Random, step: str, v: ChatVoices, after_decline: bool) -> str
         case "anything_else":
             return one(ANYTHING_ELSE)
         case "bye":
-            return one(BYES)
+            if r.random() < 0.4:
+                return one(BYES)
+            return f"{one(BYE_THANKS)} {one(BYE_WORDS)}"
         case _:
-            return one(CLOSINGS)
+            if r.random() < 0.35:
+                return one(CLOSINGS)
+            return f"{one(CLOSE_THANKS)} {one(CLOSE_WISHES)}"
 
 
+GREET_OPENS = (
+    "Hi {first}!",
+    "Hi {first},",
+    "Hello {first}!",
+    "Hello {first},",
+    "Hey {first}!",
+    "Good morning, {first}!",
+    "Good afternoon, {first}.",
+    "{first}, hi!",
+    "Hi there, {first}.",
+    "Welcome, {first}!",
+    "Thanks for waiting, {first}.",
+    "Thanks for reaching out, {first}.",
+)
+GREET_WHO = (
+    "[I'm|This is|You're chatting with|It's] {agent_first}[ from {company}| at {company}|][.|!]",
+    "{agent_first} [here|with you|on the line][, from the {company} [support|customer care] "
+    "team|][.|!]",
+    "My name is {agent_first}[ and I'll be helping you today| and I'm here to help|][.|!]",
+    "[I've picked up your chat|I'm taking your chat|I've got your chat][ - I'm {agent_first}"
+    "|, I'm {agent_first}][.|!]",
+)
+GREET_ASKS = (
+    "[How can I help|What can I do for you|How can I help you|What can I help you with]"
+    "[ today| this [morning|afternoon|evening]|][?|]",
+    "[What's going on|What happened|What's wrong|What's up] with [the|your] {short}?",
+    "[Is this about|Are you writing about|I see a recent order with] [the|your] {short}"
+    "[ on order {order}|]?",
+    "[Tell me|Let me know] what's [going on|happening|wrong][ with order {order}|], and "
+    "[I'll take a look|we'll sort it out|I'll see what I can do].",
+    "[What brings you in|What brings you to chat|How can I make your day better][ today|]?",
+    "[Which order is this about|What can I look into for you|What should I check for you]?",
+)
+LOOKUP_NEXT = (
+    "[Let me see|Let me check|Now let me look at] [what I can do|the options|what happened]"
+    "[ for you| with the {short}|].",
+    "[I see the problem|I can see what you mean|That matches what you told me][ with the "
+    "{short}|][.|!]",
+    "[Give me one more second|One more moment|Nearly there][ while I check the {short}| while "
+    "I read the notes|].",
+    "[It was|The parcel went] [shipped|out] with {carrier}[ on {date}|].",
+)
+CLOSE_THANKS = (
+    "[Thanks for chatting|Thanks for your patience|Thanks for your time|It was a pleasure]"
+    "[ today|][, {first}|][.|!]",
+    "[Glad I could help|Happy to help|Glad we sorted it|Glad that's settled][ with the "
+    "{short}|][, {first}|][.|!]",
+    "[You're welcome|My pleasure|No problem at all|Anytime][, {first}|][.|!]",
+    "[Your case is up to date|I've noted everything on your case|Everything's on your case]"
+    "[ for order {order}| about the {short}|][.|!]",
+)
+CLOSE_WISHES = (
+    "[Have a great|Have a lovely|Enjoy the rest of your|Have a good] [day|week|afternoon|"
+    "evening][!|.]",
+    "[Take care|All the best|Bye for now|Speak soon|Goodbye][!|.]",
+    "[Enjoy the {short}|Hope the {short} serves you well|Enjoy your order][!|.]",
+    "[Reach out|Come back to us|Chat again] [anytime|if anything else comes up|if you need "
+    "us][.|!]",
+)
 GREETINGS = (
+    "[Hi|Hello|Hey] {first}, {agent_first} [here|with you|on the chat][!|.] [I see this is|Looks like "
+    "this is|I understand it's] about [your|the] {short}[ from order {order}|]. [What's going "
+    "on?|What happened?|Tell me more.|How can I help?|What can I do?]",
+    "[Welcome to {company} chat|Thanks for starting a chat|Thanks for reaching {company}], "
+    "{first}. [I'm|My name's|This is] {agent_first}[ and I'll help you today| and I'm on "
+    "it|]. [What's up with the {short}?|Is this about the {short}?|What seems to be the "
+    "problem?|How can I help with your order?]",
     "Hi {first}, [thanks for contacting {company}|thanks for reaching out|thanks for "
     "waiting]. [My name is|I'm] {agent_first}. [How can I help?|What can I do for you today?|"
     "How can I help you today?]",
@@ -218,6 +312,14 @@ WITH_ORDER = (
     "[Hi,|Hello,|Hey,|] [about|regarding|re] order {order}: {problem}",
     "{problem} [The|My] order number is {order}[, by the way|].",
     "[Order|Ref] {order}. {problem}",
+)
+MAILED = (
+    "I [sent|wrote] you an e-mail about this [earlier|already|too][,|] but [chat seemed "
+    "quicker|I'd rather sort it out here|it's easier to explain here].",
+    "[Same thing as in my e-mail|It's about the e-mail I sent|Re my e-mail][:|.|,]",
+    "I [e-mailed|mailed] you about this [before|earlier|already]. [Trying chat too.|Thought "
+    "I'd try chat as well.|Here's the short version:]",
+    "[You have|There's] an e-mail from me about this[ too| already|]. [In short:|Basically:|So:]",
 )
 MORE = (
     "[And|Also,|Plus] I [really|] [needed|wanted] {it} for {occasion}.",
@@ -247,6 +349,10 @@ ASK_ORDER = (
     "[Got it|Understood|Okay][, {first}|]. [Which|What] order number [is this|was the {short} on]?",
 )
 GIVE_ORDER = (
+    "[It's|That's|Should be] {order}[,| -] [the one with the {short}|for the {short}|{short} "
+    "order][.|!|]",
+    "[Sure|Yep|Ok][,|.] {order}[ - placed {date}| from {date}|], [it had the {short} in "
+    "it|with the {short}|the {short} one][.|]",
     "It's {order}[.|!|]",
     "[Sure|Yes|Yep|Of course], [it's|the number is|here:] {order}",
     "{order}",
@@ -255,6 +361,11 @@ GIVE_ORDER = (
     "[I think it's|Should be] {order}[.|?]",
 )
 HOLDS = (
+    "[Let me|I'll] [pull up|check|look at] [the {short} on|the details of|the tracking for] "
+    "order {order}[, {first}|]. [Won't be a minute|One moment|Bear with me|Back shortly][.|!]",
+    "[Checking|Looking at|Going through] [the {short}|your {short}|the order with the "
+    "{short}] [now|right away|in our system][, {first}|][;|.] [give me a moment|hang "
+    "tight|one sec|just a minute][.|!]",
     "[Let me check|Let me look into that|Let me take a look|Let me see][ for you|][, {first}|"
     "][;|.] [one moment|just a moment|bear with me|this won't take long].",
     "[Thanks|Thank you|Thanks, {first}]. I'm [pulling up|checking|looking at] [the order|your "
@@ -327,10 +438,62 @@ PROMISE_OKS = (
     "[Alright|Hmm ok]. [Hope it's quick|Don't forget me|I'll wait, I guess][.|!|]",
 )
 ANYTHING_ELSE = (
+    "[Anything else|Is there anything else] [about the {short}|on order {order}|I can "
+    "check] [before we wrap up|while you're here|today][, {first}|]?",
     "[Is there|Was there] anything else I can help [you with|with][ today|][, {first}|]?",
     "[Anything|Is there anything] else [today|I can do for you|on your mind][, {first}|]?",
     "Can I help with anything else[, {first}| today|]?",
     "[Before you go|While I have you], is there anything else [about the order|I can look at]?",
+)
+WAITING_TAILS = (
+    "[I really need the {short}|I need the {short} soon|The {short} was a gift][.|!|]",
+    "[I'm around|I'm here|I'll be at my desk|I'm on my phone] [all day|until 5|for a while|][.|]",
+    "[Thanks for|I appreciate] [looking into it|checking|the help][, {agent_first}|][.|!|]",
+    "[Fingers crossed|Hope it's good news|Hope it's quick][.|!|]",
+    "[My e-mail on file is still right|Same e-mail as on the order|You have my e-mail][.|!|]",
+)
+HOLD_TAILS = (
+    "[I'll read the notes on the {short}|I want to check the {short} first|I'm checking "
+    "the {short} details][ too|][.|]",
+    "[Thanks for your patience|Thanks for bearing with me|Appreciate you waiting][, {first}|][.|!]",
+    "[It may take|This usually takes|Give it] [a minute|two minutes|a moment or two][.|]",
+    "[Stay with me|Don't go anywhere|I'll be right back][, {first}|][.|!]",
+)
+CONFIRM_TAILS = (
+    "[It's|Everything's|All of it is] [noted|logged|saved] on [order {order}|your case|your "
+    "account][.|]",
+    "[Keep an eye on|Check] [your inbox|your e-mail|your spam folder][ too|][, {first}|][.|]",
+    "[The note|A note] [about the {short}|on the {short}|for the {short}] [is|has been] "
+    "[added|saved][.|]",
+    "[Any problem with it|If anything looks off|If it doesn't show up], [just|] [reply to the "
+    "e-mail|come back to chat|let us know][.|]",
+)
+ACCEPT_TAILS = (
+    "[I just want|All I want is] the {short} [sorted|fixed|dealt with][.|!|]",
+    "[Thanks for offering|Appreciate the option|That's fair][, {agent_first}|][.|!]",
+    "[Better than I expected|That's a relief|Phew][.|!|]",
+    "[Please go ahead|Go ahead|Do it][.|!|]",
+)
+ORDER_TAILS = (
+    "[It's|That's] the [one|order] with the {short}[.|!|]",
+    "[For|About] the {short}[.|]",
+    "[I ordered it|Placed it|Bought it] on {date}[.|]",
+    "[It went|It came|It was sent] [by|with] {carrier}[, I think|][.|]",
+    "[Hope that helps|Is that the right one?|Let me know if you need more]",
+)
+BYE_THANKS = (
+    "[Thanks|Thank you|Thanks a lot|Many thanks|Cheers][, {agent_first}|][!|.|]",
+    "[That's|That was] [really|very|super|] [helpful|quick|easy][, thanks|, thank you|][!|.]",
+    "[Great|Perfect|Awesome|Brilliant|Lovely|Good], [the {short} was all I needed|that's "
+    "all|that's everything|that sorts it][!|.]",
+    "[No|Nope|Nah], [that's it|all good|nothing else][ for today| for now|][.|!]",
+)
+BYE_WORDS = (
+    "[Bye|Bye now|Goodbye|See ya|Take care][!|.|]",
+    "[Have a good|Have a nice|Enjoy your] [day|one|shift][!|.]",
+    "[Appreciate it|Appreciate your help|Much appreciated][.|!]",
+    "[I'll keep an eye out for the e-mail|I'll watch my inbox|I'll look out for the "
+    "confirmation][.|!]",
 )
 BYES = (
     "[No|Nope|Nah][,|.] [that's all|that's it|all good][.|!] [Thanks|Thank you|Cheers|Thanks "
@@ -342,6 +505,12 @@ BYES = (
     "That's [all|everything][, thanks| for now, thanks|][.|!]",
 )
 CLOSINGS = (
+    "[Thanks for your patience with the {short}|Sorry again for the trouble with the "
+    "{short}|Hope the {short} works out], {first}[.|!] [Take care|Have a good one|Bye for "
+    "now|All the best][!|.]",
+    "[Glad we got the {short} sorted|Thanks for chatting about the {short}|I've noted "
+    "everything on the {short}], {first}. [Enjoy the rest of your day|Take care|Speak "
+    "soon|Bye][!|.]",
     "[You're welcome|My pleasure|No problem at all|Anytime], {first}. [Have a great day|Take "
     "care|Enjoy the rest of your day|Have a good one|Enjoy the {short}][!|.]",
     "Thanks for chatting with us, {first}. [Take care|Have a great day|Bye for now][!|.]",

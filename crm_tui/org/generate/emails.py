@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crm_tui.org.generate.agent_phrases import agent_phrases
-from crm_tui.org.generate.writing_style import AgentVoice, CustomerStyle, vary
+from crm_tui.org.generate.writing_style import AgentVoice, CustomerStyle, join_lead, vary
 
 NEW, OPEN, RESOLVED = "new", "open", "resolved"
 AGENT_STEPS = frozenset({"ack", "offer", "confirm", "final", "still_checking", "follow_up"})
@@ -31,6 +31,25 @@ BEFORE_OFFER = (
     "still_checking",
 )
 AFTER_CHAT_OFFER = ("follow_up", "thanks", "final")
+# Before the agent's clarifying question (an empty one: none).
+QUESTION_LEADS = (
+    "",
+    "[To move this forward|So I can sort this out|To get this started][,|:] ",
+    "[One question|A quick question|Just one thing][, {first}|]: ",
+    "[Could you help me with one detail|I need one detail from you][ on the {short}|]: ",
+    "[Before I go ahead|First],[ {first},|] ",
+)
+CHASE_AFTER_HOURS = 24  # a customer chases only when the agent has been quiet this long
+# A customer's reply to an agent's recent update, where a later one would chase.
+UPDATE_THANKS = (
+    "[Thanks for the update|Thanks for letting me know|Ok, thanks for checking][.|!] "
+    "[I'll wait to hear from you.|Let me know when you know more.|I'll keep an eye on my "
+    "inbox.]",
+    "[Ok|Okay|Alright], [good to know|understood|noted][.|,] [Please keep me posted.|I'll "
+    "wait.|Talk soon.]",
+    "[Appreciate the quick reply|Thanks for getting back to me so fast][.|!] [I'll wait for "
+    "the next e-mail.|No rush.|Keep me posted.]",
+)
 
 
 def email_steps(n: int, *, stage: str, carries_offer: bool, before_chat: int | None) -> list[str]:
@@ -63,6 +82,7 @@ class ThreadVoices:
     description: str
     offer_text: str  # the offer sentence with its lead, "" if none
     offered: str | None
+    answered: frozenset[int] = frozenset()  # nudges coming soon after an agent's message
 
 
 def email_bodies(
@@ -92,7 +112,8 @@ def email_bodies(
             voice = voice_of(i)
             greeting = voice.greeting.format(first=s["first"])
             if step == "ack":
-                text = f"{one(ap.acks)} {vary(r, question).format_map(s)}"
+                ask = join_lead(one(QUESTION_LEADS), vary(r, question))
+                text = f"{one(ap.acks)} {ask.format_map(s)}"
             elif step == "offer":
                 lead = one(ap.acks) + " " if len(steps) <= 3 else ""
                 text = f"{lead}{one(ap.empathy[v.issue])} {v.offer_text}"
@@ -126,6 +147,8 @@ def email_bodies(
             out.append((False, signed(text)))
         elif step == "thanks":
             out.append((False, signed(one(ap.thanks))))
+        elif i in v.answered:  # the agent wrote hours ago: nothing to chase yet
+            out.append((False, signed(one(UPDATE_THANKS))))
         else:  # nudge
             out.append((False, signed(one(ap.nudges))))
     return out

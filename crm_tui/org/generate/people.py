@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from faker import Faker
 
 from crm_tui.org.generate.areacodes import fictional_phone
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.common import DOMAIN, SEASONS, IdMaker, Sizes, rng
-from crm_tui.org.generate.worktime import Shift, draw_shift
+from crm_tui.org.generate.worktime import SUN_THU, TUE_SAT, WEEKDAYS, Shift, draw_shift
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.ids import make_id
 from crm_tui.org.store.orgstore import OrgStore
@@ -144,10 +144,28 @@ def ascii_slug(text: str) -> str:
     return "".join(ch for ch in norm.lower() if ch.isalnum())
 
 
+# Surnames as their bearers write them (Faker's list has them flattened: "Oconnor").
+_IRISH_O = frozenset(
+    ("brien", "connor", "connell", "neill", "neil", "neal", "donnell", "hara", "reilly")
+)
+_SPACED = {"Delacruz": "De la Cruz", "Deleon": "De Leon", "Macdonald": "MacDonald"}
+
+
+def surname_cased(last: str) -> str:
+    """`last` cased as people write it: O'Connor, McClain, De la Cruz."""
+    if last in _SPACED:
+        return _SPACED[last]
+    if last.startswith("Mc") and len(last) > 3:
+        return "Mc" + last[2].upper() + last[3:]
+    if last[:1] == "O" and last[1:].lower() in _IRISH_O:
+        return "O'" + last[1].upper() + last[2:]
+    return last
+
+
 def unique_names(fake: Faker, r: random.Random, n: int, taken: set[str]) -> list[tuple[str, str]]:
     """`n` (first, last) pairs whose full names are unique (also against `taken`)."""
     firsts = [fake.first_name() for _ in range(min(400, 4 * n + 60))]
-    lasts = [fake.last_name() for _ in range(min(500, 4 * n + 80))]
+    lasts = [surname_cased(fake.last_name()) for _ in range(min(500, 4 * n + 80))]
     out: list[tuple[str, str]] = []
     tries = 0
     while len(out) < n:
@@ -156,7 +174,7 @@ def unique_names(fake: Faker, r: random.Random, n: int, taken: set[str]) -> list
         if f"{first} {last}" in taken:
             if tries > 50 * n:  # pools exhausted (huge scales): widen them
                 firsts.append(fake.first_name())
-                lasts.append(fake.last_name())
+                lasts.append(surname_cased(fake.last_name()))
             continue
         taken.add(f"{first} {last}")
         out.append((first, last))
@@ -225,7 +243,16 @@ def _agents(
     store.set_latent(
         (*latent.USER_SKILL[:1], a.id, latent.USER_SKILL[1], latent.dumps(a.skill)) for a in agents
     )
+    _cover_both_weekend_days(agents)
     return agents
+
+
+def _cover_both_weekend_days(agents: list[Agent]) -> None:
+    """Deal the agents who work a weekend day Sunday and Saturday in turn, so that live
+    chat, open seven days a week, is as staffed on Saturdays as on Sundays."""
+    covering = [a for a in agents if a.shift.workdays != WEEKDAYS]
+    for k, agent in enumerate(covering):
+        agent.shift = replace(agent.shift, workdays=TUE_SAT if k % 3 else SUN_THU)
 
 
 def _customers(

@@ -21,6 +21,7 @@ CHAT_ZONE = "America/New_York"
 CHAT_OPENS, CHAT_CLOSES = 8 * 60, 22 * 60
 EVERY_DAY = frozenset(range(7))
 WEEKDAYS = frozenset(range(5))
+SUN_THU, TUE_SAT = frozenset((6, 0, 1, 2, 3)), frozenset((1, 2, 3, 4, 5))
 
 STATE_ZONE: dict[str, str] = {
     **dict.fromkeys(
@@ -177,7 +178,5 @@ def draw_shift(r: random.Random, zone: str) -> Shift:
     """A support agent's week: 8.5 hours starting 7:00-12:00 local (so never past 21:00),
     mostly Monday-Friday, some covering a weekend day."""
     start = r.choice((7, 8, 8, 9, 9, 10, 11, 12)) * 60
-    days = r.choices(
-        (WEEKDAYS, frozenset((6, 0, 1, 2, 3)), frozenset((1, 2, 3, 4, 5))), (70, 15, 15)
-    )[0]
+    days = r.choices((WEEKDAYS, SUN_THU, TUE_SAT), (70, 15, 15))[0]
     return Shift(zone, start, 8 * 60 + 30, days)

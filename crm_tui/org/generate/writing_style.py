@@ -139,11 +139,14 @@ class CustomerStyle:
         return f"{m.group(1)}{self.habit}, {keep}"
 
 
+# Words typed so often that nobody misspells them ("mail" of "e-mail": a reader must
+# still see that the customer refers to their e-mail).
+KEPT_WORDS = frozenset(("mail", "email", "mailed", "emailed"))
 HABIT_SPOT = re.compile(r"(^|(?<=[.!?]) )([A-Z][\w']*)")
 
 
 def _typo(r: random.Random, word: str, rate: float) -> str:
-    if r.random() >= rate:
+    if r.random() >= rate or word in KEPT_WORDS:
         return word
     i = r.randrange(1, len(word) - 1)
     how = r.randrange(3)
@@ -356,7 +359,7 @@ AGENT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Could you", ("Could you", "Can you", "Would you be able to", "Please could you")),
     ("I can see", ("I can see", "I see", "I notice", "I'm seeing")),
     ("a moment", ("a moment", "a minute", "a sec", "a second")),
-    ("I understand", ("I understand", "I completely understand", "I hear you")),
+    ("I understand", ("I understand", "I completely understand", "I fully understand")),
     ("frustrating", ("frustrating", "annoying", "stressful")),
     ("sorry", ("sorry", "so sorry", "truly sorry")),
     ("so sorry", ("so sorry",)),
