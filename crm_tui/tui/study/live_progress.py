@@ -139,6 +139,13 @@ class LiveProgressScreen(StudyScreen):
     HELP_TITLE = "Live progress (coordinators)"
     BINDINGS = [
         Binding("a", "reassign", "Reassign stale query", id="reassign"),
+        Binding(
+            "q",
+            "quality",
+            "Quality control",
+            id="live-quality",
+            tooltip="Allow another qualification try; exclude or count a person again",
+        ),
         Binding("ctrl+r", "refresh", "Refresh now", id="refresh"),
         Binding("escape", "close", "Close", id="close"),
     ]
@@ -271,6 +278,8 @@ class LiveProgressScreen(StudyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reassign":
             return self.live is not None and bool(self.live.stale)
+        if action == "quality":
+            return self.quality_controlled and self.profile is not None
         return True
 
     def _highlighted_stale(self) -> StaleQuery | None:
@@ -306,6 +315,18 @@ class LiveProgressScreen(StudyScreen):
                 title="Reassigned",
             )
         self.action_refresh()
+
+    def action_quality(self) -> None:
+        """The highlighted annotator on the quality-control screen."""
+        from crm_tui.tui.study.people_quality import PeopleQualityScreen
+
+        if self.profile is None:
+            return
+        highlight = None
+        table = self.query_one("#live-annotators", DataTable)
+        if table.row_count:
+            highlight = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        self.app.push_screen(PeopleQualityScreen(self.service, self.profile, highlight))
 
     def action_close(self) -> None:
         if self.timer is not None:
