@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.service import StudyService
@@ -18,6 +18,7 @@ from crm_tui.tui.study.audit_screen import AuditScreen
 from crm_tui.tui.study.dialogs import FlagDialog
 from crm_tui.tui.study.home import HomeScreen
 from crm_tui.tui.study.invitation_code import InvitationCodeScreen
+from crm_tui.tui.study.results import ResultsScreen
 from crm_tui.tui.study.study_help import StudyHelpScreen
 from tests.helpers.audit_study import OTHER_ID, make_audit_study
 from tests.helpers.invitation_pilot import enter_code, invite_to
@@ -178,3 +179,31 @@ async def test_a_decision_without_a_category_asks_for_one(tmp_path, small_org_pa
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, DecisionDialog) and "Pick a category first" in notices(app)
+
+
+async def test_the_results_screen_shows_scores_under_the_original_and_the_corrected_gold(
+    tmp_path, small_org_path
+):
+    path, clock, codes = study_with_codes(tmp_path, small_org_path)
+    with StudyService.open(path, clock=clock) as service:
+        vera = next(p.id for p in service.profiles() if p.name == "Vera")
+        service.decide(vera, 0, "correct", "wrong_gold", "all three agree", OTHER_ID)
+        service.make_version(vera)
+    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await reach_home(pilot, codes["Vera"])
+        await pilot.press("f9")
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        screen = app.screen
+        await until(pilot, lambda: bool(screen.query("#audit-body .results-title")))
+        screen.query_one(TabbedContent).active = "audit"
+        await settle(pilot)
+        titles = [plain(s.content) for s in screen.query("#audit-body .results-title")]
+        (title,) = [t for t in titles if t.startswith("Original vs corrected gold")]
+        assert "version 1" in title
+        table = screen.query("#audit-body DataTable").last(DataTable)
+        rows = {
+            str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)]
+            for i in range(table.row_count)
+        }
+        assert rows["NCR"][1:5] == ["2", "1", "0", "50.0 → 100.0"]
