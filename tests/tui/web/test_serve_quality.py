@@ -100,7 +100,8 @@ def answer(org_path: Path, abbrev: str, right: bool) -> str:
 
 def solve(tab: BrowserTab, org_path: Path, shows: str, right: bool, then: str) -> int:
     """`s` on home opens the next query (`shows`: "Practice query 1 of 1", say); the
-    answer typed, Enter, confidence 3; `then` is what the app says after. Its idx."""
+    answer typed, Enter, confidence 3; `then` is what the app says after, back on home.
+    Its idx."""
     mark = tab.mark()
     tab.press("s")
     tab.wait_for_text("Your answer", since=mark)  # the answer field has the focus
@@ -115,6 +116,9 @@ def solve(tab: BrowserTab, org_path: Path, shows: str, right: bool, then: str) -
     mark = tab.mark()
     tab.press("3")
     tab.wait_for_text(then, since=mark)
+    # Home again (its footer's key for the next query): the next key goes to it, never
+    # to the answer field of the screen on its way out.
+    tab.wait_for_text("Next query", since=mark)
     return int(found[2])
 
 
