@@ -14,7 +14,7 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.service import StudyService
 from crm_tui.study.work.clock import FakeClock
 from tests.helpers.audit_study import make_audit_study
-from tests.tui.web.served_study import CHROMIUM, BrowserTab, chromium, cli, serve
+from tests.tui.web.served_study import CHROMIUM, CHROMIUM_ARGS, BrowserTab, cli, serve
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'"
@@ -49,38 +49,48 @@ def test_a_coordinator_keeps_a_gold_from_the_queue_in_the_browser(served, audit_
     found = re.search(r"^code: (\S+)$", printed, re.M)
     assert found is not None
     code = found[1]
-    with chromium(tmp_path / "chromium-profile") as context:
-        tab = BrowserTab(context.new_page())
-        tab.open(served.url)
-        tab.wait_for_text("invitation code", timeout=30)
-        mark = tab.mark()
-        tab.type(code)
-        tab.wait_for_text(code, since=mark)
-        tab.press("Enter")
-        tab.wait_for_text("Adjudicate", since=mark)  # the home screen's key for Vera
-        mark = tab.mark()
-        tab.press("j")
-        tab.wait_for_text("3 queries", since=mark)
-        tab.wait_for_text("people agree on", since=mark)
-        mark = tab.mark()
-        tab.press("k")  # keep query 0's gold
-        tab.wait_for_text("Keep the gold", since=mark)
-        mark = tab.mark()
-        tab.press("Enter")  # open the categories
-        tab.wait_for_text("Needs information not in the org", since=mark)
-        tab.press("ArrowDown")
-        mark = tab.mark()
-        tab.press("Enter")  # the first: wrong gold
-        tab.wait_for_text("Wrong gold answer", since=mark)  # now the chosen one
-        mark = tab.mark()
-        tab.press("Tab")  # to the note: typing waits until the app has drawn the move
-        tab.wait_until(lambda: len(tab.output) > mark, "the focus to move to the note")
-        mark = tab.mark()
-        tab.type("checked in the org")
-        tab.wait_for_text("checked in the org", since=mark)
-        mark = tab.mark()
-        tab.press("Enter")
-        tab.wait_for_text("kept", since=mark)
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            tmp_path / "chromium-profile",
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        try:
+            tab = BrowserTab(context.new_page())
+            tab.open(served.url)
+            tab.wait_for_text("invitation code", timeout=30)
+            mark = tab.mark()
+            tab.type(code)
+            tab.wait_for_text(code, since=mark)
+            tab.press("Enter")
+            tab.wait_for_text("Adjudicate", since=mark)  # the home screen's key for Vera
+            mark = tab.mark()
+            tab.press("j")
+            tab.wait_for_text("3 queries", since=mark)
+            tab.wait_for_text("people agree on", since=mark)
+            mark = tab.mark()
+            tab.press("k")  # keep query 0's gold
+            tab.wait_for_text("Keep the gold", since=mark)
+            mark = tab.mark()
+            tab.press("Enter")  # open the categories
+            tab.wait_for_text("Needs information not in the org", since=mark)
+            tab.press("ArrowDown")
+            mark = tab.mark()
+            tab.press("Enter")  # the first: wrong gold
+            tab.wait_for_text("Wrong gold answer", since=mark)  # now the chosen one
+            mark = tab.mark()
+            tab.press("Tab")  # to the note: typing waits until the app has drawn the move
+            tab.wait_until(lambda: len(tab.output) > mark, "the focus to move to the note")
+            mark = tab.mark()
+            tab.type("checked in the org")
+            tab.wait_for_text("checked in the org", since=mark)
+            mark = tab.mark()
+            tab.press("Enter")
+            tab.wait_for_text("kept", since=mark)
+        finally:
+            context.close()
     with StudyService.open(audit_db, clock=FakeClock()) as service:
         vera = next(p for p in service.profiles() if p.name == "Vera")
         kept = [q for q in service.adjudication_queue(vera.id) if q.status == "kept"]
