@@ -34,6 +34,7 @@ SCREENSHOTS = {
     "study-realism.svg": "tui/study/__snapshots__/test_study_snapshots/test_realism.svg",
     "study-invitation-code.svg": "tui/study/__snapshots__/test_blinding_snapshots/test_invitation_code_screen.svg",
     "study-live-progress.svg": "tui/study/__snapshots__/test_live_progress/test_live_progress_snapshot.svg",
+    "study-quality-control.svg": "tui/study/__snapshots__/test_people_quality/test_people_quality_snapshot.svg",
     "results-side-by-side.svg": "tui/results/__snapshots__/test_results_snapshots/test_results_side_by_side.svg",
     "results-realism.svg": "tui/results/__snapshots__/test_results_snapshots/test_results_realism.svg",
     "soql-console.svg": "tui/results/__snapshots__/test_results_snapshots/test_soql_console.svg",

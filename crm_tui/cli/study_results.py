@@ -11,7 +11,7 @@ from crm_tui import paths
 from crm_tui.atomic import check_output_path, write_text_atomically
 from crm_tui.cli.defaults import default_taskset
 from crm_tui.cli.options import study_db_option
-from crm_tui.cli.output import print_table, say_how_read
+from crm_tui.cli.output import say_how_read
 
 FORMATS = ("table", "csv", "json", "md")
 
@@ -132,7 +132,6 @@ def results(
     item difficulty, realism ratings and audit flags."""
     from rich.console import Console
 
-    from crm_tui.study.adjudication.gold_tables import gold_markdown, gold_table
     from crm_tui.study.results.render import print_report, to_csv, to_json, to_markdown
     from crm_tui.study.results.summary import ReportOptions
     from crm_tui.study.service import StudyService
@@ -147,7 +146,6 @@ def results(
     with StudyService.open(study_path, name=study_name, read_only=True) as service:
         say_how_read(service.note)
         result = service.report(options)
-        corrected = service.gold_comparison()  # None until an audit made a version
     if figures_dir is not None:
         from crm_tui.study.results.figures import write_figures  # matplotlib: only here
 
@@ -155,19 +153,13 @@ def results(
             click.echo(f"wrote {path}", err=out is None and output_format != "table")
     if output_format == "table" and out is None:
         print_report(result, Console())
-        if corrected is not None:
-            print_table(gold_table(corrected), Console())
         return
     if output_format == "table":
         console = Console(record=True, width=200, file=io.StringIO())
         print_report(result, console)
-        if corrected is not None:
-            console.print(gold_table(corrected))
         text = console.export_text()
     else:
         text = {"csv": to_csv, "json": to_json, "md": to_markdown}[output_format](result)
-        if output_format == "md" and corrected is not None:
-            text += "\n" + gold_markdown(corrected)
     if out is None:
         click.echo(text, nl=False)
     else:

@@ -1,7 +1,9 @@
 """Quality control at scale: 40 people, 1,170 items, 10% check items. Each person agrees
 to the consent text, passes the qualification (five practice items), solves a queue of 30
 items (three of them check items) with a few events each, and rates the org; then the
-coordinator's live view, the quality overview and the report are timed.
+coordinator's live view, the quality overview and the report are timed, and the study's
+writer thread's busy seconds over one minute of the live view (a refresh every 5 s), with
+the overview read at every refresh and as the live view reads it (every 30 s).
 
 Run: python -m tests.benchmarks.quality_control [--people 40] [--items 1170] [--queue 30]
 (prints a Markdown table; the report should stay under 5 s).
@@ -21,6 +23,7 @@ from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import Preset, validated
 from crm_tui.study.work.studies import create_study
+from crm_tui.tui.study.live_progress import QUALITY_REFRESH_S, REFRESH_S, quality_due
 from tests.benchmarks import smoke
 
 ORG = "local-0000"
@@ -90,6 +93,21 @@ def work(path: Path, clock: FakeClock) -> float:
     return time.perf_counter() - start
 
 
+def watching(service: StudyService, coordinator: int, every: float) -> float:
+    """Seconds the service spends on one minute of the live view's refreshes, reading the
+    quality overview when it is due every `every` seconds (the screen's own rule)."""
+    busy, last = 0.0, None
+    for tick in range(round(60 / REFRESH_S)):
+        now = tick * REFRESH_S
+        start = time.perf_counter()
+        if quality_due(last, now, every):
+            service.quality_overview(coordinator)
+            last = now
+        service.live_progress(coordinator)
+        busy += time.perf_counter() - start
+    return busy
+
+
 def timed(call: Any, *args: Any) -> tuple[float, Any]:
     start = time.perf_counter()
     result = call(*args)
@@ -112,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
             live_s, _ = timed(service.live_progress, coordinator)
             overview_s, overview = timed(service.quality_overview, coordinator)
             report_s, report = timed(service.report)
+            every_refresh_s = watching(service, coordinator, REFRESH_S)
+            paced_s = watching(service, coordinator, QUALITY_REFRESH_S)
     assert report.quality is not None and len(overview.people) == args.people
     checks = sum(p.check_answers for p in overview.people)
     print(
@@ -123,6 +143,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"| live progress | {live_s:.2f} |")
     print(f"| quality overview (flags, check accuracy) | {overview_s:.2f} |")
     print(f"| report (with the quality section) | {report_s:.2f} |")
+    print(f"| one minute of live view, overview at every refresh | {every_refresh_s:.2f} |")
+    print(
+        f"| one minute of live view, overview every {QUALITY_REFRESH_S:g} s "
+        f"(as the screen reads it) | {paced_s:.2f} |"
+    )
 
 
 if __name__ == "__main__":

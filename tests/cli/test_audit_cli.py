@@ -210,3 +210,30 @@ def test_a_realism_study_releases_its_ratings_and_agreement(tmp_path, capsys):
     assert "exists; add --force" in fails(
         capsys, "audit", "export-ratings", "--db", path, "--out", out
     )
+
+
+def test_results_carry_original_and_corrected_gold_in_every_format(study, capsys):
+    db = ("--db", study)
+    correct = ("--gold", OTHER_ID, "--category", "wrong_gold", "--as", "Cora", *db)
+    run(capsys, "audit", "decide", 0, "correct", *correct)
+    run(capsys, "audit", "decide", 2, "drop", "--category", "ambiguous_query", "--as", "Ari", *db)
+    before = json.loads(run(capsys, "results", "--format", "json", *db))
+    assert before["gold"] is None  # decisions alone make no version
+    run(capsys, "audit", "version", "--as", "Cora", *db)
+
+    report = json.loads(run(capsys, "results", "--format", "json", *db))
+    gold = report["gold"]
+    assert gold["version"] == 1 and len(gold["content_hash"]) == len(gold["parent_hash"])
+    rows = {row["family"]: row for row in gold["rows"]}
+    assert rows["NCR"]["humans"] == [0.5, 1.0] and rows["NCR"]["corrected"] == 1
+    assert rows["BRI"]["dropped"] == 1 and rows["BRI"]["humans"][1] is None
+
+    lines = run(capsys, "results", "--format", "csv", *db).splitlines()
+    assert "gold_comparison,,,version,1" in lines
+    assert "gold_comparison,NCR,humans,success_original,0.5" in lines
+    assert "gold_comparison,NCR,humans,success_corrected,1.0" in lines
+    assert "gold_comparison,BRI,,dropped,1" in lines
+
+    for output in ("md", "table"):
+        shown = run(capsys, "results", "--format", output, *db)
+        assert "Original vs corrected gold (version 1" in shown and "50.0 → 100.0" in shown

@@ -42,6 +42,7 @@ from crm_tui.study.store.models import (
 )
 from crm_tui.study.work.profiles import find_profile, require_mode
 from crm_tui.study.work.studies import get_study, study_protocol
+from crm_tui.tasks.gold_queries import GoldQuery, gold_queries
 from crm_tui.tasks.scoring import score
 from crm_tui.tasks.taskset import CRMARENA, Instance, TaskSet, sealed
 from crm_tui.tasks.versions import (
@@ -104,6 +105,8 @@ class QueueItem:
     derivation: dict[str, Any]  # how the gold was made: the `crm_tui` metadata, `required`
     decisions: tuple[Decision, ...]  # oldest first
     status: str  # open, kept, corrected, dropped, awaiting a second adjudicator
+    # The SOQL showing the rows the gold rests on (generated task sets; `gold_queries.py`).
+    gold_queries: tuple[GoldQuery, ...] = ()
 
     @property
     def decided(self) -> bool:
@@ -180,6 +183,12 @@ def _grouped(
         for rep, (humans_n, agents_n) in zip(representatives, counts)
     ]
     return sorted(groups, key=lambda g: (-g.humans - g.agents, str(g.answer)))
+
+
+def _gold_queries(item: StudyItem) -> tuple[GoldQuery, ...]:
+    extra = json.loads(item.extra_json) if item.extra_json else {}
+    params = extra.get("params") if isinstance(extra, dict) else None
+    return tuple(gold_queries(item.task, params if isinstance(params, dict) else None))
 
 
 def _derivation(item: StudyItem) -> dict[str, Any]:
@@ -300,6 +309,7 @@ def adjudication_queue(store: StudyStore, study_id: int, actor_id: int) -> list[
                     answers=tuple(groups),
                     flags=tuple(flags[item_id]),
                     derivation=_derivation(item),
+                    gold_queries=_gold_queries(item),
                     decisions=tuple(
                         Decision(
                             names[r.annotator_id],

@@ -69,6 +69,10 @@ def report_tables(report: Report) -> list[TableView]:
         from crm_tui.study.results.render_quality import quality_tables  # it imports this
 
         tables += quality_tables(report.quality)
+    if report.gold is not None:
+        from crm_tui.study.adjudication.gold_tables import gold_view  # it imports this
+
+        tables.append(gold_view(report.gold))
     return tables
 
 
@@ -651,6 +655,14 @@ def to_csv(report: Report) -> str:
 
 
 def _csv_records(report: Report) -> Iterator[list[object]]:
+    yield from _report_records(report)
+    if report.gold is not None:
+        from crm_tui.study.adjudication.gold_tables import gold_records
+
+        yield from gold_records(report.gold)
+
+
+def _report_records(report: Report) -> Iterator[list[object]]:
     for row in report.families:
         humans = row.humans
         yield ["performance", row.family, "humans", "items", row.items]

@@ -21,6 +21,7 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from sqlmodel import Session, select
 
@@ -66,6 +67,9 @@ from crm_tui.study.work.studies import study_protocol
 from crm_tui.tasks.families import Family, families
 from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, is_right, is_submission, score
 from crm_tui.tasks.taskset import CRMARENA
+
+if TYPE_CHECKING:
+    from crm_tui.study.adjudication.rescore import GoldComparison
 
 ALL = "ALL"
 # The paper's Table 2 column order (grouped by persona), used for every per-family listing.
@@ -165,6 +169,9 @@ class Report:
     quality: QualityReport | None = None  # consent, gate, check items, flags (`quality_report.py`)
     # single- vs multi-turn per family (`turn_modes.py`); None: no interactive items
     turn_modes: list[TurnModeRow] | None = None
+    # Scores under the original and the latest audited gold (`adjudication/rescore.py`);
+    # None until an adjudication made a task-set version.
+    gold: GoldComparison | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +203,8 @@ def agent_label(model: str, strategy: str) -> str:
 
 
 def build_report(session: Session, study: Study, options: ReportOptions | None = None) -> Report:
+    from crm_tui.study.adjudication.rescore import gold_comparison  # it imports this module
+
     options = options or ReportOptions()
     bootstrap = BootstrapOptions(
         confidence=options.confidence,
@@ -248,6 +257,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
         turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
+        gold=gold_comparison(session, study),
     )
 
 

@@ -7,7 +7,7 @@ scores under the original and the corrected gold side by side."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
@@ -17,12 +17,18 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
 
+from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
 from crm_tui.tui.styles import css_next_to
+from crm_tui.tui.widgets.records_table import RecordsTable
+from crm_tui.tui.workers import fetch_then_show
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from crm_tui.study.adjudication.queue import QueueItem
     from crm_tui.study.service import Profile, StudyService, Taxonomy
+    from crm_tui.tasks.gold_queries import GoldQuery
 
 DECISION_TITLES = {"keep": "Keep the gold", "correct": "Correct the gold", "drop": "Drop the query"}
 
@@ -62,6 +68,10 @@ def item_detail(item: QueueItem) -> Group:
     for key, value in item.derivation.items():
         derivation.add_row(Text(str(key), style="bold"), Text(str(value)))
     parts += [Text("How the gold was made", style="bold underline"), derivation]
+    if item.gold_queries:
+        parts.append(Text("The rows the gold rests on, on the org (g runs these)", style="bold"))
+        for n, gold_query in enumerate(item.gold_queries, start=1):
+            parts += [Text(f"{n}. {gold_query.what}"), Text(gold_query.soql, style="dim")]
     if item.decisions:
         decisions = Table(title="Decisions", title_justify="left", expand=True)
         for column in ("By", "Decision", "Category", "New gold", "Note", "When"):
@@ -153,6 +163,13 @@ class AdjudicationScreen(StudyScreen):
             id="adjudicate-compare",
             tooltip="Scores under the original and the corrected gold, side by side",
         ),
+        Binding(
+            "g",
+            "gold_rows",
+            "Run gold queries",
+            id="adjudicate-gold-rows",
+            tooltip="Run on the org the queries that show the rows the gold rests on",
+        ),
         Binding("escape", "leave", "Back", id="adjudicate-back"),
     ]
 
@@ -167,6 +184,7 @@ class AdjudicationScreen(StudyScreen):
         yield DataTable(id="adjudication-items", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="adjudication-detail"):
             yield Static("", id="adjudication-detail-text")
+            yield Vertical(id="adjudication-gold-rows")
 
     async def on_mount(self) -> None:
         self.title = "Adjudication"
@@ -223,8 +241,18 @@ class AdjudicationScreen(StudyScreen):
             )
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id != "adjudication-items":
+            return  # a table of gold rows
         self.comparing = False
         self._show_current()
+        self.query_one("#adjudication-gold-rows", Vertical).remove_children()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "gold_rows":
+            item = self._current()
+            return item is not None and bool(item.gold_queries)
+        return super().check_action(action, parameters)
 
     # ----------------------------------------------------------------- actions
     def action_decide(self, decision: str) -> None:
@@ -268,6 +296,49 @@ class AdjudicationScreen(StudyScreen):
             return
         self.comparing = True
         self.query_one("#adjudication-detail-text", Static).update(gold_table(comparison))
+
+    def action_gold_rows(self) -> None:
+        """Run the item's gold queries on the org in a thread; their rows below the detail."""
+        item = self._current()
+        if item is None or not item.gold_queries:
+            return
+        backend = self.app.backend  # type: ignore[attr-defined]  # StudyApp's org
+        queries = item.gold_queries
+
+        def run() -> list[tuple[GoldQuery, list[dict[str, Any]] | str]]:
+            ran: list[tuple[GoldQuery, list[dict[str, Any]] | str]] = []
+            for gold_query in queries:
+                try:
+                    ran.append((gold_query, backend.soql(gold_query.soql).records))
+                except Exception as error:  # shown with its query: the others still run
+                    ran.append((gold_query, explain(self, error)))
+            return ran
+
+        self.comparing = False
+        self._show_current()
+        fetch_then_show(self, run, self._show_gold_rows, group="gold-rows")
+
+    async def _show_gold_rows(
+        self, ran: list[tuple[GoldQuery, list[dict[str, Any]] | str]]
+    ) -> None:
+        box = self.query_one("#adjudication-gold-rows", Vertical)
+        await box.remove_children()
+        widgets: list[Widget] = []
+        for n, (gold_query, rows) in enumerate(ran, start=1):
+            count = f"{len(rows):,} rows" if isinstance(rows, list) else "failed"
+            widgets.append(Static(f"{n}. {gold_query.what} — {count}", classes="gold-rows-title"))
+            if isinstance(rows, str):
+                widgets.append(Static(rows, markup=False))
+            elif rows:
+                table = RecordsTable(classes="gold-rows", zebra_stripes=True)
+                widgets.append(table)
+            else:
+                widgets.append(Static("No rows.", classes="hint"))
+        await box.mount_all(widgets)
+        tables = iter(box.query(RecordsTable))
+        for _, rows in ran:
+            if isinstance(rows, list) and rows:
+                next(tables).show_records(rows)
 
     def action_leave(self) -> None:
         self.dismiss()

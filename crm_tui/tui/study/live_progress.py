@@ -9,6 +9,7 @@ CLI, other annotators' apps) appear without a restart.
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from rich.text import Text
@@ -29,7 +30,16 @@ from crm_tui.tui.styles import css_next_to
 from crm_tui.tui.workers import fetch_then_show
 
 REFRESH_S = 5.0
+# The quality overview (check accuracy, behaviour flags over every event) costs about ten
+# times the rest of a refresh at 40 people, on the study's one writer thread: it is read
+# this often, and at once on Ctrl+R or back from the quality-control screen.
+QUALITY_REFRESH_S = 30.0
 DASH = "—"
+
+
+def quality_due(last_read: float | None, now: float, every: float) -> bool:
+    """Whether a refresh at `now` (monotonic seconds) reads the quality overview again."""
+    return last_read is None or now - last_read >= every
 
 
 def duration(ms: int | None) -> str:
@@ -139,7 +149,14 @@ class LiveProgressScreen(StudyScreen):
     HELP_TITLE = "Live progress (coordinators)"
     BINDINGS = [
         Binding("a", "reassign", "Reassign stale query", id="reassign"),
-        Binding("ctrl+r", "refresh", "Refresh now", id="refresh"),
+        Binding(
+            "q",
+            "quality",
+            "Quality control",
+            id="live-quality",
+            tooltip="Allow another qualification try; exclude or count a person again",
+        ),
+        Binding("ctrl+r", "refresh(True)", "Refresh now", id="refresh"),
         Binding("escape", "close", "Close", id="close"),
     ]
 
@@ -151,6 +168,9 @@ class LiveProgressScreen(StudyScreen):
         # after it instead of cancelling it, so a slow read still gets shown.
         self._reader: Worker[None] | None = None
         self._read_again = False
+        self._quality: QualityReport | None = None  # the latest overview read
+        self._quality_read_at: float | None = None  # when (monotonic); None: read next time
+        self._covered = False  # another screen is on top
 
     def compose_body(self) -> ComposeResult:
         yield Static("Live progress", classes="screen-title")
@@ -186,16 +206,36 @@ class LiveProgressScreen(StudyScreen):
         self.timer = self.set_interval(REFRESH_S, self.action_refresh)
         self.action_refresh()
 
-    def action_refresh(self) -> None:
+    def on_screen_suspend(self) -> None:
+        self._covered = True
+
+    def on_screen_resume(self) -> None:
+        """Back from a screen on top (the quality-control screen: an exclusion, a retry):
+        read it all now."""
+        if self._covered:
+            self._covered = False
+            self.action_refresh(True)
+
+    def action_refresh(self, everything: bool = False) -> None:
+        if everything:
+            self._quality_read_at = None
         if self._reader is not None and not self._reader.is_finished:
             self._read_again = True
             return
         self._read_again = False
         profile_id = None if self.profile is None else self.profile.id
-        service, quality = self.service, self.quality_controlled
+        service = self.service
+        now = time.monotonic()
+        quality = self.quality_controlled and quality_due(
+            self._quality_read_at, now, QUALITY_REFRESH_S
+        )
+        if quality:
+            self._quality_read_at = now
+
+        previous = self._quality
 
         def read() -> tuple[LiveProgress, QualityReport | None]:
-            overview = service.quality_overview(profile_id) if quality else None
+            overview = service.quality_overview(profile_id) if quality else previous
             return service.live_progress(profile_id), overview
 
         self._reader = fetch_then_show(
@@ -211,6 +251,7 @@ class LiveProgressScreen(StudyScreen):
             self.action_refresh()
 
     def _failed(self, error: Exception) -> None:
+        self._quality_read_at = None  # the overview too, next time
         self.query_one("#live-heading", Static).update(explain(self, error))
 
     @property
@@ -221,6 +262,7 @@ class LiveProgressScreen(StudyScreen):
     def _show(self, read: tuple[LiveProgress, QualityReport | None]) -> None:
         live, overview = read
         self.live = live
+        self._quality = overview
         by_person = {p.profile_id: p for p in overview.people} if overview else {}
         now = live.as_of
         at_work = sum(1 for p in live.annotators if p.active_now)
@@ -229,6 +271,7 @@ class LiveProgressScreen(StudyScreen):
             f"annotator(s), {at_work} at work now (an event in the last "
             f"{live.active_window_s // 60} min) · stale: open, idle {live.stale_after_s // 60} "
             f"min or more · refreshes every {REFRESH_S:g} s"
+            + (f" (quality every {QUALITY_REFRESH_S:g} s)" if self.quality_controlled else "")
         )
         self._fill(
             self.query_one("#live-annotators", DataTable),
@@ -271,6 +314,8 @@ class LiveProgressScreen(StudyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reassign":
             return self.live is not None and bool(self.live.stale)
+        if action == "quality":
+            return self.quality_controlled and self.profile is not None
         return True
 
     def _highlighted_stale(self) -> StaleQuery | None:
@@ -306,6 +351,18 @@ class LiveProgressScreen(StudyScreen):
                 title="Reassigned",
             )
         self.action_refresh()
+
+    def action_quality(self) -> None:
+        """The highlighted annotator on the quality-control screen."""
+        from crm_tui.tui.study.people_quality import PeopleQualityScreen
+
+        if self.profile is None:
+            return
+        highlight = None
+        table = self.query_one("#live-annotators", DataTable)
+        if table.row_count:
+            highlight = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        self.app.push_screen(PeopleQualityScreen(self.service, self.profile, highlight))
 
     def action_close(self) -> None:
         if self.timer is not None:

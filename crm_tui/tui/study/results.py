@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
+from crm_tui.study.adjudication.gold_tables import TITLE as GOLD_TITLE
 from crm_tui.study.results.process import SIGHT_LABELS, Sight, Trace
 from crm_tui.study.results.render import (
     PROCESS_TABLE_TITLE,
@@ -61,6 +62,8 @@ COLOURS = ("blue+", "red+", "green+", "orange+", "magenta+", "cyan+", "yellow+",
 def tab_of(title: str) -> str:
     if title.startswith(STATISTICS_TITLES):
         return "statistics"
+    if title.startswith(GOLD_TITLE):  # the version and its hashes follow
+        return "audit"
     return TAB_OF_TABLE.get(title, "humans-agents")
 
 

@@ -76,6 +76,7 @@ BEFORE_THE_CODE = (
     "soql_console",
     "results",
     "adjudicate",
+    "quality",
     "leave_browser",
 )
 
@@ -110,6 +111,11 @@ class StudyApp(CrmApp):
             "Live progress",
             "live",
             "Who is at work, progress, stale queries, reassign (f10, coordinators)",
+        ),
+        (
+            "Quality control",
+            "quality",
+            "Allow another qualification try; exclude or count a person again (coordinators)",
         ),
     )
 
@@ -442,6 +448,28 @@ class StudyApp(CrmApp):
         elif not isinstance(self.screen, AdjudicationScreen):
             self.push_screen(AdjudicationScreen(self.service, profile))
 
+    def _quality_controller(self) -> Profile | None:
+        """A coordinator at work on a study with quality controls."""
+        profile = self._coordinator_at_work()
+        if self.service is None or self.service.study.protocol.quality is None:
+            return None
+        return profile
+
+    def action_quality(self) -> None:
+        """The palette's "Quality control": retries and exclusions, for a coordinator at
+        work on a study with quality controls (the service checks again)."""
+        from crm_tui.tui.study.people_quality import PeopleQualityScreen
+
+        profile = self._quality_controller()
+        if profile is None:
+            self.notify(
+                "Quality control is for coordinators of a study with quality controls.",
+                title="Quality control",
+                severity="warning",
+            )
+        elif self.service is not None and not isinstance(self.screen, PeopleQualityScreen):
+            self.push_screen(PeopleQualityScreen(self.service, profile))
+
     @property
     def palette_offers_org(self) -> bool:
         return not self._before_the_code()
@@ -463,6 +491,8 @@ class StudyApp(CrmApp):
             return False
         if action == "live":
             return self._coordinator_at_work() is not None
+        if action == "quality":
+            return self._quality_controller() is not None
         if action == "leave_browser":
             return self._study_below()
         if action in BROWSER_ONLY and isinstance(self.screen, StudyScreen):

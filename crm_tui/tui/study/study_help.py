@@ -51,6 +51,7 @@ def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog[Any]]]:
         dialogs,
         home,
         live_progress,
+        people_quality,
         profile,
         realism,
         replay_screen,

@@ -184,3 +184,37 @@ async def test_quality_control_shows_beside_each_annotator(controlled_study, clo
 
 def test_a_person_quality_control_knows_nothing_of_yet_shows_a_dash():
     assert live_progress.quality_cell(None) == "—"
+
+
+async def test_the_quality_overview_is_read_less_often_than_the_rest(
+    controlled_study, clock, small_org_path, monkeypatch
+):
+    """Refreshes every 0.1 s read the overview once (it is due every minute here); Ctrl+R
+    reads it again, and so does coming back from the quality-control screen."""
+    monkeypatch.setattr(live_progress, "REFRESH_S", 0.1)
+    monkeypatch.setattr(live_progress, "QUALITY_REFRESH_S", 60.0)
+    path, cleo_code = controlled_study
+    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, cleo_code)
+        service = app.service
+        reads = {"live": 0, "quality": 0}
+        for name, method in (("live", "live_progress"), ("quality", "quality_overview")):
+            call = getattr(service, method)
+
+            def counted(*args, _call=call, _name=name, **kwargs):
+                reads[_name] += 1
+                return _call(*args, **kwargs)
+
+            monkeypatch.setattr(service, method, counted)
+        table = screen.query_one("#live-annotators", DataTable)
+        await wait_for(pilot, lambda: reads["live"] >= 5)
+        assert reads["quality"] == 0  # read once already, when the screen opened
+        assert {row[0]: row[-1] for row in cells(table)}["Ben"].startswith("excluded")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: reads["quality"] == 1)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: reads["quality"] == 2)  # the quality screen's own read
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: reads["quality"] == 3 and app.screen is screen)

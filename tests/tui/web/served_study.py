@@ -14,7 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,3 +151,23 @@ class BrowserTab:
     def press(self, *keys: str) -> None:
         for key in keys:
             self.page.keyboard.press(key)
+
+
+@contextlib.contextmanager
+def chromium(profile: Path) -> Iterator[Any]:
+    """Debian's Chromium (never Playwright's download), headless, on the profile folder
+    `profile`; the browser context, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
