@@ -348,7 +348,7 @@ class SalesforceApi:
             self._forget(room_for=cursor.size)
             self.cursors[locator] = cursor
             self.locator_bytes_kept += cursor.size
-            return self.page(version, locator, 0)
+        return self.page(version, locator, cursor, 0)
 
     def _forget(self, room_for: int = 0) -> None:
         """Drop cursors unread for too long, then the oldest while the kept ones and one
@@ -370,13 +370,20 @@ class SalesforceApi:
             self._forget()
             if not match or match["locator"] not in self.cursors:
                 return _error(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
-            return self.page(version, match["locator"], int(match["offset"]))
+            cursor = self._touch(match["locator"])
+        return self.page(version, match["locator"], cursor, int(match["offset"]))
 
-    def page(self, version: str, locator: str, offset: int) -> Response:
-        """One page of a kept cursor, its JSON joined from the records' JSON. Under `lock`."""
+    def _touch(self, locator: str) -> _Cursor:
+        """The kept cursor, marked read now: the last to be forgotten. Under `lock`."""
         cursor = self.cursors[locator]
         cursor.used = time.monotonic()
-        self.cursors.move_to_end(locator)  # read: the last to be forgotten
+        self.cursors.move_to_end(locator)
+        return cursor
+
+    def page(self, version: str, locator: str, cursor: _Cursor, offset: int) -> Response:
+        """One page of a cursor, its JSON joined from the records' JSON. Outside `lock`:
+        a cursor's pages never change, and a page re-cut at an offset between pages
+        (parsing two pages' JSON) would otherwise stall every other query."""
         end = offset + cursor.batch
         done = end >= cursor.count
         head: dict[str, Any] = {"totalSize": cursor.count, "done": done}

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -338,6 +339,41 @@ def _refuse_foreign_schema(conn: Connection, display: str) -> None:
 _DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image")
 
 
+# SQLite's primary result codes for a file it cannot write (extended codes add high bits).
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+_NEARLY_FULL = 1 << 20  # bytes free below which a write error is the disk being full
+
+
+def _unwritable(path: Path, error: BaseException | None) -> str | None:
+    """One line for a study file that cannot be written where it is (a full disk, a
+    read-only file or folder, a disk error), or None for any other error. Those are the
+    disk's doing, not the file's: without this they read as "not a crm-tui study file"."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(code, int):
+        return None
+    code &= 0xFF
+    reason = " ".join(str(error).split())
+    folder = path.parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        free = None
+    if code == _SQLITE_FULL or (code == _SQLITE_IOERR and free is not None and free < _NEARLY_FULL):
+        return (
+            f"{path} cannot be written: the disk is full ({reason}); "
+            "nothing was written. Free some space and try again"
+        )
+    if code not in (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CANTOPEN):
+        return None
+    if not os.access(folder, os.W_OK):
+        where = f"its folder {folder} is read-only (SQLite writes a -wal and -shm beside it)"
+    elif path.exists() and not os.access(path, os.W_OK):
+        where = "the file is read-only"
+    else:
+        where = f"the disk refused ({reason})"
+    return f"{path} cannot be written: {where}; nothing was written"
+
+
 def _damaged(path: StudyLocation, problem: str) -> str:
     problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
     problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
@@ -385,7 +421,8 @@ class StudyStore:
         _refuse_special(path)
         if path.exists():
             _refuse_foreign_database(path)
-        else:
+        created = not path.exists()
+        if created:
             check_output_path(path, force=False, what="the study file")
             try:
                 create_private_file(path)  # gold answers inside: 0600 (and its -wal, -shm)
@@ -400,6 +437,12 @@ class StudyStore:
                 migrate(conn, path, clock.wall(), target_version)
         except DatabaseError as exc:
             engine.dispose()
+            if created:  # a half-made file (a full disk) would later read as damaged
+                for made in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    made.unlink(missing_ok=True)
+            unwritable = _unwritable(path, exc.orig)
+            if unwritable is not None:
+                raise CrmTuiError(unwritable) from None
             raise CrmTuiError(f"{path} is not a crm-tui study file ({exc.orig})") from None
         except CrmTuiError:
             engine.dispose()
@@ -519,6 +562,9 @@ class StudyStore:
             reason = " ".join(str(exc.orig).split())
             if reason == "database is locked":  # other writers held it past the timeout
                 raise CrmTuiError(self._busy()) from None
+            unwritable = _unwritable(Path(self.path), exc.orig)
+            if unwritable is not None:
+                raise CrmTuiError(unwritable) from None
             if not any(word in reason for word in _DAMAGE_WORDS):
                 raise
             # A change the integrity check cannot see (bytes inside a row): one line.
