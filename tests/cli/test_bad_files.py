@@ -293,5 +293,25 @@ def test_a_damaged_org_file_gives_one_line_in_tasks_generate(
     assert not (tmp_path / "t.json").exists()
 
 
+def _with_corrupt_pages(small_org_path: Path, org: Path, where: float) -> None:
+    shutil.copy(small_org_path, org)
+    data = bytearray(org.read_bytes())
+    start = int(len(data) * where) // 4096 * 4096
+    data[start : start + 65536] = b"\xff" * 65536
+    org.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("command", ["check", "stats"])
+@pytest.mark.parametrize("where", [0.2, 0.5, 0.8])
+def test_org_check_and_stats_name_corrupt_pages_in_one_line(
+    tmp_path, capsys, small_org_path, command, where
+):
+    org = tmp_path / "org.sqlite"
+    _with_corrupt_pages(small_org_path, org, where)
+    line = fails(capsys, "org", command, "--org", org)
+    assert line.startswith(f"crm-tui: {org} is damaged"), line
+    assert "unexpected" not in line
+
+
 def test_every_bad_task_set_is_named():
     assert tuple(_task_set_texts()) == BAD_TASK_SETS
