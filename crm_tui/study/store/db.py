@@ -60,6 +60,7 @@ from crm_tui.study.store.migrations import (
     is_own_trigger,
     migrate,
 )
+from crm_tui.study.store.row_check import row_damage
 from crm_tui.study.work.clock import Clock, SystemClock
 
 BUSY_TIMEOUT_S = 10
@@ -306,6 +307,7 @@ def _refuse_foreign_database(path: Path) -> None:
                     f"{path} is not a crm-tui study file (its schema_version table is not ours)"
                 )
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        inside_rows = row_damage(conn) if problems == ["ok"] else None
     except sqlite3.DatabaseError as exc:
         if "malformed" in str(exc) or "corrupt" in str(exc):
             raise CrmTuiError(_damaged(path, str(exc))) from None
@@ -318,6 +320,8 @@ def _refuse_foreign_database(path: Path) -> None:
         conn.close()
     if problems != ["ok"]:
         raise CrmTuiError(_damaged(path, problems[0]))
+    if inside_rows is not None:
+        raise CrmTuiError(_damaged(path, inside_rows, found_by=None))
 
 
 def _refuse_foreign_schema(conn: Connection, display: str) -> None:
@@ -374,13 +378,13 @@ def _unwritable(path: Path, error: BaseException | None) -> str | None:
     return f"{path} cannot be written: {where}; nothing was written"
 
 
-def _damaged(path: StudyLocation, problem: str) -> str:
+def _damaged(
+    path: StudyLocation, problem: str, found_by: str | None = "SQLite integrity check"
+) -> str:
     problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
     problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
-    return (
-        f"{path} is damaged (SQLite integrity check: {problem}); nothing was written to it. "
-        "Restore it from a copy"
-    )
+    found = f"{found_by}: {problem}" if found_by else problem
+    return f"{path} is damaged ({found}); nothing was written to it. Restore it from a copy"
 
 
 class StudyStore:
