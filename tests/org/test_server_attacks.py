@@ -242,12 +242,12 @@ def test_a_page_cut_at_an_odd_offset_leaves_other_clients_answered(small_org_pat
         except TimeoutError:
             others.append("no answer within 5 s")
 
-    def recut_while_another_client_queries(cursor, offset):
-        if offset % cursor.batch:
+    def recut_while_another_client_queries(cursor, offset, *bounds):
+        if offset not in cursor.starts:
             other = threading.Thread(target=another_client)
             other.start()
             other.join(10)
-        return recut(cursor, offset)
+        return recut(cursor, offset, *bounds)
 
     monkeypatch.setattr(rest, "_page_records", recut_while_another_client_queries)
     with OrgServer(small_org_path, today=TODAY, query_workers=0) as srv:
