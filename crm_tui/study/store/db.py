@@ -345,6 +345,7 @@ _DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image
 
 # SQLite's primary result codes for a file it cannot write (extended codes add high bits).
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+_SQLITE_READ_ERRORS = (266, 522)  # SQLITE_IOERR_READ, SQLITE_IOERR_SHORT_READ
 _NEARLY_FULL = 1 << 20  # bytes free below which a write error is the disk being full
 
 
@@ -352,10 +353,10 @@ def _unwritable(path: Path, error: BaseException | None) -> str | None:
     """One line for a study file that cannot be written where it is (a full disk, a
     read-only file or folder, a disk error), or None for any other error. Those are the
     disk's doing, not the file's: without this they read as "not a crm-tui study file"."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if not isinstance(code, int):
+    extended = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(extended, int):
         return None
-    code &= 0xFF
+    code = extended & 0xFF
     reason = " ".join(str(error).split())
     folder = path.parent
     try:
@@ -369,6 +370,8 @@ def _unwritable(path: Path, error: BaseException | None) -> str | None:
         )
     if code not in (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CANTOPEN):
         return None
+    if extended in _SQLITE_READ_ERRORS:
+        return f"{path} cannot be read: the disk refused ({reason}); nothing was written"
     if not os.access(folder, os.W_OK):
         where = f"its folder {folder} is read-only (SQLite writes a -wal and -shm beside it)"
     elif path.exists() and not os.access(path, os.W_OK):
