@@ -4,6 +4,7 @@ Salesforce's shape. Real servers on 127.0.0.1, real worker processes."""
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import os
@@ -224,3 +225,13 @@ def test_an_answer_past_its_bound_is_a_salesforce_error_naming_it(small_org_path
         assert error["errorCode"] == "EXCEEDED_MAX_SIZE_REQUEST"
         assert "1,000 bytes" in error["message"] and "LIMIT" in error["message"]
         assert get(srv, query("SELECT COUNT() FROM Case"))[0] == 200  # serving on
+
+
+@pytest.mark.parametrize("workers", [0, 1], ids=["here", "in a worker"])
+def test_a_search_answer_past_its_bound_is_a_salesforce_error_too(tiny_org, workers):
+    with OrgServer(tiny_org, today=TODAY, query_workers=workers, answer_bytes=100) as srv:
+        status, body = get(srv, query(SEARCH, "search"))
+        assert status == 400, body
+        assert json.loads(body)[0]["errorCode"] == "EXCEEDED_MAX_SIZE_REQUEST"
+        srv.api.bounds = dataclasses.replace(srv.api.bounds, answer_bytes=1 << 20)
+        assert get(srv, query(SEARCH, "search"))[0] == 200

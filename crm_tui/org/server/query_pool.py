@@ -109,13 +109,7 @@ def cut_pages(records: list[str], batch: int, page_bytes: int) -> tuple[list[byt
     return pages, starts
 
 
-def answer_of(result: JsonQueryResult, batch: int, bounds: Bounds = Bounds()) -> bytes | Pages:
-    """The whole answer's JSON, or its records cut into pages when they pass one batch
-    or one page's bytes (the caller keeps them behind a query locator). An answer past
-    `bounds.answer_bytes` is refused: no client is sent, and no server keeps, an answer
-    of any size a query can ask for (a child sub-query brings every child)."""
-    records = result.records  # JSON text, as json.dumps writes each record
-    size = sum(map(len, records)) + 2 * len(records)
+def _within(size: int, bounds: Bounds) -> None:
     if size > bounds.answer_bytes:
         raise SalesforceError(
             "EXCEEDED_MAX_SIZE_REQUEST",
@@ -123,6 +117,23 @@ def answer_of(result: JsonQueryResult, batch: int, bounds: Bounds = Bounds()) ->
             "bytes this server sends for one query: select fewer fields or child records, "
             "or narrow it with WHERE or a LIMIT.",
         )
+
+
+def search_answer(found: dict[str, object], bounds: Bounds) -> bytes:
+    """A SOSL answer's JSON, within the same bound as a query's."""
+    body = json.dumps(found).encode()
+    _within(len(body), bounds)
+    return body
+
+
+def answer_of(result: JsonQueryResult, batch: int, bounds: Bounds = Bounds()) -> bytes | Pages:
+    """The whole answer's JSON, or its records cut into pages when they pass one batch
+    or one page's bytes (the caller keeps them behind a query locator). An answer past
+    `bounds.answer_bytes` is refused: no client is sent, and no server keeps, an answer
+    of any size a query can ask for (a child sub-query brings every child)."""
+    records = result.records  # JSON text, as json.dumps writes each record
+    size = sum(map(len, records)) + 2 * len(records)
+    _within(size, bounds)
     if result.total_size == 0 or (len(records) <= batch and size <= bounds.page_bytes):
         return result.body()
     pages, starts = cut_pages(records, batch, bounds.page_bytes)
@@ -237,7 +248,7 @@ def _in_worker(path: str, ask: Ask) -> _Reply:
                     seconds,
                     lambda r: execute_sosl(r, text, today=today, api_version=version),
                 )
-                return ("ok", json.dumps(found).encode(), "", "", 200)
+                return ("ok", search_answer(found, bounds), "", "", 200)
             result = within_budget(
                 _reader(path),
                 seconds,

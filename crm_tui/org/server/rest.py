@@ -45,6 +45,7 @@ from crm_tui.org.server.query_pool import (
     answer_of,
     cut_pages,
     runs_here,
+    search_answer,
     within_budget,
 )
 from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
@@ -426,16 +427,14 @@ class SalesforceApi:
                 200,
                 self.in_turn(
                     lambda: pool.run(
-                        Ask("search", text, self.today, version, 0, self.query_seconds)
+                        Ask("search", text, self.today, version, 0, self.query_seconds, self.bounds)
                     )
                 ),
             )
-        return Response(
-            200,
-            self.run(
-                lambda reader: execute_sosl(reader, text, today=self.today, api_version=version)
-            ),
+        found = self.run(
+            lambda reader: execute_sosl(reader, text, today=self.today, api_version=version)
         )
+        return Response(200, search_answer(found, self.bounds))
 
     # ----------------------------------------------------------------- sobjects
     def sobjects(self, version: str, rest: list[str], params: dict[str, list[str]]) -> Response:
