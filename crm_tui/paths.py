@@ -10,6 +10,7 @@ which many annotators on many machines share; it wins over CRM_TUI_STUDY.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from pathlib import Path
@@ -118,3 +119,13 @@ def bundled_dir(name: str) -> Path:
     if installed.is_dir():
         return installed
     return PACKAGE_DIR.parent / name
+
+
+def is_loopback(host: str) -> bool:
+    """True for a host name or address that only the local host can reach."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

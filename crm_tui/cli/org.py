@@ -96,8 +96,10 @@ def check(org_path: Path | None, realism: bool) -> None:
 
     path = org_path or default_org()
     with OrgStore.open(path) as store:
-        report = check_org(store)
-        measures = _realism_measures(store) if realism else []
+        refuse_damaged(store)
+        with store.reading("checking the org"):
+            report = check_org(store)
+            measures = _realism_measures(store) if realism else []
     for line in report.lines():
         click.echo(line)
     if measures:
@@ -105,6 +107,18 @@ def check(org_path: Path | None, realism: bool) -> None:
         print_table(table, _stdout_console())
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def refuse_damaged(store: OrgStore) -> None:
+    """One line naming what is damaged (a corrupt page, a date that is not one), before a
+    command reads the org: a count over a corrupt page can look right, and a check
+    reading one fails half-way. A fraction of a second at CRMArena's size."""
+    from crm_tui.org.store.check import find_damage
+    from crm_tui.org.store.orgstore import OrgError
+
+    damage = find_damage(store)
+    if damage is not None:
+        raise OrgError(f"{store.path} is damaged ({damage})")
 
 
 def _realism_measures(store: OrgStore) -> list[Measure]:
@@ -142,8 +156,10 @@ def print_stats(path: Path) -> None:
     from crm_tui.org.store.orgstore import OrgStore
 
     with OrgStore.open(path) as store:
-        counts = store.counts()
-        fingerprint = store.fingerprint
+        refuse_damaged(store)
+        with store.reading("counting records"):
+            counts = store.counts()
+            fingerprint = store.fingerprint
     table = Table(title=f"{path}  ({fingerprint})")
     table.add_column("Object")
     table.add_column("Label")

@@ -16,6 +16,7 @@ import click
 from crm_tui import paths
 from crm_tui.cli.defaults import default_org
 from crm_tui.cli.options import org_path_option
+from crm_tui.paths import is_loopback
 
 if TYPE_CHECKING:
     from crm_tui.org.server.rest import OrgServer
@@ -103,6 +104,12 @@ def serve(
         password=password or None,
         query_workers=default_query_workers() if query_workers is None else query_workers,
     )
+    if not tls and not is_loopback(host):
+        click.echo(
+            f"warning: listening on {host} over plain http: the password and session id "
+            "travel in clear; serve with --tls, or keep loopback",
+            err=True,
+        )
     click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
     click.echo(f"session id : {server.session_id}")
     click.echo(f"username   : {server.username}")

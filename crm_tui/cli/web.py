@@ -20,7 +20,7 @@ import click
 from crm_tui import paths
 from crm_tui.cli.connect import salesforce_options
 from crm_tui.cli.options import org_path_option, study_db_option
-from crm_tui.paths import StudyLocation
+from crm_tui.paths import StudyLocation, is_loopback
 
 DEFAULT_PORT = 8000
 DEFAULT_MAX_TABS = 50  # each tab's app takes ~130 MB
@@ -99,7 +99,7 @@ def web(
     # among them) would pay for it.
     from crm_tui.org.store.orgstore import OrgStore
     from crm_tui.study.coordination import study_to_serve
-    from crm_tui.web.server import StudyWebServer, is_loopback, url_host
+    from crm_tui.web.server import StudyWebServer, url_host
 
     if salesforce and org_path is not None:
         raise click.UsageError("--org and --salesforce choose the org two ways: give one")

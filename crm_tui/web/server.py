@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import ipaddress
 import logging
 import signal
 import socket
@@ -30,7 +29,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crm_tui.errors import CrmTuiError
-from crm_tui.paths import CODE_SOURCE_VARIABLE
+from crm_tui.paths import CODE_SOURCE_VARIABLE, is_loopback
 
 log = logging.getLogger("textual-serve")
 
@@ -39,16 +38,6 @@ WILDCARDS = ("0.0.0.0", "::", "")  # every address of the machine, loopback incl
 SHUTDOWN_SECONDS = 15.0  # for the tabs' apps to quit once told to
 PR_SET_PDEATHSIG = 1  # prctl(2): a signal for this process when its parent dies
 _LIBC = ctypes.CDLL(None) if sys.platform == "linux" else None
-
-
-def is_loopback(host: str) -> bool:
-    """True for a host name or address that only the local host can reach."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def url_host(host: str) -> str:

@@ -197,16 +197,24 @@ def test_a_damaged_study_file_is_refused_in_one_line_and_not_written(study_file,
     assert snapshot(study_file.parent) == before
 
 
-def test_a_damaged_protocol_is_refused_and_leaves_no_file_open(study_file, capsys):
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        ("'x' || protocol_json", "study.protocol_json of row 1"),  # no longer JSON
+        ("'{\"parts\": 5}'", "protocol is damaged"),  # JSON, but no protocol
+    ],
+    ids=["not-json", "not-a-protocol"],
+)
+def test_a_damaged_protocol_is_refused_and_leaves_no_file_open(study_file, capsys, damage, named):
     """A study whose stored protocol no longer reads (found by the fuzz test): refused in
     one line; the study file was left open, and its -wal and -shm stayed beside it."""
     with sqlite3.connect(study_file) as conn:
-        conn.execute("UPDATE study SET protocol_json = 'x' || protocol_json")
+        conn.execute(f"UPDATE study SET protocol_json = {damage}")
     conn.close()
     before = snapshot(study_file.parent)
     for argv in (["study", "status", "--db", study_file], ["results", "--db", study_file]):
         line = fails(capsys, *argv)
-        assert "protocol is damaged" in line
+        assert named in line
         gc.collect()  # a connection only a traceback held would be closed now
         assert snapshot(study_file.parent) == before
 
@@ -291,6 +299,26 @@ def test_a_damaged_org_file_gives_one_line_in_tasks_generate(
         "corrupt-pages": "(SQLite integrity check: ",
     }[damage] in line
     assert not (tmp_path / "t.json").exists()
+
+
+def _with_corrupt_pages(small_org_path: Path, org: Path, where: float) -> None:
+    shutil.copy(small_org_path, org)
+    data = bytearray(org.read_bytes())
+    start = int(len(data) * where) // 4096 * 4096
+    data[start : start + 65536] = b"\xff" * 65536
+    org.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("command", ["check", "stats"])
+@pytest.mark.parametrize("where", [0.2, 0.5, 0.8])
+def test_org_check_and_stats_name_corrupt_pages_in_one_line(
+    tmp_path, capsys, small_org_path, command, where
+):
+    org = tmp_path / "org.sqlite"
+    _with_corrupt_pages(small_org_path, org, where)
+    line = fails(capsys, "org", command, "--org", org)
+    assert line.startswith(f"crm-tui: {org} is damaged"), line
+    assert "unexpected" not in line
 
 
 def test_every_bad_task_set_is_named():

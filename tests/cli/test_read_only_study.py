@@ -142,3 +142,38 @@ def test_a_read_only_command_makes_no_tables_in_an_empty_file(tmp_path, capsys):
     assert caught.value.code == 1
     assert "No study in" in capsys.readouterr().err
     assert empty.read_bytes() == b"" and snapshot(tmp_path).keys() == {"empty.sqlite"}
+
+
+def test_a_write_to_a_study_in_a_read_only_folder_says_the_folder_is_read_only(
+    study_file, tmp_path
+):
+    folder = study_file.parent
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        before = snapshot(folder)
+        done = run_unprivileged(
+            ["study", "invite", "Rae Kim", "--role", "annotator", "--db", study_file],
+            tmp_path / "home",
+        )
+        assert snapshot(folder) == before
+    finally:
+        folder.chmod(stat.S_IRWXU)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "not a crm-tui study file" not in done.stderr
+    assert f"its folder {folder} is read-only" in done.stderr, done.stderr
+
+
+def test_a_write_to_a_read_only_study_file_says_the_file_is_read_only(study_file, tmp_path):
+    study_file.chmod(stat.S_IRUSR)
+    try:
+        before = study_file.read_bytes()
+        done = run_unprivileged(
+            ["study", "invite", "Rae Kim", "--role", "annotator", "--db", study_file],
+            tmp_path / "home",
+        )
+        assert study_file.read_bytes() == before
+    finally:
+        study_file.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "OperationalError" not in done.stderr and "not a crm-tui study file" not in done.stderr
+    assert "the file is read-only" in done.stderr, done.stderr

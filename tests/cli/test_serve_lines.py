@@ -39,20 +39,25 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     return env | {"CRM_TUI_HOME": str(tmp_path / "home"), "PATH": BIN + os.pathsep + env["PATH"]}
 
 
+def _start(org: Path, tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    """`crm-tui org serve --port 0 ARGS` in its own process, as a person starts it."""
+    return subprocess.Popen(
+        [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "serve"]
+        + ["--org", str(org), "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_clean_env(tmp_path),
+    )
+
+
 @pytest.fixture
 def serve(small_org_path, tmp_path):
     """Start `crm-tui org serve --port 0 ARGS...`; returns its printed lines by label."""
     started = []
 
     def start(*args: str) -> dict[str, str]:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from crm_tui.cli import main; main()", "org", "serve"]
-            + ["--org", str(small_org_path), "--port", "0", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_clean_env(tmp_path),
-        )
+        process = _start(small_org_path, tmp_path, *args)
         started.append(process)
         assert process.stdout is not None
         lines: dict[str, str] = {}
@@ -116,3 +121,42 @@ def test_without_the_ca_the_app_says_what_to_set(serve, tmp_path):
     )
     last = done.stderr.strip().splitlines()[-1]
     assert done.returncode == 1 and "REQUESTS_CA_BUNDLE" in last, done.stderr
+
+
+def test_tls_keeps_its_certificate_folder_private(serve, tmp_path):
+    folder = tmp_path / "home" / "loopback-tls"
+    folder.mkdir(parents=True, mode=0o755)  # left open by an older version
+    folder.chmod(0o755)
+    serve("--tls")
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert (folder / "server-key.pem").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_fresh_tls_folder_is_private_from_the_start(tmp_path):
+    from crm_tui.org.server.loopback_tls import make_loopback_certificates
+
+    certs = make_loopback_certificates(tmp_path / "home" / "loopback-tls")
+    assert certs.key_pem.parent.stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "home").stat().st_mode & 0o777 == 0o700
+
+
+def _first_line_then_errors(org: Path, tmp_path: Path, *args: str) -> str:
+    """Start `org serve --port 0 ARGS`, wait for its first line, stop it: its stderr."""
+    process = _start(org, tmp_path, *args)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("serving ")
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=30)
+    return errors
+
+
+def test_plain_http_on_every_address_warns_that_it_travels_in_clear(small_org_path, tmp_path):
+    errors = _first_line_then_errors(small_org_path, tmp_path, "--host", "0.0.0.0")
+    assert "warning: listening on 0.0.0.0" in errors and "--tls" in errors, errors
+
+
+def test_plain_http_on_loopback_gives_no_warning(small_org_path, tmp_path):
+    errors = _first_line_then_errors(small_org_path, tmp_path)
+    assert "warning" not in errors, errors

@@ -4,6 +4,7 @@ Salesforce's shape. Real servers on 127.0.0.1, real worker processes."""
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import os
@@ -19,6 +20,7 @@ import pytest
 
 from crm_tui.org.server.query_pool import runs_here
 from crm_tui.org.server.rest import OrgServer
+from crm_tui.org.soql import execute_soql
 from tests.helpers.processes import child_pids
 from tests.helpers.soql_org import TODAY, build_tiny_org
 
@@ -179,3 +181,57 @@ def test_sigterm_as_soon_as_the_lines_print_stops_the_server(tiny_org, tmp_path,
     finally:
         server.kill()
         server.wait()
+
+
+def test_queries_are_routed_by_the_size_of_their_answer_not_their_limit_alone():
+    # A child sub-query brings every child of each record: no LIMIT bounds that.
+    assert not runs_here("SELECT Id, (SELECT Id, Subject FROM Cases) FROM Account LIMIT 200")
+    # 200 records of long texts are megabytes, however short the LIMIT.
+    assert not runs_here("SELECT Id, Description FROM Case LIMIT 200")
+    assert runs_here("SELECT Id, Subject, Status FROM Case LIMIT 200")
+
+
+@pytest.mark.parametrize("workers", [0, 1], ids=["here", "in a worker"])
+def test_pages_are_bounded_in_bytes_and_together_give_every_record_once(small_org_path, workers):
+    text = "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id"
+    with OrgServer(small_org_path, query_workers=workers, page_bytes=20_000) as srv:
+        everything = execute_soql(srv.store, text, today=srv.api.today).records
+        status, body = get(srv, query(text), batch=2000)
+        pages = [json.loads(body)]
+        while not pages[-1]["done"]:
+            status, body = get(srv, pages[-1]["nextRecordsUrl"])
+            assert status == 200
+            pages.append(json.loads(body))
+    assert len(pages) > 1 and all(len(json.dumps(p["records"])) <= 20_000 for p in pages)
+    assert all(p["totalSize"] == pages[0]["totalSize"] for p in pages)
+    seen = [r for p in pages for r in p["records"]]
+    assert [r["Id"] for r in seen] == [r["Id"] for r in everything]
+    # A page asked for at an offset between two pages is cut the same way.
+    with OrgServer(small_org_path, query_workers=workers, page_bytes=20_000) as srv:
+        first = json.loads(get(srv, query(text), batch=2000)[1])
+        locator = first["nextRecordsUrl"].rsplit("-", 1)[0]
+        odd = json.loads(get(srv, f"{locator}-3")[1])
+    assert [r["Id"] for r in odd["records"]] == [r["Id"] for r in seen[3 : 3 + len(odd["records"])]]
+    assert len(json.dumps(odd["records"])) <= 20_000
+
+
+@pytest.mark.parametrize("workers", [0, 1], ids=["here", "in a worker"])
+def test_an_answer_past_its_bound_is_a_salesforce_error_naming_it(small_org_path, workers):
+    text = "SELECT Id, Name, (SELECT Id, Subject FROM Cases) FROM Account"
+    with OrgServer(small_org_path, query_workers=workers, answer_bytes=1_000) as srv:
+        status, body = get(srv, query(text))
+        assert status == 400
+        error = json.loads(body)[0]
+        assert error["errorCode"] == "EXCEEDED_MAX_SIZE_REQUEST"
+        assert "1,000 bytes" in error["message"] and "LIMIT" in error["message"]
+        assert get(srv, query("SELECT COUNT() FROM Case"))[0] == 200  # serving on
+
+
+@pytest.mark.parametrize("workers", [0, 1], ids=["here", "in a worker"])
+def test_a_search_answer_past_its_bound_is_a_salesforce_error_too(tiny_org, workers):
+    with OrgServer(tiny_org, today=TODAY, query_workers=workers, answer_bytes=100) as srv:
+        status, body = get(srv, query(SEARCH, "search"))
+        assert status == 400, body
+        assert json.loads(body)[0]["errorCode"] == "EXCEEDED_MAX_SIZE_REQUEST"
+        srv.api.bounds = dataclasses.replace(srv.api.bounds, answer_bytes=1 << 20)
+        assert get(srv, query(SEARCH, "search"))[0] == 200

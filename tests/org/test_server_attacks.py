@@ -3,6 +3,7 @@ the work any request costs is bounded before a credential is checked."""
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -14,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crm_tui.org.server.rest import OrgServer, _xml_element
+from crm_tui.org.soql import execute_soql
 from tests.helpers.fuzz import property_settings
 from tests.helpers.soql_org import TODAY, build_tiny_org
 from tests.org.test_server_hardening import auth, call, query_path
@@ -221,3 +223,40 @@ def test_a_client_that_leaves_mid_answer_prints_no_traceback(tiny_org, capfd):
         assert call(srv, "GET", "/services/data")[0] == 200
     err = capfd.readouterr().err
     assert "Traceback" not in err, err
+
+
+# ----------------------------------------------------------------- odd locator offsets
+def test_a_page_cut_at_an_odd_offset_leaves_other_clients_answered(small_org_path, monkeypatch):
+    """A next-records URL with an offset between pages is re-cut from the JSON of two
+    pages: that work must not hold the lock every other query needs."""
+    from crm_tui.org.server import rest
+
+    soql = "SELECT Id, Name, UnitPrice FROM PricebookEntry"
+    headers = {"Sforce-Query-Options": "batchSize=200"}
+    recut = rest._page_records
+    others: list[int | str] = []
+
+    def another_client() -> None:
+        try:
+            others.append(call(srv, "GET", query_path(soql), headers=headers, timeout=5)[0])
+        except TimeoutError:
+            others.append("no answer within 5 s")
+
+    def recut_while_another_client_queries(cursor, offset, *bounds):
+        if offset not in cursor.starts:
+            other = threading.Thread(target=another_client)
+            other.start()
+            other.join(10)
+        return recut(cursor, offset, *bounds)
+
+    monkeypatch.setattr(rest, "_page_records", recut_while_another_client_queries)
+    with OrgServer(small_org_path, today=TODAY, query_workers=0) as srv:
+        headers.update(auth(srv))
+        first = json.loads(call(srv, "GET", query_path(soql), headers=headers)[2])
+        odd = first["nextRecordsUrl"].rsplit("-", 1)[0] + "-7"
+        status, _, body = call(srv, "GET", odd, headers=headers, timeout=30)
+        assert status == 200
+        records = json.loads(body)["records"]
+        whole = execute_soql(srv.store, soql, today=srv.api.today).records
+    assert [r["Id"] for r in records] == [r["Id"] for r in whole[7:207]]
+    assert others == [200]  # answered while the page was re-cut

@@ -23,6 +23,7 @@ from crm_tui.study.work.attempts import (
     submit,
 )
 from crm_tui.study.work.audit import audit_items
+from crm_tui.study.work.bounds import MAX_TEXT_CHARS
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.progress import annotator_progress, study_summary
@@ -361,3 +362,18 @@ def test_training_feedback_and_the_process_view_count_right_by_one_rule(store):
         time=0,
     )
     assert traced.label == Sight.RIGHT
+
+
+def test_answers_notes_and_drafts_are_bounded_as_an_exchange_file_bounds_them(store):
+    ann = create_profile(store, "Kim", "Account Executive", 3)
+    study = paper_study(store)
+    view = open_next(store, study.id, ann.id)
+    huge = "x" * (MAX_TEXT_CHARS + 1)
+    with pytest.raises(CrmTuiError, match="answer: 100,001 characters, over the 100,000"):
+        submit(store, view.attempt_id, huge)
+    with pytest.raises(CrmTuiError, match="note: 100,001 characters"):
+        submit(store, view.attempt_id, "x", note=huge)
+    with pytest.raises(CrmTuiError, match="draft: 100,001 characters"):
+        save_draft(store, view.attempt_id, huge)
+    save_draft(store, view.attempt_id, "x" * MAX_TEXT_CHARS)  # at the bound: kept
+    assert submit(store, view.attempt_id, "x" * MAX_TEXT_CHARS).status == "submitted"

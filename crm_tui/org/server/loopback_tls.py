@@ -31,6 +31,13 @@ class LoopbackCertificates:
         return context
 
 
+def _private_folder(directory: Path) -> None:
+    missing = [folder for folder in (directory, *directory.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    directory.chmod(0o700)  # mkdir's mode passes through the umask; an old folder may be open
+
+
 def _name(common_name: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
 
@@ -38,8 +45,12 @@ def _name(common_name: str) -> x509.Name:
 def make_loopback_certificates(
     directory: Path, host: str = "127.0.0.1", days: int = 30
 ) -> LoopbackCertificates:
-    """Write ca.pem, server.pem and server-key.pem into `directory` (created if needed)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write ca.pem, server.pem and server-key.pem into `directory` (created if needed).
+
+    The folder, and any folder made for it, is private (0700): it holds the server's key,
+    and one left readable by an older version is closed again.
+    """
+    _private_folder(directory)
     now = datetime.now(UTC)
     ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())

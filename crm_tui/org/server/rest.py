@@ -21,6 +21,7 @@ import ssl
 import sys
 import threading
 import time
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,7 +35,19 @@ from urllib.parse import parse_qs, urlsplit
 from crm_tui.org.bulk_gc import collection_paused
 from crm_tui.org.schema.catalogue import get_object, has_object
 from crm_tui.org.schema.ids import is_valid_id, make_id, to18
-from crm_tui.org.server.query_pool import Pages, QueryPool, answer_of, runs_here, within_budget
+from crm_tui.org.server.query_pool import (
+    ANSWER_BYTES,
+    PAGE_BYTES,
+    Ask,
+    Bounds,
+    Pages,
+    QueryPool,
+    answer_of,
+    cut_pages,
+    runs_here,
+    search_answer,
+    within_budget,
+)
 from crm_tui.org.soql import SalesforceError, execute_soql, execute_sosl, store_today
 from crm_tui.org.soql.describe import describe_global, describe_object, describe_summary
 from crm_tui.org.soql.executor import execute_soql_json
@@ -87,6 +100,7 @@ class _Cursor:
     # The records as JSON arrays of `batch` records each: a fraction of the memory of
     # dicts, and a page is served as it is kept.
     pages: list[bytes]
+    starts: list[int]  # the first record of each page
     count: int  # records in all
     batch: int
     resource: str
@@ -111,8 +125,14 @@ class SalesforceApi:
         max_queries: int = MAX_QUERIES,
         query_wait_seconds: float = QUERY_WAIT_SECONDS,
         query_workers: int = 0,
+        page_bytes: int = PAGE_BYTES,
+        answer_bytes: int = ANSWER_BYTES,
     ):
         self.store = store
+        # A response carries at most a page's bytes (a page of wide records holds fewer
+        # than the batch asked), and an answer past `answer_bytes` is refused: neither
+        # a slow reader's connection nor a kept cursor holds an answer of any size.
+        self.bounds = Bounds(page_bytes, answer_bytes)
         self.session_id = session_id or secrets.token_urlsafe(24)
         # Only these get the session id: Salesforce's password login sends the password
         # and the security token as one string.
@@ -333,7 +353,9 @@ class SalesforceApi:
         pool = self.pool
         if pool is not None and not runs_here(text):
             answer = self.in_turn(
-                lambda: pool.run("query", text, self.today, version, batch, self.query_seconds)
+                lambda: pool.run(
+                    Ask("query", text, self.today, version, batch, self.query_seconds, self.bounds)
+                )
             )
         else:
             result = self.run(
@@ -341,12 +363,18 @@ class SalesforceApi:
                     reader, text, today=self.today, api_version=version
                 )
             )
-            answer = answer_of(result, batch)
+            answer = answer_of(result, batch, self.bounds)
         if not isinstance(answer, Pages):
             return Response(200, answer)
         pages = answer.pages
         cursor = _Cursor(
-            pages, answer.count, batch, resource, sum(map(len, pages)), time.monotonic()
+            pages,
+            answer.starts,
+            answer.count,
+            batch,
+            resource,
+            sum(map(len, pages)),
+            time.monotonic(),
         )
         with self.lock:
             self.cursor_count += 1
@@ -354,7 +382,7 @@ class SalesforceApi:
             self._forget(room_for=cursor.size)
             self.cursors[locator] = cursor
             self.locator_bytes_kept += cursor.size
-            return self.page(version, locator, 0)
+        return self.page(version, locator, cursor, 0)
 
     def _forget(self, room_for: int = 0) -> None:
         """Drop cursors unread for too long, then the oldest while the kept ones and one
@@ -376,20 +404,27 @@ class SalesforceApi:
             self._forget()
             if not match or match["locator"] not in self.cursors:
                 return _error(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
-            return self.page(version, match["locator"], int(match["offset"]))
+            cursor = self._touch(match["locator"])
+        return self.page(version, match["locator"], cursor, int(match["offset"]))
 
-    def page(self, version: str, locator: str, offset: int) -> Response:
-        """One page of a kept cursor, its JSON joined from the records' JSON. Under `lock`."""
+    def _touch(self, locator: str) -> _Cursor:
+        """The kept cursor, marked read now: the last to be forgotten. Under `lock`."""
         cursor = self.cursors[locator]
         cursor.used = time.monotonic()
-        self.cursors.move_to_end(locator)  # read: the last to be forgotten
-        end = offset + cursor.batch
+        self.cursors.move_to_end(locator)
+        return cursor
+
+    def page(self, version: str, locator: str, cursor: _Cursor, offset: int) -> Response:
+        """One page of a cursor, its JSON joined from the records' JSON. Outside `lock`:
+        a cursor's pages never change, and a page re-cut at an offset between pages
+        (parsing two pages' JSON) would otherwise stall every other query."""
+        records, end = _page_records(cursor, offset, self.bounds.page_bytes)
         done = end >= cursor.count
         head: dict[str, Any] = {"totalSize": cursor.count, "done": done}
         if not done:
             head["nextRecordsUrl"] = f"/services/data/v{version}/{cursor.resource}/{locator}-{end}"
         body = json.dumps(head).encode()[:-1] + b', "records": '
-        return Response(200, body + _page_records(cursor, offset) + b"}")
+        return Response(200, body + records + b"}")
 
     def search(self, version: str, text: str) -> Response:
         pool = self.pool
@@ -397,15 +432,15 @@ class SalesforceApi:
             return Response(
                 200,
                 self.in_turn(
-                    lambda: pool.run("search", text, self.today, version, 0, self.query_seconds)
+                    lambda: pool.run(
+                        Ask("search", text, self.today, version, 0, self.query_seconds, self.bounds)
+                    )
                 ),
             )
-        return Response(
-            200,
-            self.run(
-                lambda reader: execute_sosl(reader, text, today=self.today, api_version=version)
-            ),
+        found = self.run(
+            lambda reader: execute_sosl(reader, text, today=self.today, api_version=version)
         )
+        return Response(200, search_answer(found, self.bounds))
 
     # ----------------------------------------------------------------- sobjects
     def sobjects(self, version: str, rest: list[str], params: dict[str, list[str]]) -> Response:
@@ -432,14 +467,22 @@ class SalesforceApi:
         return Response(200, result.records[0])
 
 
-def _page_records(cursor: _Cursor, offset: int) -> bytes:
-    """The JSON array of the `batch` records from `offset`: a kept page as it is, or
-    (an offset between pages, written by hand) re-cut from the pages it spans."""
-    first, within = divmod(offset, cursor.batch)
-    if within == 0 and first < len(cursor.pages):
-        return cursor.pages[first]
-    spanned = [r for page in cursor.pages[first : first + 2] for r in json.loads(page)]
-    return json.dumps(spanned[within : within + cursor.batch]).encode()
+def _page_records(cursor: _Cursor, offset: int, page_bytes: int) -> tuple[bytes, int]:
+    """The JSON array of the page from `offset`, and the offset after it: a kept page as
+    it is, or (an offset between pages, written by hand) re-cut from the pages it spans,
+    within the batch and the page's bytes."""
+    at = bisect_right(cursor.starts, offset) - 1
+    following = cursor.starts[at + 1] if at + 1 < len(cursor.starts) else cursor.count
+    if at < 0 or offset >= cursor.count:
+        return b"[]", cursor.count
+    if cursor.starts[at] == offset:
+        return cursor.pages[at], following
+    spanned = [r for page in cursor.pages[at : at + 2] for r in json.loads(page)]
+    within = offset - cursor.starts[at]
+    texts = [json.dumps(r) for r in spanned[within : within + cursor.batch]]
+    pages, _ = cut_pages(texts, cursor.batch, page_bytes)
+    taken = len(json.loads(pages[0]))
+    return pages[0], offset + taken
 
 
 def _param(params: dict[str, list[str]], name: str) -> str:

@@ -24,6 +24,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from crm_tui.atomic import replace_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.models import AttemptStatus, EventKind, Mode
+from crm_tui.study.work.bounds import MAX_TEXT_CHARS
 from crm_tui.tasks.input_files import loads, read_input
 
 KIND = "crm-tui-study-work"
@@ -32,7 +33,7 @@ FORMAT = 1
 
 # What one person's work can hold: names and keys of a line, answers and notes of pages.
 Name = Annotated[str, Field(min_length=1, max_length=200)]
-LongText = Annotated[str, Field(max_length=100_000)]
+LongText = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
 MAX_RECORDS = 100_000  # of each kind in one file
 
 

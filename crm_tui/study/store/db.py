@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -59,6 +60,7 @@ from crm_tui.study.store.migrations import (
     is_own_trigger,
     migrate,
 )
+from crm_tui.study.store.row_check import row_damage
 from crm_tui.study.work.clock import Clock, SystemClock
 
 BUSY_TIMEOUT_S = 10
@@ -305,6 +307,7 @@ def _refuse_foreign_database(path: Path) -> None:
                     f"{path} is not a crm-tui study file (its schema_version table is not ours)"
                 )
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        inside_rows = row_damage(conn) if problems == ["ok"] else None
     except sqlite3.DatabaseError as exc:
         if "malformed" in str(exc) or "corrupt" in str(exc):
             raise CrmTuiError(_damaged(path, str(exc))) from None
@@ -317,6 +320,8 @@ def _refuse_foreign_database(path: Path) -> None:
         conn.close()
     if problems != ["ok"]:
         raise CrmTuiError(_damaged(path, problems[0]))
+    if inside_rows is not None:
+        raise CrmTuiError(_damaged(path, inside_rows, found_by=None))
 
 
 def _refuse_foreign_schema(conn: Connection, display: str) -> None:
@@ -338,13 +343,51 @@ def _refuse_foreign_schema(conn: Connection, display: str) -> None:
 _DAMAGE_WORDS = ("malformed", "decode", "not a database", "corrupt", "disk image")
 
 
-def _damaged(path: StudyLocation, problem: str) -> str:
+# SQLite's primary result codes for a file it cannot write (extended codes add high bits).
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+_SQLITE_READ_ERRORS = (266, 522)  # SQLITE_IOERR_READ, SQLITE_IOERR_SHORT_READ
+_NEARLY_FULL = 1 << 20  # bytes free below which a write error is the disk being full
+
+
+def _unwritable(path: Path, error: BaseException | None) -> str | None:
+    """One line for a study file that cannot be written where it is (a full disk, a
+    read-only file or folder, a disk error), or None for any other error. Those are the
+    disk's doing, not the file's: without this they read as "not a crm-tui study file"."""
+    extended = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(extended, int):
+        return None
+    code = extended & 0xFF
+    reason = " ".join(str(error).split())
+    folder = path.parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        free = None
+    if code == _SQLITE_FULL or (code == _SQLITE_IOERR and free is not None and free < _NEARLY_FULL):
+        return (
+            f"{path} cannot be written: the disk is full ({reason}); "
+            "nothing was written. Free some space and try again"
+        )
+    if code not in (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CANTOPEN):
+        return None
+    if extended in _SQLITE_READ_ERRORS:
+        return f"{path} cannot be read: the disk refused ({reason}); nothing was written"
+    if not os.access(folder, os.W_OK):
+        where = f"its folder {folder} is read-only (SQLite writes a -wal and -shm beside it)"
+    elif path.exists() and not os.access(path, os.W_OK):
+        where = "the file is read-only"
+    else:
+        where = f"the disk refused ({reason})"
+    return f"{path} cannot be written: {where}; nothing was written"
+
+
+def _damaged(
+    path: StudyLocation, problem: str, found_by: str | None = "SQLite integrity check"
+) -> str:
     problem = " ".join(line for line in problem.splitlines() if not line.startswith("***"))
     problem = " ".join(problem.split())[:200]  # SQLite's report spans lines: one line here
-    return (
-        f"{path} is damaged (SQLite integrity check: {problem}); nothing was written to it. "
-        "Restore it from a copy"
-    )
+    found = f"{found_by}: {problem}" if found_by else problem
+    return f"{path} is damaged ({found}); nothing was written to it. Restore it from a copy"
 
 
 class StudyStore:
@@ -385,7 +428,8 @@ class StudyStore:
         _refuse_special(path)
         if path.exists():
             _refuse_foreign_database(path)
-        else:
+        created = not path.exists()
+        if created:
             check_output_path(path, force=False, what="the study file")
             try:
                 create_private_file(path)  # gold answers inside: 0600 (and its -wal, -shm)
@@ -400,6 +444,12 @@ class StudyStore:
                 migrate(conn, path, clock.wall(), target_version)
         except DatabaseError as exc:
             engine.dispose()
+            if created:  # a half-made file (a full disk) would later read as damaged
+                for made in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    made.unlink(missing_ok=True)
+            unwritable = _unwritable(path, exc.orig)
+            if unwritable is not None:
+                raise CrmTuiError(unwritable) from None
             raise CrmTuiError(f"{path} is not a crm-tui study file ({exc.orig})") from None
         except CrmTuiError:
             engine.dispose()
@@ -519,6 +569,9 @@ class StudyStore:
             reason = " ".join(str(exc.orig).split())
             if reason == "database is locked":  # other writers held it past the timeout
                 raise CrmTuiError(self._busy()) from None
+            unwritable = _unwritable(Path(self.path), exc.orig)
+            if unwritable is not None:
+                raise CrmTuiError(unwritable) from None
             if not any(word in reason for word in _DAMAGE_WORDS):
                 raise
             # A change the integrity check cannot see (bytes inside a row): one line.

@@ -30,6 +30,7 @@ from crm_tui.study.store.models import (
 )
 from crm_tui.study.work import quality
 from crm_tui.study.work.assignment import ensure_queue
+from crm_tui.study.work.bounds import check_text
 from crm_tui.study.work.profiles import get_profile
 from crm_tui.study.work.studies import get_study
 from crm_tui.study.work.timing import Timing, derive
@@ -315,6 +316,7 @@ def save_draft(store: StudyStore, attempt_id: int, answer: str, edited: str | No
     back. It stays a draft: only submit() gives the attempt an answer. `edited`: a text
     the answer settled on (the caller decides when typing paused), logged in the same
     transaction as `answer_edited` for the replay; not every keystroke's."""
+    check_text("draft", answer)
     with store.transaction() as session:
         attempt = _in_progress(session, attempt_id)
         attempt.draft_answer = answer
@@ -364,6 +366,8 @@ def submit(
     Past the time limit the answer is kept but the attempt counts as expired."""
     if confidence is not None and not 1 <= confidence <= 5:
         raise CrmTuiError(f"confidence: {confidence} is not between 1 and 5")
+    check_text("answer", answer)
+    check_text("note", note)
     raw = "None" if answer is None else answer
     with store.transaction() as session:
         attempt = _in_progress(session, attempt_id)
