@@ -185,6 +185,17 @@ class StudyService(QualityCalls):
         """Await `call` from an asyncio loop (the app's): queued at once, never blocking."""
         return await asyncio.wrap_future(self.submit(call, *args, **kwargs))
 
+    async def run_beside(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Await `call` on a thread of its own: for a method that waits on something slow
+        between its turns on the writer (`reply_to_customer`), which it queues itself."""
+        return await asyncio.to_thread(call, *args, **kwargs)
+
+    def _writer_call(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """`call` on the writer, waited for; at once when the caller is the writer."""
+        if threading.current_thread() is self._writer_thread:
+            return call(*args, **kwargs)
+        return self._writer.submit(call, *args, **kwargs).result()
+
     def flush(self) -> Future[None]:
         """Done once every call queued so far has run."""
         return self._writer.submit(lambda: None)
@@ -351,18 +362,31 @@ class StudyService(QualityCalls):
         self._own_attempt(attempt_id)
         return conversations.is_interactive(self._store, attempt_id)
 
-    @_on_writer
     def open_conversation(self, attempt_id: int) -> conversations.Conversation:
-        """The conversation so far; the customer's opener the first time."""
-        self._own_attempt(attempt_id)
-        return conversations.open_conversation(self._store, attempt_id)
+        """The conversation so far; the customer's opener the first time. The customer is
+        asked on the calling thread (see `reply_to_customer`)."""
+        begun = self._writer_call(self._begin_conversation, attempt_id)
+        if isinstance(begun, conversations.Conversation):
+            return begun
+        return self._writer_call(conversations.customer_said, self._store, begun, begun.ask())
 
-    @_on_writer
     def reply_to_customer(self, attempt_id: int, text: str) -> conversations.Conversation:
         """The person's reply and the customer's answer; the attempt is submitted with the
-        reply as the answer when the customer stops."""
+        reply as the answer when the customer stops. Only the reading and writing run on
+        the writer: the customer (an LLM may take seconds) is asked on the calling thread
+        in between, so the app awaits this with `run_beside`, and other calls go on."""
+        due = self._writer_call(self._say_to_customer, attempt_id, text)
+        return self._writer_call(conversations.customer_said, self._store, due, due.ask())
+
+    def _begin_conversation(
+        self, attempt_id: int
+    ) -> conversations.Conversation | conversations.CustomerTurnDue:
         self._own_attempt(attempt_id)
-        return conversations.reply(self._store, attempt_id, text)
+        return conversations.begin_conversation(self._store, attempt_id)
+
+    def _say_to_customer(self, attempt_id: int, text: str) -> conversations.CustomerTurnDue:
+        self._own_attempt(attempt_id)
+        return conversations.say_to_customer(self._store, attempt_id, text)
 
     @_on_writer
     def skip(self, attempt_id: int) -> None:

@@ -54,7 +54,13 @@ class ChatSolveScreen(SolveScreen):
         self.run_worker(self._open_conversation(), exclusive=True)
 
     async def _open_conversation(self) -> None:
-        conversation = await self.study(self.service.open_conversation, self.view.attempt_id)
+        try:  # beside the writer: the customer may take seconds to open
+            conversation = await self.service.run_beside(
+                self.service.open_conversation, self.view.attempt_id
+            )
+        except Exception as error:
+            notify_error(self, error)
+            conversation = None
         if conversation is not None:
             self.query_one(ChatPane).show(conversation.turns)
         self.query_one(ChatPane).focus_entry()
@@ -73,7 +79,7 @@ class ChatSolveScreen(SolveScreen):
         if self.finished or not text:
             return
         try:
-            conversation = await self.service.run(
+            conversation = await self.service.run_beside(
                 self.service.reply_to_customer, self.view.attempt_id, text
             )
         except Exception as error:
