@@ -13,14 +13,11 @@ from sqlmodel import select
 
 from crm_tui.study.service import StudyService
 from crm_tui.study.store.db import StudyStore
-from crm_tui.study.store.models import ConversationTurn, row_id
+from crm_tui.study.store.models import ConversationTurn
 from crm_tui.study.work import conversations
-from crm_tui.study.work.attempts import open_next
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.study.work.protocol import load_preset
-from crm_tui.study.work.studies import create_study, list_studies
 from crm_tui.tasks.simulated_user import ChatTurn, UserMessage
-from tests.helpers.turn_modes_study import handle_time_row
+from tests.helpers.turn_modes_study import one_conversation
 
 WAIT_S = 10  # how long the slow customer thinks at most (it is released far sooner)
 FREE_S = 3  # a write that is not held up finishes well within this
@@ -38,28 +35,6 @@ class SlowCustomer:
         self.started.set()
         self.release.wait(WAIT_S)
         return UserMessage("Over the second quarter." if dialogue else "Hi, a question.", False)
-
-
-def interactive_study(path: Path) -> tuple[int, int]:
-    """A study of one item in conversation; (study id, attempt id) of Dana's attempt."""
-    preset, preset_path = load_preset("paper-expert-study")
-    solve = preset.solve.model_copy(update={"items": 1, "interactive": "all"})
-    preset = preset.model_copy(update={"parts": [solve]})
-    with StudyStore.open(path) as store:
-        create_study(
-            store,
-            "slow",
-            preset,
-            preset_path=preset_path,
-            instances=[handle_time_row(0)],
-            task_set_hash="sha256:crafted",
-            org_fingerprint="crafted",
-        )
-        (study,) = list_studies(store)
-        person = create_profile(store, "Dana", "Customer Service Associate", 6)
-        view = open_next(store, row_id(study), row_id(person))
-        assert view is not None
-        return row_id(study), view.attempt_id
 
 
 def write_elsewhere(path: Path, name: str, done: threading.Event) -> None:
@@ -88,7 +63,7 @@ def others_write_while_it_answers(path: Path, name: str, call, *args) -> bool:
 
 def test_a_slow_customer_does_not_hold_the_study_file_while_it_answers(tmp_path):
     path = tmp_path / "study.sqlite"
-    _, attempt_id = interactive_study(path)
+    attempt_id = one_conversation(path)
     customer = SlowCustomer()
     with StudyStore.open_existing(path) as store:
         opening = (conversations.open_conversation, store, attempt_id, customer)
@@ -109,7 +84,7 @@ def test_a_slow_customer_does_not_hold_the_study_file_while_it_answers(tmp_path)
 
 def test_a_slow_customer_leaves_the_services_writer_free(tmp_path, monkeypatch):
     path = tmp_path / "study.sqlite"
-    _, attempt_id = interactive_study(path)
+    attempt_id = one_conversation(path)
     customer = SlowCustomer()
     monkeypatch.setattr(conversations, "simulated_user_for", lambda study, instance: customer)
     with StudyService.open(path) as service:

@@ -51,7 +51,7 @@ from crm_tui.study.results.stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
-from crm_tui.study.results.turn_modes import TurnModeRow, turn_modes
+from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow, turn_items, turn_modes
 from crm_tui.study.store.models import (
     AttemptStatus,
     AuditFlag,
@@ -165,6 +165,8 @@ class Report:
     quality: QualityReport | None = None  # consent, gate, check items, flags (`quality_report.py`)
     # single- vs multi-turn per family (`turn_modes.py`); None: no interactive items
     turn_modes: list[TurnModeRow] | None = None
+    # per item: details asked and time to the first useful query (`turn_modes.py`)
+    turn_items: list[TurnItemRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -244,10 +246,13 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         realism=_realism(study, ratings, bootstrap),
         flags=_flag_counts(study, flags),
         disputed=_disputed(items, attempts_by_item, flags),
-        process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
+        process=(
+            process := build_process(session, items, answered, runs, agent_label, FAMILY_ORDER)
+        ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
         turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
+        turn_items=turn_items(study, process),
     )
 
 
