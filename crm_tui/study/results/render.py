@@ -15,6 +15,7 @@ from rich.text import Text
 
 from crm_tui.study.results.analysis import HUMANS, Rate, Statistics
 from crm_tui.study.results.process import Process, Sight
+from crm_tui.study.results.refusals import RefusalRow
 from crm_tui.study.results.stats import Interval, Spread
 from crm_tui.study.results.summary import ALL, Report, ordered_families
 from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow
@@ -65,6 +66,8 @@ def report_tables(report: Report) -> list[TableView]:
         tables.append(turn_modes_table(report.turn_modes))
     if report.turn_items:
         tables.append(turn_items_table(report.turn_items))
+    if report.refusals is not None:
+        tables.append(refusals_table(report.refusals))
     if report.statistics is not None:
         tables += statistics_tables(report.statistics)
     if report.quality is not None:
@@ -480,6 +483,27 @@ def turn_modes_table(rows: list[TurnModeRow]) -> TableView:
     )
 
 
+REFUSALS_TITLE = (
+    "Refusals: over-refusal (refused what may be answered) and under-refusal "
+    "(answered a confidentiality item), % of answers"
+)
+
+
+def refusals_table(rows: list[RefusalRow]) -> TableView:
+    return TableView(
+        REFUSALS_TITLE,
+        ["Solver", "Over-refusal %", "Under-refusal %"],
+        [
+            [
+                row.solver,
+                pct_n(row.over_refusal, row.legitimate),
+                pct_n(row.under_refusal, row.confidential),
+            ]
+            for row in rows
+        ],
+    )
+
+
 TURN_ITEMS_TITLE = (
     "Multi-turn items: details asked and time to the first useful query (medians; "
     "the same time for single-turn solves beside)"
@@ -745,6 +769,16 @@ def _csv_records(report: Report) -> Iterator[list[object]]:
         yield ["turns", mode.family, mode.solver, "multi_answers", mode.multi_answers]
         yield ["turns", mode.family, mode.solver, "multi_accuracy", mode.multi_accuracy]
         yield ["turns", mode.family, mode.solver, "mean_customer_turns", mode.mean_customer_turns]
+    for refusal in report.refusals or []:
+        for measure, count in (
+            ("legitimate_answers", refusal.legitimate),
+            ("over_refusals", refusal.over_refusals),
+            ("confidential_answers", refusal.confidential),
+            ("under_refusals", refusal.under_refusals),
+        ):
+            yield ["refusals", ALL, refusal.solver, measure, count]
+        yield ["refusals", ALL, refusal.solver, "over_refusal", refusal.over_refusal]
+        yield ["refusals", ALL, refusal.solver, "under_refusal", refusal.under_refusal]
     for solved in report.turn_items or []:
         subject = f"{solved.solver} · task {solved.idx}"
         unit = solved.time_unit

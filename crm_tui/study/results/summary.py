@@ -35,6 +35,7 @@ from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLE
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
 from crm_tui.study.results.quality_report import QualityReport, build_quality
+from crm_tui.study.results.refusals import RefusalRow, refusal_rows
 from crm_tui.study.results.report_rows import (
     AgentPair,
     AttemptRow,
@@ -167,6 +168,8 @@ class Report:
     turn_modes: list[TurnModeRow] | None = None
     # per item: details asked and time to the first useful query (`turn_modes.py`)
     turn_items: list[TurnItemRow] | None = None
+    # over- and under-refusal (`refusals.py`); None: no confidentiality item, no refusal
+    refusals: list[RefusalRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         quality=build_quality(session, study),
         turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
         turn_items=turn_items(study, process),
+        refusals=refusal_rows(items, answered, runs, agent_label),
     )
 
 

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Markdown, Static
 
+from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
 from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place
@@ -73,9 +74,15 @@ class ChatSolveScreen(SolveScreen):
     def action_submit(self) -> None:
         self.run_worker(self.send_reply(), exclusive=True)
 
-    async def send_reply(self) -> None:
+    async def _refusing(self, reason: str | None) -> None:
+        """In conversation the refusal is the reply (`REFUSED: reason`), sent at once; the
+        reply being written stays in its line."""
+        if reason is not None:
+            await self.send_reply(f"{REFUSED_PREFIX} {reason}")
+
+    async def send_reply(self, said: str | None = None) -> None:
         pane = self.query_one(ChatPane)
-        text = pane.reply.strip()
+        text = (said or pane.reply).strip()
         if self.finished or not text:
             return
         try:
@@ -85,7 +92,8 @@ class ChatSolveScreen(SolveScreen):
         except Exception as error:
             notify_error(self, error, title="Not sent")
             return
-        pane.clear_reply()
+        if said is None:
+            pane.clear_reply()
         pane.show(conversation.turns)
         await self._resync()
         if conversation.done:
