@@ -26,6 +26,7 @@ from crm_tui.study.views import Profile, StudyInfo
 from crm_tui.study.work import (
     attempts,
     conversations,
+    customer_role,
     drafts,
     invitations,
     live,
@@ -56,6 +57,9 @@ if TYPE_CHECKING:
 
 # The face callers above the study layer import from: the service, the plain data it
 # returns, and the constants that data is read with.
+Conversation = conversations.Conversation
+CustomerView = customer_role.CustomerView
+
 __all__ = [
     "HEARTBEAT_S",
     "LIVE_IS_FOR_COORDINATORS",
@@ -66,6 +70,8 @@ __all__ = [
     "AttemptView",
     "AuditItem",
     "Clock",
+    "Conversation",
+    "CustomerView",
     "Elapsed",
     "FlagRecord",
     "LiveProgress",
@@ -376,7 +382,33 @@ class StudyService(QualityCalls):
         the writer: the customer (an LLM may take seconds) is asked on the calling thread
         in between, so the app awaits this with `run_beside`, and other calls go on."""
         due = self._writer_call(self._say_to_customer, attempt_id, text)
+        if isinstance(due, conversations.Conversation):  # a person answers in time
+            return due
         return self._writer_call(conversations.customer_said, self._store, due, due.ask())
+
+    def conversation(self, attempt_id: int) -> conversations.Conversation:
+        """The conversation so far, read again: a customer played by a person answers in
+        their own time, so the solver's screen asks for it."""
+        return self._writer_call(self._conversation, attempt_id)
+
+    def _conversation(self, attempt_id: int) -> conversations.Conversation:
+        self._own_attempt(attempt_id)
+        return conversations.current_conversation(self._store, attempt_id)
+
+    # ----------------------------------------------------------------- the customer role
+    @_on_writer
+    def customer_conversations(self, profile_id: int) -> list[customer_role.CustomerView]:
+        """The conversations a customer may write in (`customer_role`)."""
+        self._acting(profile_id)
+        return customer_role.customer_conversations(self._store, self.study.id, profile_id)
+
+    @_on_writer
+    def customer_says(
+        self, profile_id: int, attempt_id: int, text: str, *, stop: bool = False
+    ) -> customer_role.CustomerView:
+        """The customer's turn; `stop` ends the conversation on the solver's last reply."""
+        self._acting(profile_id)
+        return customer_role.customer_says(self._store, attempt_id, profile_id, text, stop=stop)
 
     def _begin_conversation(
         self, attempt_id: int
@@ -384,7 +416,9 @@ class StudyService(QualityCalls):
         self._own_attempt(attempt_id)
         return conversations.begin_conversation(self._store, attempt_id)
 
-    def _say_to_customer(self, attempt_id: int, text: str) -> conversations.CustomerTurnDue:
+    def _say_to_customer(
+        self, attempt_id: int, text: str
+    ) -> conversations.CustomerTurnDue | conversations.Conversation:
         self._own_attempt(attempt_id)
         return conversations.say_to_customer(self._store, attempt_id, text)
 

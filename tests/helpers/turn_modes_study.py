@@ -122,11 +122,12 @@ def make_turn_modes_study(path: Path, clock: FakeClock | None = None) -> None:
                 )
 
 
-def one_conversation(path: Path, clock: FakeClock | None = None) -> int:
+def one_conversation(path: Path, clock: FakeClock | None = None, customer: str = "scripted") -> int:
     """A study of one handle-time item, solved in conversation ("all") by Dana: the id of
-    her attempt, opened and nothing said yet."""
+    her attempt, opened and nothing said yet. `customer`: the part's `simulated_user`."""
     preset, preset_path = load_preset("paper-expert-study")
-    solve = preset.solve.model_copy(update={"items": 1, "interactive": "all"})
+    update = {"items": 1, "interactive": "all", "simulated_user": customer}
+    solve = preset.solve.model_copy(update=update)
     preset = preset.model_copy(update={"parts": [solve]})
     with StudyStore.open(path, clock=clock or FakeClock()) as store:
         create_study(

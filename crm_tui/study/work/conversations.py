@@ -67,10 +67,10 @@ def is_interactive(store: StudyStore, attempt_id: int) -> bool:
     """Whether the attempt is solved in conversation with a simulated customer."""
     with store.transaction() as session:
         attempt = _attempt(session, attempt_id)
-        return _interactive(session, get_study(session, attempt.study_id), attempt)
+        return is_interactive_attempt(session, get_study(session, attempt.study_id), attempt)
 
 
-def _interactive(session: Session, study: Study, attempt: Attempt) -> bool:
+def is_interactive_attempt(session: Session, study: Study, attempt: Attempt) -> bool:
     part = solve_part(study)
     if part is None or part.interactive == "off":
         return False
@@ -114,6 +114,12 @@ def persona_of(instance: Instance, study: Study) -> str:
     return instance.user_persona or draw_persona(study.seed, instance.idx)
 
 
+def played_by_person(study: Study) -> bool:
+    """Whether a participant with the customer role types the customer's side."""
+    part = solve_part(study)
+    return part is not None and part.simulated_user == "person"
+
+
 def simulated_user_for(study: Study, instance: Instance) -> SimulatedUser:
     part = solve_part(study)
     turns = part.max_user_turns if part is not None else MAX_TURNS
@@ -122,7 +128,7 @@ def simulated_user_for(study: Study, instance: Instance) -> SimulatedUser:
     return scripted_user(instance, lambda reply: score_instance(instance, reply) >= 1.0, turns)
 
 
-def _turns(session: Session, attempt_id: int) -> list[ConversationTurn]:
+def turn_rows(session: Session, attempt_id: int) -> list[ConversationTurn]:
     return list(
         session.exec(
             select(ConversationTurn)
@@ -136,7 +142,7 @@ def _chat(rows: Sequence[ConversationTurn]) -> tuple[ChatTurn, ...]:
     return tuple(ChatTurn(row.role, row.text) for row in rows)
 
 
-def _add(
+def add_turn(
     session: Session, store: StudyStore, attempt_id: int, position: int, turn: ChatTurn, source: str
 ) -> None:
     session.add(
@@ -187,17 +193,17 @@ def begin_conversation(
     with store.transaction() as session:
         attempt = _attempt(session, attempt_id)
         study = get_study(session, attempt.study_id)
-        rows = _turns(session, attempt_id)
+        rows = turn_rows(session, attempt_id)
         done = attempt.status != AttemptStatus.IN_PROGRESS
-        if rows or done:
-            return Conversation(_chat(rows), done, _limit(study))
+        if rows or done or (user is None and played_by_person(study)):
+            return Conversation(_chat(rows), done, _limit(study))  # a person opens in time
         user = user or _simulated_user(session, study, attempt)
         return CustomerTurnDue(attempt_id, (), user, _limit(study), None)
 
 
 def say_to_customer(
     store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
-) -> CustomerTurnDue:
+) -> CustomerTurnDue | Conversation:
     """The person's reply, stored as said; the customer's answer to it is then due. The
     same reply sent again after the customer failed to answer is stored once."""
     text = text.strip()
@@ -208,11 +214,13 @@ def say_to_customer(
         if attempt.status != AttemptStatus.IN_PROGRESS:
             raise CrmTuiError("This conversation has ended")
         study = get_study(session, attempt.study_id)
-        dialogue = _chat(_turns(session, attempt_id))
+        dialogue = _chat(turn_rows(session, attempt_id))
         said = ChatTurn(AGENT, text)
         if dialogue[-1:] != (said,):
-            _add(session, store, attempt_id, len(dialogue), said, PERSON)
+            add_turn(session, store, attempt_id, len(dialogue), said, PERSON)
             dialogue = (*dialogue, said)
+        if user is None and played_by_person(study):
+            return Conversation(dialogue, False, _limit(study))  # the customer answers in time
         user = user or _simulated_user(session, study, attempt)
         return CustomerTurnDue(attempt_id, dialogue, user, _limit(study), text)
 
@@ -224,11 +232,11 @@ def customer_said(store: StudyStore, due: CustomerTurnDue, message: UserMessage)
     turn = ChatTurn(CUSTOMER, message.text)
     with store.transaction() as session:
         attempt = _attempt(session, due.attempt_id)
-        rows = _turns(session, due.attempt_id)
+        rows = turn_rows(session, due.attempt_id)
         if due.reply is None and rows:
             done = attempt.status != AttemptStatus.IN_PROGRESS
             return Conversation(_chat(rows), done, due.max_user_turns)
-        _add(session, store, due.attempt_id, len(rows), turn, due.user.source)
+        add_turn(session, store, due.attempt_id, len(rows), turn, due.user.source)
         open_still = attempt.status == AttemptStatus.IN_PROGRESS
     turns = (*_chat(rows), turn)
     if not (message.stop and open_still and due.reply is not None):
@@ -253,12 +261,23 @@ def reply(
     """The person's reply, stored, and the customer's answer to it; when the customer stops,
     the attempt is submitted with this reply as the answer."""
     due = say_to_customer(store, attempt_id, text, user)
+    if isinstance(due, Conversation):
+        return due
     return customer_said(store, due, due.ask())
+
+
+def current_conversation(store: StudyStore, attempt_id: int) -> Conversation:
+    """The conversation as stored now, and whether it has ended."""
+    with store.transaction() as session:
+        attempt = _attempt(session, attempt_id)
+        study = get_study(session, attempt.study_id)
+        done = attempt.status != AttemptStatus.IN_PROGRESS
+        return Conversation(_chat(turn_rows(session, attempt_id)), done, _limit(study))
 
 
 def conversation_turns(store: StudyStore, attempt_id: int) -> tuple[ChatTurn, ...]:
     with store.transaction() as session:
-        return _chat(_turns(session, attempt_id))
+        return _chat(turn_rows(session, attempt_id))
 
 
 # ----------------------------------------------------------------- report
@@ -283,7 +302,7 @@ class ModeAnswer:
 
 
 def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
-    """The study's submitted attempts, each single- or multi-turn (`_interactive`'s rule),
+    """The study's submitted attempts, each single- or multi-turn (`is_interactive_attempt`'s rule),
     in a few queries however many attempts there are."""
     part = solve_part(study)
     interactive = "off" if part is None else part.interactive

@@ -14,11 +14,15 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Markdown, Static
 
+from crm_tui.study.service import Conversation
 from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
+from crm_tui.tasks.simulated_user import ChatTurn
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
 from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place
 from crm_tui.tui.styles import css_next_to
+
+POLL_S = 1.0  # how often the screen looks for a customer played by a person
 
 
 class ChatSolveScreen(SolveScreen):
@@ -52,7 +56,30 @@ class ChatSolveScreen(SolveScreen):
         self.sub_title = self.person.name
         self._show_timer()
         self.set_interval(1, self._tick)
+        self.shown_turns: tuple[ChatTurn, ...] = ()
+        part = next((p for p in self.service.study.protocol.parts if p.kind == "solve"), None)
+        if getattr(part, "simulated_user", None) == "person":
+            # a person types the customer's side in their own time: look for it each second
+            self.set_interval(POLL_S, self._poll)
         self.run_worker(self._open_conversation(), exclusive=True)
+
+    async def _poll(self) -> None:
+        if self.finished:
+            return
+        try:
+            conversation = await self.service.run(self.service.conversation, self.view.attempt_id)
+        except Exception:  # the next look may work; a lasting failure shows on sending
+            return
+        self._show(conversation)
+
+    def _show(self, conversation: Conversation) -> None:
+        pane = self.query_one(ChatPane)
+        if conversation.turns != self.shown_turns:
+            self.shown_turns = conversation.turns
+            pane.show(conversation.turns)
+        if conversation.done and not self.finished:
+            pane.close()
+            self._leave("The customer ended the conversation; your last reply is your answer.")
 
     async def _open_conversation(self) -> None:
         try:  # beside the writer: the customer may take seconds to open
@@ -63,6 +90,7 @@ class ChatSolveScreen(SolveScreen):
             notify_error(self, error)
             conversation = None
         if conversation is not None:
+            self.shown_turns = conversation.turns
             self.query_one(ChatPane).show(conversation.turns)
         self.query_one(ChatPane).focus_entry()
 
@@ -94,6 +122,7 @@ class ChatSolveScreen(SolveScreen):
             return
         if said is None:
             pane.clear_reply()
+        self.shown_turns = conversation.turns
         pane.show(conversation.turns)
         await self._resync()
         if conversation.done:
