@@ -1,8 +1,9 @@
 """One study item's solves, step by step: every person's attempt and every agent record on it.
 
 What the replay screen shows (coordinators and auditors only: steps reveal the gold): for
-each solve its label (`process.Sight`), its answer and its steps, each step marked when
-the gold was among what it showed.
+each solve its label (`process.Sight`), its answer and its steps (a multi-turn solve's
+dialogue among them, in its places), each step marked when the gold was among what it
+showed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ from sqlmodel import Session, col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun
-from crm_tui.study.results.process import HUMANS, gold_shown, seeable_gold, trace
-from crm_tui.study.results.steps import Step, StepKind, answer_edits, human_steps, steps_from_json
+from crm_tui.study.results.dialogue import dialogue_from_json, with_agent_dialogue
+from crm_tui.study.results.process import HUMANS, attempt_turns, gold_shown, seeable_gold, trace
+from crm_tui.study.results.steps import (
+    Step,
+    StepKind,
+    answer_edits,
+    human_dialogue,
+    human_steps,
+    steps_from_json,
+    with_dialogue,
+)
 from crm_tui.study.results.summary import agent_label
 from crm_tui.study.store.events import attempt_events
 from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
@@ -64,7 +74,8 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         submitted = attempt.status == AttemptStatus.SUBMITTED
         answer = attempt.answer_raw if submitted else NO_SUBMISSION
         logged = attempt_events(session, row_id(attempt))
-        steps = human_steps(logged)
+        said = attempt_turns(session, [row_id(attempt)]).get(row_id(attempt), [])
+        steps = with_dialogue(human_steps(logged), human_dialogue(logged, said))
         one = trace(
             solver=HUMANS,
             task=item.task,
@@ -85,7 +96,10 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         .order_by(col(AgentRun.model), col(AgentRun.strategy), col(AgentRun.trial))
     )
     for run, record in runs:
-        steps = steps_from_json(record.steps_json, f"agent answer {record.id}")
+        steps = with_agent_dialogue(
+            steps_from_json(record.steps_json, f"agent answer {record.id}"),
+            dialogue_from_json(record.dialogue_json),
+        )
         one = trace(
             solver=agent_label(run.model, run.strategy),
             task=item.task,

@@ -36,6 +36,7 @@ from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLE
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
 from crm_tui.study.results.quality_report import QualityReport, build_quality
+from crm_tui.study.results.refusals import RefusalRow, refusal_rows
 from crm_tui.study.results.report_rows import (
     AgentPair,
     AttemptRow,
@@ -52,7 +53,7 @@ from crm_tui.study.results.stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
-from crm_tui.study.results.turn_modes import TurnModeRow, turn_modes
+from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow, turn_items, turn_modes
 from crm_tui.study.store.models import (
     AttemptStatus,
     AuditFlag,
@@ -172,6 +173,10 @@ class Report:
     # Scores under the original and the latest audited gold (`adjudication/rescore.py`);
     # None until an adjudication made a task-set version.
     gold: GoldComparison | None = None
+    # per item: details asked and time to the first useful query (`turn_modes.py`)
+    turn_items: list[TurnItemRow] | None = None
+    # over- and under-refusal (`refusals.py`); None: no confidentiality item, no refusal
+    refusals: list[RefusalRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,11 +258,15 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         realism=_realism(study, ratings, bootstrap),
         flags=_flag_counts(study, flags),
         disputed=_disputed(items, attempts_by_item, flags),
-        process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
+        process=(
+            process := build_process(session, items, answered, runs, agent_label, FAMILY_ORDER)
+        ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
         turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
         gold=gold_comparison(session, study),
+        turn_items=turn_items(study, process),
+        refusals=refusal_rows(items, answered, runs, agent_label),
     )
 
 
