@@ -43,9 +43,8 @@ from crm_tui.study.results.steps import (
     with_dialogue,
 )
 from crm_tui.study.store.models import AttemptStatus, ConversationTurn, StudyItem, row_id
-from crm_tui.tasks.families import families
-from crm_tui.tasks.pro_families import pro_families
-from crm_tui.tasks.scoring import NO_SUBMISSION, is_right, is_submission
+from crm_tui.tasks.pro_families import all_families, pro_families
+from crm_tui.tasks.scoring import NO_SUBMISSION, gold_text, is_right, is_submission
 
 ALL = "ALL"
 HUMANS = "humans"
@@ -111,18 +110,23 @@ class Process:
 
 
 def gold_shown(step: Step, gold: str) -> bool:
-    """An Id gold: that record among the step's records; a value gold: among its values."""
+    """An Id gold: that record among the step's records; a value gold: among its values.
+    A gold of several values (a list gold, `gold_text`) is shown where one of them is."""
+    return any(_part_shown(step, part.strip()) for part in gold.split(","))
+
+
+def _part_shown(step: Step, gold: str) -> bool:
     if ids_in(gold) == (gold,):
         return any(same_id(gold, shown) for shown in step.record_ids)
-    wanted = gold.strip().casefold()
+    wanted = gold.casefold()
     return any(value.strip().casefold() == wanted for value in step.values)
 
 
 def seeable_gold(task: str, gold: Any) -> str | None:
     """The gold as something that can be on screen; None for None and free-text golds."""
-    if gold is None or families()[task].metric != "exact_match":
+    if gold is None or all_families()[task].metric != "exact_match":
         return None
-    text = str(gold).strip()
+    text = gold_text(gold).strip()
     return None if not text or text == "None" else text
 
 
@@ -190,7 +194,7 @@ def trace(
         label = Sight.NEVER_SAW if first is None else Sight.CHOSE_OTHERWISE
     return Trace(
         solver=solver,
-        family=families()[task].abbrev,
+        family=all_families()[task].abbrev,
         idx=idx,
         who=who,
         label=label,

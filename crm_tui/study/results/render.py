@@ -17,7 +17,7 @@ from crm_tui.study.results.analysis import HUMANS, Rate, Statistics
 from crm_tui.study.results.process import Process, Sight
 from crm_tui.study.results.refusals import RefusalRow
 from crm_tui.study.results.stats import Interval, Spread
-from crm_tui.study.results.summary import ALL, Report, ordered_families
+from crm_tui.study.results.summary import ALL, SERVICE_ORDER, Report, ordered_families
 from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow
 
 DASH = "—"
@@ -311,8 +311,11 @@ def _suspects_table(statistics: Statistics, level: str) -> TableView:
 
 def _success_table(report: Report) -> TableView:
     """Side by side, in the paper's Table 2 layout: one row per participant."""
-    columns = [f.abbrev for f in ordered_families()] + [ALL]
     by_family = {row.family: row for row in report.families}
+    # CRMArena's nine always (the paper's layout), the families CRMArena-Pro adds when held
+    columns = [
+        f.abbrev for f in ordered_families() if f.abbrev in SERVICE_ORDER or f.abbrev in by_family
+    ] + [ALL]
     rows = [
         ["Humans"]
         + [

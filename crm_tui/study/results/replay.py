@@ -29,8 +29,8 @@ from crm_tui.study.results.steps import (
 from crm_tui.study.results.summary import agent_label
 from crm_tui.study.store.events import attempt_events
 from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
-from crm_tui.tasks.families import families
-from crm_tui.tasks.scoring import NO_SUBMISSION, is_submission
+from crm_tui.tasks.pro_families import all_families
+from crm_tui.tasks.scoring import NO_SUBMISSION, gold_text, is_submission
 
 
 @dataclass(frozen=True)
@@ -115,9 +115,9 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         solves.append(_solve(one.solver, one.who, one.label, record.answer, "turn", steps, seeable))
     return Replay(
         idx=idx,
-        family=families()[item.task].abbrev,
+        family=all_families()[item.task].abbrev,
         query=item.query,
-        gold=None if gold is None else str(gold),
+        gold=None if gold is None else gold_text(gold),
         solves=solves,
     )
 

@@ -26,7 +26,7 @@ from crm_tui.study.results.process import Process, Trace
 from crm_tui.study.results.report_rows import AgentPair
 from crm_tui.study.store.models import Study
 from crm_tui.study.work.conversations import mode_answers, solve_part
-from crm_tui.tasks.families import families
+from crm_tui.tasks.pro_families import all_families
 
 HUMANS = "humans"
 
@@ -81,7 +81,7 @@ def turn_modes(
     records there, by label. None when the study has no interactive items."""
     if not has_interactive_items(study):
         return None
-    abbrev = {name: family.abbrev for name, family in families().items()}
+    abbrev = {name: family.abbrev for name, family in all_families().items()}
     tallies: dict[tuple[str, str], _Tally] = defaultdict(lambda: _Tally([], [], []))
     for answer in mode_answers(session, study):
         tally = tallies[abbrev.get(answer.task, answer.task), HUMANS]

@@ -45,7 +45,7 @@ from crm_tui.tasks.simulated_user import (
     draw_persona,
     scripted_user,
 )
-from crm_tui.tasks.taskset import Instance
+from crm_tui.tasks.taskset import Instance, gold_fields
 
 PERSON = "person"  # the source of the person's own turns
 
@@ -92,11 +92,7 @@ def item_instance(item: StudyItem) -> Instance:
     """The study item as the task instance it was copied from (gold included)."""
     metadata = json.loads(item.metadata_json)
     extra: dict[str, Any] = json.loads(item.extra_json) if item.extra_json else {}
-    gold = json.loads(item.gold_json)
-    answer_list = gold if isinstance(gold, list) else None
-    answer = None if answer_list == [None] else gold
-    if answer_list is not None and answer_list != [None]:
-        answer = ", ".join(a or "None" for a in answer_list)
+    answer, answer_list = gold_fields(json.loads(item.gold_json))
     return Instance(
         item.idx,
         item.task,
