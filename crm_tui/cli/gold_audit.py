@@ -12,7 +12,6 @@ from crm_tui.cli.options import study_db_option
 from crm_tui.cli.output import print_table
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation
-from crm_tui.tasks.scoring import gold_text
 
 study_option = click.option(
     "--study", "study_name", default=None, help="Study name (default: the newest in the file)."
@@ -82,6 +81,7 @@ def queue(study_name: str | None, adjudicator: str, db_path: StudyLocation) -> N
     from rich.table import Table
 
     from crm_tui.study.service import StudyService
+    from crm_tui.tasks.scoring import gold_text
 
     with StudyService.open(db_path, name=study_name) as service:
         items = service.adjudication_queue(service.adjudicator(adjudicator))
