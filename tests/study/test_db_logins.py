@@ -14,13 +14,19 @@ from sqlmodel import select
 
 from crm_tui.cli import main
 from crm_tui.cli.main import cli
+from crm_tui.study.service import StudyService
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Annotator, Attempt, Invitation
 from crm_tui.study.work import attempts
+from crm_tui.study.work.clock import FakeClock
+from crm_tui.study.work.logins import make_login
 from crm_tui.study.work.profiles import create_profile
+from crm_tui.study.work.protocol import Preset, validated
+from crm_tui.study.work.quality import Stage
 from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails
 from tests.helpers.pg_server import PASSWORD
+from tests.study.test_quality import ORG, gold, preset_data, rows
 
 GOLD = "005Ws000001xZvdIAE"
 LOGIN_URL = re.compile(r"^url: (postgresql://\S+)$", re.MULTILINE)
@@ -175,3 +181,55 @@ def test_a_sqlite_file_has_no_logins(tmp_path, capsys):
         create_profile(store, "Rae Kim", "Agent", 1)
     line = fails(capsys, "study", "db-login", "Rae Kim", "--db", db)
     assert "PostgreSQL" in line, line
+
+
+def test_a_login_goes_through_consent_practice_checks_and_ratings(postgres_server, tmp_path):
+    """A study with quality control, solved through a login as the app does: practice
+    feedback from the practice items' gold; check items count once the coordinator's
+    side has scored them, and then stop a person who answers them wrong."""
+    (tmp_path / "consent.md").write_text("# Consent\n\nYou agree to take part.\n")
+    (tmp_path / "routing.md").write_text("# Routing\n\nAnswer with a User Id.\n")
+    owner_url = postgres_server.new_database()
+    clock = FakeClock()
+    preset = validated(Preset, preset_data(tmp_path / "consent.md"), "test preset")
+    with StudyStore.open(owner_url, clock) as store:
+        create_study(
+            store,
+            "controlled",
+            preset,
+            instances=rows(),
+            task_set_hash="sha256:t",
+            org_fingerprint=ORG,
+        )
+        login = make_login(store, "Ben")
+    with StudyService.open(login.url, clock=clock, person_session=True) as service:
+        assert service.codes_required() is False
+        (ben,) = [p.id for p in service.pickable_profiles()]
+        service.give_consent(ben, True)
+        for _ in range(3):  # practice: feedback at once
+            view = service.open_next(ben)
+            assert view is not None and view.practice
+            clock.advance(seconds=60)
+            assert service.submit_answer(view.attempt_id, gold(view.item.idx)).correct is True
+        assert service.standing(ben).stage == Stage.SOLVE
+        plan = service.study.protocol.quality
+        assert plan is not None
+        service.rate_realism(ben, "org", 4)
+        service.save_rationale_draft(ben, "Case", "Looks real")
+        checks_wrong = 0
+        while checks_wrong < 2 and (view := service.open_next(ben)) is not None:
+            clock.advance(seconds=40)
+            is_check = view.item.idx in plan.check_idx
+            checks_wrong += is_check
+            result = service.submit_answer(
+                view.attempt_id, "wrong" if is_check else gold(view.item.idx)
+            )
+            assert (result.correct, result.score) == (None, None)
+        service.flag_item(ben, view.item.item_id, service.study.protocol.taxonomy.categories[0].key)
+        # Unscored, the wrong check answers stop nobody yet.
+        assert service.standing(ben).stage == Stage.SOLVE
+    with StudyService.open(owner_url, clock=clock) as coordinator:  # scores what is pending
+        person = next(p for p in coordinator.quality_overview().people if p.name == "Ben")
+        assert person.check_accuracy == 0.0
+    with StudyService.open(login.url, clock=clock, person_session=True) as service:
+        assert service.standing(ben).stage == Stage.STOPPED
