@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from crm_tui.cli import main
 from crm_tui.cli.main import cli
+from crm_tui.errors import CrmTuiError
 from crm_tui.study.service import StudyService
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Annotator, Attempt, Invitation
@@ -26,6 +27,7 @@ from crm_tui.study.work.quality import Stage
 from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails
 from tests.helpers.pg_server import PASSWORD
+from tests.helpers.turn_modes_study import one_conversation
 from tests.study.test_quality import ORG, gold, preset_data, rows
 
 GOLD = "005Ws000001xZvdIAE"
@@ -233,3 +235,18 @@ def test_a_login_goes_through_consent_practice_checks_and_ratings(postgres_serve
         assert person.check_accuracy == 0.0
     with StudyService.open(login.url, clock=clock, person_session=True) as service:
         assert service.standing(ben).stage == Stage.STOPPED
+
+
+def test_a_scripted_customer_on_a_login_is_refused_in_one_line(postgres_server):
+    """The scripted customer compares replies with the gold, which a login cannot read."""
+    owner_url = postgres_server.new_database()
+    one_conversation(owner_url)
+    with StudyStore.open_existing(owner_url) as store:
+        login = make_login(store, "Dana")
+    with StudyService.open(login.url, person_session=True) as service:
+        (dana,) = [p.id for p in service.pickable_profiles()]
+        view = service.open_next(dana)
+        assert view is not None and service.is_interactive(view.attempt_id)
+        with pytest.raises(CrmTuiError, match="crm-tui web") as refused:
+            service.open_conversation(view.attempt_id)
+    assert "\n" not in str(refused.value)

@@ -30,7 +30,8 @@ from sqlalchemy import Connection, text
 BLIND = "crm_tui_blind"  # the views a login reads instead of the tables
 ROLES = "crm_tui_roles"  # who is who: never readable by a login
 
-# What a login may do per table (a column list: those columns only). Tables left out
+# What a login may do per table (a column list: those columns only). A migration that
+# adds a table or column an annotator's calls use adds it here too. Tables left out
 # (invitation, invitation_failure, adjudication, task_set_version, agent_run,
 # agent_answer) a login cannot read or write at all.
 _ITEM_COLUMNS = 'id, study_id, idx, task, "query", metadata_json, reward_metric, extra_json'
