@@ -250,3 +250,12 @@ def test_a_scripted_customer_on_a_login_is_refused_in_one_line(postgres_server):
         with pytest.raises(CrmTuiError, match="crm-tui web") as refused:
             service.open_conversation(view.attempt_id)
     assert "\n" not in str(refused.value)
+
+
+def test_revoke_stops_a_login(owner_url):
+    url = db_login(owner_url, "Rae Kim")
+    psycopg.connect(url).close()
+    code, out = run("study", "revoke", "Rae Kim", "--db", owner_url)
+    assert code == 0, out
+    with pytest.raises(psycopg.OperationalError, match="not permitted to log in"):
+        psycopg.connect(url)
