@@ -161,8 +161,16 @@ class StudyService(QualityCalls):
         else:
             store = StudyStore.open_existing(path, clock)
         try:  # a refusal (no such study, its protocol damaged) leaves no file open
+            if not person_session:
+                store.refuse_blinded()  # the CLI's commands are the coordinator's
             study = pick_study(store, name, org_fingerprint)
-            return cls(store, study, person_session=person_session)
+            service = cls(store, study, person_session=person_session)
+            if person_session and store.login_profile_id is not None:
+                # An annotator's own PostgreSQL login: it is the credential, no code.
+                service._reached = service._profile(store.login_profile_id)
+            else:
+                attempts.score_pending(store)  # answers given through logins
+            return service
         except BaseException:
             store.close()
             raise
@@ -228,6 +236,8 @@ class StudyService(QualityCalls):
     def pickable_profiles(self) -> list[Profile]:
         """The profiles a person may pick from a list: annotators, and none at all when
         the session needs an invitation code."""
+        if self._store.login_profile_id is not None and self._reached is not None:
+            return [self._reached]  # an annotator's login: that person only
         if self._codes_required:
             return []
         return [Profile.of(row) for row in profile_rows.list_profiles(self._store, Mode.ANNOTATOR)]
@@ -247,6 +257,8 @@ class StudyService(QualityCalls):
         """Whether this session starts with an invitation code: `required` (the app was
         started with --require-code) or anyone was ever invited to the file. Once true,
         it stays so for the session."""
+        if self._store.login_profile_id is not None:
+            return False  # an annotator's login opens that person's profile, no code
         self._codes_required = (
             self._codes_required or required or invitations.has_invitations(self._store)
         )
@@ -482,6 +494,7 @@ class StudyService(QualityCalls):
         """Every item with its gold, the human answers and the flags (auditors and
         coordinators only)."""
         self._acting(profile_id)
+        attempts.score_pending(self._store)
         return audit_items(self._store, self.study.id, profile_id)
 
     @_on_writer
@@ -493,6 +506,7 @@ class StudyService(QualityCalls):
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
         from crm_tui.study.results.summary import build_report  # numpy and the scorers: when asked
 
+        attempts.score_pending(self._store)
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id), options)
 
@@ -515,6 +529,7 @@ class StudyService(QualityCalls):
         self._require_gold_viewer(profile_id)
         from crm_tui.study.results.summary import build_report
 
+        attempts.score_pending(self._store)
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id))
 
@@ -633,6 +648,7 @@ class StudyService(QualityCalls):
         (coordinators only: it shows how everyone is doing)."""
         self._coordinator_acting(profile_id)
         assert profile_id is not None
+        attempts.score_pending(self._store)  # check items count once scored
         return live.live_progress(self._store, self.study.id, profile_id)
 
     @_on_writer

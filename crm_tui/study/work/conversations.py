@@ -92,7 +92,9 @@ def item_instance(item: StudyItem) -> Instance:
     """The study item as the task instance it was copied from (gold included)."""
     metadata = json.loads(item.metadata_json)
     extra: dict[str, Any] = json.loads(item.extra_json) if item.extra_json else {}
-    answer, answer_list = gold_fields(json.loads(item.gold_json))
+    # No gold through an annotator's login: a customer played by an LLM never needs it.
+    gold = None if item.gold_json is None else json.loads(item.gold_json)
+    answer, answer_list = gold_fields(gold)
     return Instance(
         item.idx,
         item.task,
@@ -179,6 +181,14 @@ def _simulated_user(session: Session, study: Study, attempt: Attempt) -> Simulat
     item = session.get(StudyItem, attempt.item_id)
     if item is None:
         raise CrmTuiError(f"no study item with id {attempt.item_id}")
+    part = solve_part(study)
+    if item.gold_json is None and (part is None or part.simulated_user == "scripted"):
+        # An annotator's PostgreSQL login reads no gold (`store/db_logins.py`).
+        raise CrmTuiError(
+            "This query's customer checks your replies against the gold answer, which "
+            "this study store's login cannot read: ask the study coordinator for a web "
+            "address (crm-tui web) to solve it"
+        )
     return simulated_user_for(study, item_instance(item))
 
 
