@@ -509,14 +509,16 @@ class StudyService(QualityCalls):
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
 
     @_on_writer
-    def report_for(self, profile_id: int | None) -> Report:
-        """The report as the app shows it: to coordinators and auditors only, as
-        annotators must not learn how others did while the study runs."""
+    def report_for(self, profile_id: int | None, *, with_excluded: bool = False) -> Report:
+        """The report as the app shows it (`with_excluded`: the exclusions kept in): to
+        coordinators and auditors only, as annotators must not learn how others did while
+        the study runs."""
         self._require_gold_viewer(profile_id)
-        from crm_tui.study.results.summary import build_report
+        from crm_tui.study.results.summary import ReportOptions, build_report
 
+        options = ReportOptions(with_excluded=with_excluded)
         with self._store.transaction(snapshot=True) as session:
-            return build_report(session, get_study(session, self.study.id))
+            return build_report(session, get_study(session, self.study.id), options)
 
     @_on_writer
     def replay_for(self, profile_id: int | None, idx: int) -> Replay:

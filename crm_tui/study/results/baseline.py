@@ -23,18 +23,19 @@ from crm_tui.tasks.scoring import NO_SUBMISSION, is_submission
 class Baseline:
     items: list[StudyItem]  # the measured items, in the store's order
     attempts: list[AttemptRow]  # their answered attempts that count
-    excluded: Excluded  # the exclusions applied: empty when they are kept
-    with_excluded: bool  # whether the coordinator's exclusions were kept in
+    excluded: Excluded  # the exclusions in force
+    with_excluded: bool  # whether they were kept in
 
     def counts_person(self, annotator_id: int) -> bool:
         """Whether a person's other answers (ratings) count."""
-        return annotator_id not in self.excluded.people
+        return self.with_excluded or annotator_id not in self.excluded.people
 
 
 def baseline(session: Session, study: Study, *, with_excluded: bool = False) -> Baseline:
     """The study's baseline (`with_excluded`: keep the people and attempts excluded)."""
     unmeasured = unmeasured_item_ids(session, study)
-    dropped = Excluded() if with_excluded else excluded(session, row_id(study))
+    rules = excluded(session, row_id(study))
+    dropped = Excluded() if with_excluded else rules
     items = [
         item
         for item in session.exec(select(StudyItem).where(StudyItem.study_id == study.id))
@@ -45,7 +46,7 @@ def baseline(session: Session, study: Study, *, with_excluded: bool = False) -> 
         for a in answered_attempts(session, row_id(study))  # plain rows: ORM objects cost
         if a.item_id not in unmeasured and not dropped.drops(a)
     ]
-    return Baseline(items, attempts, dropped, with_excluded)
+    return Baseline(items, attempts, rules, with_excluded)
 
 
 def submission(attempt: AttemptRow) -> str | None:

@@ -185,6 +185,10 @@ class Report:
     turn_items: list[TurnItemRow] | None = None
     # over- and under-refusal (`refusals.py`); None: no confidentiality item, no refusal
     refusals: list[RefusalRow] | None = None
+    # the exclusions in force (people, single attempts) and whether the figures keep them
+    excluded_people: int = 0
+    excluded_attempts: int = 0
+    with_excluded: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,6 +271,9 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         gold=gold_comparison(session, study, counted),
         turn_items=turn_items(study, process),
         refusals=refusal_rows(items, answered, runs, agent_label),
+        excluded_people=len(counted.excluded.people),
+        excluded_attempts=len(counted.excluded.attempts),
+        with_excluded=options.with_excluded,
     )
 
 
