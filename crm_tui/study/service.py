@@ -523,15 +523,17 @@ class StudyService(QualityCalls):
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
 
     @_on_writer
-    def report_for(self, profile_id: int | None) -> Report:
-        """The report as the app shows it: to coordinators and auditors only, as
-        annotators must not learn how others did while the study runs."""
+    def report_for(self, profile_id: int | None, *, with_excluded: bool = False) -> Report:
+        """The report as the app shows it (`with_excluded`: the exclusions kept in): to
+        coordinators and auditors only, as annotators must not learn how others did while
+        the study runs."""
         self._require_gold_viewer(profile_id)
-        from crm_tui.study.results.summary import build_report
+        from crm_tui.study.results.summary import ReportOptions, build_report
 
         attempts.score_pending(self._store)
+        options = ReportOptions(with_excluded=with_excluded)
         with self._store.transaction(snapshot=True) as session:
-            return build_report(session, get_study(session, self.study.id))
+            return build_report(session, get_study(session, self.study.id), options)
 
     @_on_writer
     def replay_for(self, profile_id: int | None, idx: int) -> Replay:
@@ -592,15 +594,19 @@ class StudyService(QualityCalls):
         return make_version(self._store, self.study.id, profile_id)
 
     @_on_writer
-    def gold_comparison(self, profile_id: int | None = None) -> GoldComparison | None:
-        """Scores under the original and the latest corrected gold; None before a version.
+    def gold_comparison(
+        self, profile_id: int | None = None, *, with_excluded: bool = False
+    ) -> GoldComparison | None:
+        """Scores under the original and the latest corrected gold, over the report's
+        baseline (`with_excluded`: the exclusions kept in); None before a version.
         The file holder (profile None) or a coordinator or auditor."""
         if self._person_session or profile_id is not None:
             self._require_gold_viewer(profile_id)
         from crm_tui.study.adjudication.rescore import gold_comparison
 
         with self._store.transaction(snapshot=True) as session:
-            return gold_comparison(session, get_study(session, self.study.id))
+            study = get_study(session, self.study.id)
+            return gold_comparison(session, study, with_excluded=with_excluded)
 
     @_on_writer
     def adjudicator(self, name: str) -> int:

@@ -13,7 +13,7 @@ persona comes from the task file, else is drawn per item from the study's seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,9 +307,12 @@ class ModeAnswer:
     customer_turns: int  # the customer's turns; 0 for a single-turn attempt
 
 
-def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
-    """The study's submitted attempts, each single- or multi-turn (`is_interactive_attempt`'s rule),
-    in a few queries however many attempts there are."""
+def mode_answers(
+    session: Session, study: Study, counted: Collection[int] | None = None
+) -> list[ModeAnswer]:
+    """The study's submitted attempts (of those with an id in `counted`, when given), each
+    single- or multi-turn (`is_interactive_attempt`'s rule), in a few queries however many
+    attempts there are."""
     part = solve_part(study)
     interactive = "off" if part is None else part.interactive
     rows = session.execute(
@@ -325,6 +328,8 @@ def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
         .where(col(Attempt.study_id) == study.id, col(Attempt.status) == AttemptStatus.SUBMITTED)
         .order_by(col(Attempt.id))
     ).all()
+    if counted is not None:
+        rows = [row for row in rows if row[0] in counted]
     customer: dict[int, int] = {}
     if interactive != "off":
         wanted = [key for key, *_ in rows if key is not None]
