@@ -61,6 +61,8 @@ BARS = {
 # The story across channels, the queue and the week (realism_story): held to the bars the
 # measures themselves state.
 STORY_BARS = (
+    "ratio_norm_descriptions",
+    "ratio_norm_emails",
     "share_agent_sentences_repeated",
     "share_norm_chat_repeated",
     "s1_chat_ignores_mail",

@@ -19,6 +19,10 @@ from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lea
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 CHASING = re.compile(r"heard back|any update|still waiting|no reply", re.IGNORECASE)
+CHASE_CLAUSE = re.compile(
+    r"(?:,| and| but)?(?: \S+){0,2}? (?:heard back|any update|still waiting|no reply)[^.!?]*",
+    re.IGNORECASE,
+)
 # Roles of a chat in its case.
 OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
 AGENT_STEPS = frozenset(
@@ -134,7 +138,10 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
 
 
 def _not_chasing(text: str) -> str:
-    return " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
+    """`text` without its sentences chasing an answer; a text that is one such sentence
+    loses only the chasing words ("... a while ago and never heard back.")."""
+    kept = " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
+    return kept if kept or not text else CHASE_CLAUSE.sub("", text)
 
 
 def _with_tail(r: random.Random, said: str, tails: tuple[str, ...]) -> str:
