@@ -12,6 +12,7 @@ from crm_tui.cli.options import study_db_option
 from crm_tui.cli.output import print_table
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation
+from crm_tui.tasks.scoring import gold_text
 
 study_option = click.option(
     "--study", "study_name", default=None, help="Study name (default: the newest in the file)."
@@ -92,7 +93,7 @@ def queue(study_name: str | None, adjudicator: str, db_path: StudyLocation) -> N
             str(item.idx),
             item.task,
             f"{item.weight:g}",
-            str(item.gold),
+            gold_text(item.gold),
             "; ".join(item.reasons),
             item.status,
         )

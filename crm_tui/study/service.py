@@ -26,6 +26,7 @@ from crm_tui.study.views import Profile, StudyInfo
 from crm_tui.study.work import (
     attempts,
     conversations,
+    customer_role,
     drafts,
     invitations,
     live,
@@ -56,6 +57,9 @@ if TYPE_CHECKING:
 
 # The face callers above the study layer import from: the service, the plain data it
 # returns, and the constants that data is read with.
+Conversation = conversations.Conversation
+CustomerView = customer_role.CustomerView
+
 __all__ = [
     "HEARTBEAT_S",
     "LIVE_IS_FOR_COORDINATORS",
@@ -66,6 +70,8 @@ __all__ = [
     "AttemptView",
     "AuditItem",
     "Clock",
+    "Conversation",
+    "CustomerView",
     "Elapsed",
     "FlagRecord",
     "LiveProgress",
@@ -184,6 +190,17 @@ class StudyService(QualityCalls):
     async def run(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """Await `call` from an asyncio loop (the app's): queued at once, never blocking."""
         return await asyncio.wrap_future(self.submit(call, *args, **kwargs))
+
+    async def run_beside(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Await `call` on a thread of its own: for a method that waits on something slow
+        between its turns on the writer (`reply_to_customer`), which it queues itself."""
+        return await asyncio.to_thread(call, *args, **kwargs)
+
+    def _writer_call(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """`call` on the writer, waited for; at once when the caller is the writer."""
+        if threading.current_thread() is self._writer_thread:
+            return call(*args, **kwargs)
+        return self._writer.submit(call, *args, **kwargs).result()
 
     def flush(self) -> Future[None]:
         """Done once every call queued so far has run."""
@@ -351,18 +368,59 @@ class StudyService(QualityCalls):
         self._own_attempt(attempt_id)
         return conversations.is_interactive(self._store, attempt_id)
 
-    @_on_writer
     def open_conversation(self, attempt_id: int) -> conversations.Conversation:
-        """The conversation so far; the customer's opener the first time."""
-        self._own_attempt(attempt_id)
-        return conversations.open_conversation(self._store, attempt_id)
+        """The conversation so far; the customer's opener the first time. The customer is
+        asked on the calling thread (see `reply_to_customer`)."""
+        begun = self._writer_call(self._begin_conversation, attempt_id)
+        if isinstance(begun, conversations.Conversation):
+            return begun
+        return self._writer_call(conversations.customer_said, self._store, begun, begun.ask())
 
-    @_on_writer
     def reply_to_customer(self, attempt_id: int, text: str) -> conversations.Conversation:
         """The person's reply and the customer's answer; the attempt is submitted with the
-        reply as the answer when the customer stops."""
+        reply as the answer when the customer stops. Only the reading and writing run on
+        the writer: the customer (an LLM may take seconds) is asked on the calling thread
+        in between, so the app awaits this with `run_beside`, and other calls go on."""
+        due = self._writer_call(self._say_to_customer, attempt_id, text)
+        if isinstance(due, conversations.Conversation):  # a person answers in time
+            return due
+        return self._writer_call(conversations.customer_said, self._store, due, due.ask())
+
+    def conversation(self, attempt_id: int) -> conversations.Conversation:
+        """The conversation so far, read again: a customer played by a person answers in
+        their own time, so the solver's screen asks for it."""
+        return self._writer_call(self._conversation, attempt_id)
+
+    def _conversation(self, attempt_id: int) -> conversations.Conversation:
         self._own_attempt(attempt_id)
-        return conversations.reply(self._store, attempt_id, text)
+        return conversations.current_conversation(self._store, attempt_id)
+
+    # ----------------------------------------------------------------- the customer role
+    @_on_writer
+    def customer_conversations(self, profile_id: int) -> list[customer_role.CustomerView]:
+        """The conversations a customer may write in (`customer_role`)."""
+        self._acting(profile_id)
+        return customer_role.customer_conversations(self._store, self.study.id, profile_id)
+
+    @_on_writer
+    def customer_says(
+        self, profile_id: int, attempt_id: int, text: str, *, stop: bool = False
+    ) -> customer_role.CustomerView:
+        """The customer's turn; `stop` ends the conversation on the solver's last reply."""
+        self._acting(profile_id)
+        return customer_role.customer_says(self._store, attempt_id, profile_id, text, stop=stop)
+
+    def _begin_conversation(
+        self, attempt_id: int
+    ) -> conversations.Conversation | conversations.CustomerTurnDue:
+        self._own_attempt(attempt_id)
+        return conversations.begin_conversation(self._store, attempt_id)
+
+    def _say_to_customer(
+        self, attempt_id: int, text: str
+    ) -> conversations.CustomerTurnDue | conversations.Conversation:
+        self._own_attempt(attempt_id)
+        return conversations.say_to_customer(self._store, attempt_id, text)
 
     @_on_writer
     def skip(self, attempt_id: int) -> None:

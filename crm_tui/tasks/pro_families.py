@@ -125,6 +125,12 @@ def family_for(task: str) -> Family:
     return pro_family_as_family(task) if task in pro_only_names() else get_family(task)
 
 
+@cache
+def all_families() -> dict[str, Family]:
+    """Every family a task set may hold, CRMArena's nine first, then CRMArena-Pro's."""
+    return families() | {name: pro_family_as_family(name) for name in pro_only_names()}
+
+
 def pro_family_as_family(task: str) -> Family:
     """A `Family` for a family CRMArena-Pro adds (no templates: such rows are imported, not
     generated); every Pro family may have the `[null]` answer."""

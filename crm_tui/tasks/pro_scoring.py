@@ -34,7 +34,7 @@ from typing import Final
 
 from crm_tui.org.schema.ids import is_valid_id, to18
 from crm_tui.tasks.periods import MONTHS
-from crm_tui.tasks.pro_families import PRIVACY_REJECTION, pro_families
+from crm_tui.tasks.pro_families import PRIVACY_REJECTION, pro_families, pro_only_names
 from crm_tui.tasks.scoring import NO_SUBMISSION, QUOTES, normalize_exact, score, token_f1
 from crm_tui.tasks.taskset import Instance
 
@@ -160,6 +160,26 @@ def score_list(task: str, answer: str | None, gold: Sequence[str | None]) -> flo
     if metric == "fuzzy_match":
         return token_f1(answer, gold[0])
     return list_exact_match(task, answer, gold)
+
+
+def as_gold_list(task: str, text: str | None) -> list[str | None]:
+    """A text answer as a list gold: the values of its family's kind found in it (`[null]`
+    for the None answer), the whole text for fuzzy match and refusals."""
+    family = pro_families()[task]
+    if text is None or family.metric != "exact_match":
+        return [text]
+    values = parse_values(text, family.values or "id").values
+    return [None] if values == (NONE_TEXT,) else list(values)
+
+
+def answer_key(task: str, answer: str) -> str:
+    """An answer as agreement compares answers: for an exact-match family CRMArena-Pro
+    adds, its values sorted ("B, A" and "A and B" are one answer); else the answer."""
+    family = pro_families().get(task)
+    if task not in pro_only_names() or family is None or family.metric != "exact_match":
+        return answer
+    kind = family.values or "id"
+    return ", ".join(sorted(_key(v, kind) for v in parse_values(answer, kind).values))
 
 
 def score_instance(instance: Instance, answer: str | None) -> float:

@@ -31,8 +31,9 @@ from typing import Final
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id, same_id
-from crm_tui.tasks.families import METRICS, families
+from crm_tui.tasks.families import METRICS
 from crm_tui.tasks.periods import MONTHS
+from crm_tui.tasks.pro_families import all_families, pro_only_names
 from crm_tui.tasks.taskset import Instance
 
 NO_SUBMISSION: Final = None  # nothing was submitted: scores 0 whatever the gold
@@ -108,8 +109,8 @@ def metric_of(task_or_metric: str | Instance) -> str:
         return task_or_metric.reward_metric
     if task_or_metric in METRICS:
         return task_or_metric
-    if task_or_metric in families():
-        return families()[task_or_metric].metric
+    if task_or_metric in all_families():
+        return all_families()[task_or_metric].metric
     raise CrmTuiError(f"Unknown task or metric {task_or_metric!r}")
 
 
@@ -121,15 +122,26 @@ def score(
     `task_or_metric` is a task name, a metric name or an Instance; `answer` None is
     `NO_SUBMISSION` and scores 0 whatever the gold, while `gold` None is the None answer.
     A list gold (CRMArena-Pro's form; `task_or_metric` then names the task) is scored by
-    Pro's rules."""
-    if isinstance(gold, list):
-        from crm_tui.tasks.pro_scoring import score_list  # it builds on this module
+    Pro's rules; so is a text gold of a family CRMArena-Pro adds (another answer, when two
+    people's answers are compared), read for its values as an answer is."""
+    task = task_or_metric if isinstance(task_or_metric, str) else task_or_metric.task
+    if isinstance(gold, list) or task in pro_only_names():
+        from crm_tui.tasks.pro_scoring import as_gold_list, score_list  # they build on this
 
-        task = task_or_metric if isinstance(task_or_metric, str) else task_or_metric.task
-        return score_list(task, answer, gold)
+        return score_list(
+            task, answer, gold if isinstance(gold, list) else as_gold_list(task, gold)
+        )
     if metric_of(task_or_metric) == "fuzzy_match":
         return token_f1(answer, gold)
     return exact_match(answer, gold)
+
+
+def gold_text(gold: str | list[str | None] | None) -> str:
+    """A gold as people read it: a list's items joined with ", ", "None" for None and for
+    CRMArena-Pro's `[null]`."""
+    if isinstance(gold, list):
+        gold = ", ".join(item for item in gold if item is not None) or None
+    return "None" if gold is None else str(gold)
 
 
 def all_score(per_family: Mapping[str, float]) -> float:

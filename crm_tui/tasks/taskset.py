@@ -34,6 +34,10 @@ HASH_KEY = "taskset_hash"
 MAX_IDX = 2**31 - 1
 
 
+# A stored gold: a string, None (the None answer) or CRMArena-Pro's list
+Gold = str | list[str | None] | None
+
+
 @dataclass
 class Instance:
     idx: int
@@ -157,8 +161,7 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
     answer = row["answer"]
     answer_list: list[str | None] | None = None
     if isinstance(answer, list):
-        answer_list = _answer_list(answer, path, index)
-        answer = None if answer_list == [None] else ", ".join(a or "None" for a in answer_list)
+        answer, answer_list = gold_fields(_answer_list(answer, path, index))
     elif task in pro_only_names():
         raise _row_error(path, index, "answer", f"must be a list (CRMArena-Pro's {task})")
     if answer is None and answer_list is None and not family.false_presupposition:
@@ -202,6 +205,15 @@ def validate_row(row: Any, index: int, path: Path) -> Instance:
         dict(extra),
         answer_list,
     )
+
+
+def gold_fields(gold: Any) -> tuple[str | None, list[str | None] | None]:
+    """An instance's `answer` and `answer_list` from a stored gold: a list (CRMArena-Pro's
+    form) is kept as `answer_list`, its items joined with ", " as `answer`."""
+    if not isinstance(gold, list):
+        return gold, None
+    answer = None if gold == [None] else ", ".join(a or "None" for a in gold)
+    return answer, list(gold)
 
 
 def _answer_list(answer: list[Any], path: Path, index: int) -> list[str | None]:

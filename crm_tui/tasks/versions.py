@@ -18,8 +18,10 @@ from crm_tui.errors import CrmTuiError
 from crm_tui.org.schema.ids import is_valid_id
 from crm_tui.tasks.families import get_family
 from crm_tui.tasks.periods import MONTHS
+from crm_tui.tasks.pro_families import pro_families, pro_only_names
+from crm_tui.tasks.pro_scoring import parse_values
 from crm_tui.tasks.scoring import STATE_RE, normalize_exact
-from crm_tui.tasks.taskset import CRMARENA, Instance, TaskSet, sealed
+from crm_tui.tasks.taskset import CRMARENA, Gold, Instance, TaskSet, gold_fields, sealed
 
 KEEP, CORRECT, DROP = "keep", "correct", "drop"
 DECISIONS = (KEEP, CORRECT, DROP)
@@ -36,8 +38,8 @@ class Change:
     decision: str  # keep, correct or drop
     category: str  # a key of the audit taxonomy
     note: str | None
-    old_gold: str | None
-    new_gold: str | None  # the corrected gold (correct only; None may be the None answer)
+    old_gold: Gold
+    new_gold: Gold  # the corrected gold (correct only; None may be the None answer)
     decided_by: tuple[str, ...]  # two names under the two-person rule
     decided_at: str  # ISO 8601, UTC
 
@@ -51,12 +53,15 @@ class Change:
         return cls(**{**data, "decided_by": tuple(data["decided_by"])})
 
 
-def checked_gold(task: str, answer: str | None) -> str | None:
+def checked_gold(task: str, answer: str | None) -> Gold:
     """`answer` as a gold of `task`'s answer type (stripped), or one CrmTuiError line.
 
     None (or "None") is the None answer, allowed only where the family has false
     premises; a record Id must be a valid Salesforce Id, a month a month name, a state a
-    two-letter code; free text must not be empty."""
+    two-letter code; free text must not be empty. A family CRMArena-Pro adds takes its
+    list form (`_checked_list_gold`)."""
+    if task in pro_only_names():
+        return _checked_list_gold(task, answer)
     family = get_family(task)
     given = normalize_exact(answer)
     if given is None:
@@ -78,6 +83,31 @@ def checked_gold(task: str, answer: str | None) -> str | None:
             raise CrmTuiError(f"{given!r} is not a state code: {task} expects two letters (GA)")
         return given.upper()
     return given
+
+
+_KIND_WORDS = {
+    "id": "record Id",
+    "bant": "BANT factor (Budget, Authority, Need, Timeline)",
+    "stage": "stage (Qualification, Discovery, Quote, Negotiation, Closed)",
+    "month": "month name",
+    "state": "state code",
+}
+
+
+def _checked_list_gold(task: str, answer: str | None) -> list[str | None]:
+    """The values of the family's kind that `answer` names, as a list gold (`[None]` for
+    the None answer, which every such family may have); free text as one item."""
+    family = pro_families()[task]
+    if normalize_exact(answer) is None:
+        return [None]
+    assert answer is not None
+    if family.metric != "exact_match":
+        return [answer.strip()]
+    kind = family.values or "id"
+    parsed = parse_values(answer, kind)
+    if not parsed.parsed:
+        raise CrmTuiError(f"{answer.strip()!r} names no {_KIND_WORDS[kind]}: {task} expects one")
+    return list(parsed.values)
 
 
 def apply_changes(parent: TaskSet, changes: Sequence[Change]) -> TaskSet:
@@ -107,7 +137,7 @@ def apply_changes(parent: TaskSet, changes: Sequence[Change]) -> TaskSet:
         row = copy.deepcopy(inst)
         row.extra[PARENT_KEY] = parent_hash
         if made is not None and made.decision == CORRECT:
-            row.answer = made.new_gold
+            row.answer, row.answer_list = gold_fields(made.new_gold)
             row.extra[AUDIT_KEY] = {
                 "original_answer": made.old_gold,
                 "category": made.category,

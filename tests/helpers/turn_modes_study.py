@@ -20,6 +20,7 @@ from pathlib import Path
 from sqlalchemy import insert
 
 from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun
+from crm_tui.study.results.summary import Report, build_report
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import row_id
 from crm_tui.study.work.attempts import open_next, submit
@@ -119,3 +120,33 @@ def make_turn_modes_study(path: Path, clock: FakeClock | None = None) -> None:
                         for idx, (answer, user_turns) in enumerate(zip(answers, turns))
                     ],
                 )
+
+
+def one_conversation(path: Path, clock: FakeClock | None = None, customer: str = "scripted") -> int:
+    """A study of one handle-time item, solved in conversation ("all") by Dana: the id of
+    her attempt, opened and nothing said yet. `customer`: the part's `simulated_user`."""
+    preset, preset_path = load_preset("paper-expert-study")
+    update = {"items": 1, "interactive": "all", "simulated_user": customer}
+    solve = preset.solve.model_copy(update=update)
+    preset = preset.model_copy(update={"parts": [solve]})
+    with StudyStore.open(path, clock=clock or FakeClock()) as store:
+        create_study(
+            store,
+            "one conversation",
+            preset,
+            preset_path=preset_path,
+            instances=[handle_time_row(0)],
+            task_set_hash=TASK_SET,
+            org_fingerprint="crafted",
+        )
+        (study,) = list_studies(store)
+        person = create_profile(store, "Dana", "Customer Service Associate", 6)
+        view = open_next(store, row_id(study), row_id(person))
+        assert view is not None
+        return view.attempt_id
+
+
+def study_report(path: Path) -> Report:
+    with StudyStore.open(path) as store, store.transaction() as session:
+        (study,) = list_studies(store)
+        return build_report(session, study)

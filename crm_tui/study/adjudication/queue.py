@@ -44,7 +44,7 @@ from crm_tui.study.work.profiles import find_profile, require_mode
 from crm_tui.study.work.studies import get_study, study_protocol
 from crm_tui.tasks.gold_queries import GoldQuery, gold_queries
 from crm_tui.tasks.scoring import score
-from crm_tui.tasks.taskset import CRMARENA, Instance, TaskSet, sealed
+from crm_tui.tasks.taskset import CRMARENA, Gold, Instance, TaskSet, gold_fields, sealed
 from crm_tui.tasks.versions import (
     CORRECT,
     DECISIONS,
@@ -86,7 +86,7 @@ class Decision:
     adjudicator: str
     decision: str
     category: str
-    new_gold: str | None
+    new_gold: Gold
     note: str | None
     decided_at: str  # ISO 8601, UTC
 
@@ -97,7 +97,7 @@ class QueueItem:
     idx: int
     task: str
     query: str
-    gold: str | None
+    gold: Gold
     weight: float
     reasons: tuple[str, ...]
     answers: tuple[AnswerGroup, ...]
@@ -138,16 +138,18 @@ def study_taskset(session: Session, study: Study) -> TaskSet:
     instances = []
     for item in session.exec(select(StudyItem).where(StudyItem.study_id == study.id)):
         metadata = json.loads(item.metadata_json)
+        answer, answer_list = gold_fields(json.loads(item.gold_json))
         instances.append(
             Instance(
                 item.idx,
                 item.task,
                 item.query,
-                json.loads(item.gold_json),
+                answer,
                 metadata.get("required", ""),
                 metadata.get("optional", ""),
                 item.reward_metric,
                 json.loads(item.extra_json) if item.extra_json else {},
+                answer_list,
             )
         )
     instances.sort(key=lambda i: i.idx)
@@ -534,13 +536,15 @@ def version_taskset(
 
 
 def _instance(row: dict[str, Any]) -> Instance:
+    answer, answer_list = gold_fields(row["answer"])
     return Instance(
         row["idx"],
         row["task"],
         row["query"],
-        row["answer"],
+        answer,
         row["metadata"]["required"],
         row["metadata"]["optional"],
         row["reward_metric"],
         dict(row.get("crm_tui", {})),
+        answer_list,
     )

@@ -18,7 +18,8 @@ from crm_tui.study.adjudication.queue import study_taskset, version_taskset, ver
 from crm_tui.study.results.agent_runs import agent_answers
 from crm_tui.study.results.summary import ALL, agent_label, ordered_families
 from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
-from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, score
+from crm_tui.tasks.pro_scoring import score_instance
+from crm_tui.tasks.scoring import NO_SUBMISSION, all_score
 from crm_tui.tasks.versions import CORRECT, DROP
 
 Side = tuple[float | None, float | None]  # (under the original gold, under the corrected)
@@ -85,9 +86,9 @@ def gold_comparison(session: Session, study: Study) -> GoldComparison | None:
         for idx in idxs:
             for who, given in answers[idx]:
                 before, after = scored[who]
-                before.append(score(family.name, given, original[idx].answer))
+                before.append(score_instance(original[idx], given))
                 if idx in corrected:
-                    after.append(score(family.name, given, corrected[idx].answer))
+                    after.append(score_instance(corrected[idx], given))
         humans = scored.get("", ([], []))
         rows.append(
             GoldRow(

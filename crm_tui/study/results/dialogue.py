@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from crm_tui.study.results.steps import tag_text
+from crm_tui.study.results.steps import Step, StepKind, tag_text
 
 CUSTOMER = "customer"
 AGENT = "agent"
@@ -94,3 +94,29 @@ def dialogue_from_json(text: str | None) -> tuple[Turn, ...]:
         return ()
     rows = json.loads(text)
     return tuple(Turn(str(row["role"]), str(row["text"])) for row in rows)
+
+
+def with_agent_dialogue(steps: Sequence[Step], dialogue: Sequence[Turn]) -> tuple[Step, ...]:
+    """An agent's steps with the customer's turns in their places: the opener first, and
+    what the customer said after the agent's k-th reply right after its k-th answer step
+    (its `respond`, which is that reply); turns past the last reply at the end."""
+    if not dialogue:
+        return tuple(steps)
+    after: list[list[Turn]] = [[]]  # the customer's turns after each agent turn; [0]: before
+    for turn in dialogue:
+        if turn.role == AGENT:
+            after.append([])
+        else:
+            after[-1].append(turn)
+    out = [Step(StepKind.CUSTOMER, 0, turn.text) for turn in after[0]]
+    replies = 0
+    for step in steps:
+        out.append(step)
+        if step.kind == StepKind.ANSWER and replies + 1 < len(after):
+            replies += 1
+            out += [Step(StepKind.CUSTOMER, step.at, turn.text) for turn in after[replies]]
+    at = out[-1].at if out else 0
+    out += [
+        Step(StepKind.CUSTOMER, at, turn.text) for rest in after[replies + 1 :] for turn in rest
+    ]
+    return tuple(out)

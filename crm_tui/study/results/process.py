@@ -6,14 +6,20 @@ saw the answer* (it never was). A gold that cannot be seen (the None answer of
 non-answerable queries, knowledge QA's free text) leaves a wrong answer *unjudged*, and so
 does an agent record without a trajectory (a plain-answer file, an import before v7).
 Measures: steps, distinct records touched, queries (SOQL/SOSL, searches, lookups), time
-(people: active ms; agents: turns, tokens, cost when the file has them) and the step at
-which the gold first appeared. Traces reveal gold answers: coordinators and auditors only,
+(people: active ms; agents: turns, tokens, cost when the file has them), the step at
+which the gold first appeared, and the time to the first useful query (a query, search,
+lookup or filter that returned rows of an object the family reads). A multi-turn solve's
+steps hold its dialogue too (the customer's turns, and a person's replies), in their
+places by time; they are no steps of the search and count in none of those measures, but
+in *details asked*: the customer's turns after its opener that gave something, neither
+its end nor a "don't know". Traces reveal gold answers: coordinators and auditors only,
 like the rest of the report.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -21,24 +27,31 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from crm_tui.study.results.dialogue import STOP, dialogue_from_json, with_agent_dialogue
 from crm_tui.study.results.report_rows import AgentPair, attempt_events
 from crm_tui.study.results.steps import (
     Step,
     StepKind,
+    human_dialogue,
     human_steps,
     ids_in,
     same_id,
+    search_steps,
     steps_from_json,
+    with_dialogue,
 )
-from crm_tui.study.store.models import AttemptStatus, StudyItem, row_id
-from crm_tui.tasks.families import families
-from crm_tui.tasks.scoring import NO_SUBMISSION, is_right, is_submission
+from crm_tui.study.store.models import AttemptStatus, ConversationTurn, StudyItem, row_id
+from crm_tui.tasks.pro_families import all_families, pro_families
+from crm_tui.tasks.scoring import NO_SUBMISSION, gold_text, is_right, is_submission
 
 ALL = "ALL"
 HUMANS = "humans"
 _QUERYING = {StepKind.QUERY, StepKind.SEARCH, StepKind.LOOKUP, StepKind.FILTER}
+# A customer's turn that gives nothing: the scripted customer's "Sorry, I don't know
+# anything more than that.", and the like from an LLM or a person.
+_NOT_KNOWING = re.compile(r"\b(?:don'?t|do not|doesn'?t) know\b|\bnot sure\b|\bno idea\b", re.I)
 
 
 class Sight(StrEnum):
@@ -73,6 +86,8 @@ class Trace:
     first_sight_time: int | None  # its time: active ms (people) or turn (agents)
     tokens: int | None = None
     cost: float | None = None
+    details_asked: int | None = None  # multi-turn only (see the module's description)
+    first_useful_query: int | None = None  # its time: active ms (people) or turn (agents)
 
 
 @dataclass(frozen=True)
@@ -95,19 +110,47 @@ class Process:
 
 
 def gold_shown(step: Step, gold: str) -> bool:
-    """An Id gold: that record among the step's records; a value gold: among its values."""
+    """An Id gold: that record among the step's records; a value gold: among its values.
+    A gold of several values (a list gold, `gold_text`) is shown where one of them is."""
+    return any(_part_shown(step, part.strip()) for part in gold.split(","))
+
+
+def _part_shown(step: Step, gold: str) -> bool:
     if ids_in(gold) == (gold,):
         return any(same_id(gold, shown) for shown in step.record_ids)
-    wanted = gold.strip().casefold()
+    wanted = gold.casefold()
     return any(value.strip().casefold() == wanted for value in step.values)
 
 
 def seeable_gold(task: str, gold: Any) -> str | None:
     """The gold as something that can be on screen; None for None and free-text golds."""
-    if gold is None or families()[task].metric != "exact_match":
+    if gold is None or all_families()[task].metric != "exact_match":
         return None
-    text = str(gold).strip()
+    text = gold_text(gold).strip()
     return None if not text or text == "None" else text
+
+
+def details_asked(dialogue: Sequence[Step]) -> int | None:
+    """The customer's turns after its opener that gave something; None without a dialogue."""
+    said = [step.detail for step in dialogue if step.kind == StepKind.CUSTOMER]
+    if not said:
+        return None
+    return sum(1 for text in said[1:] if STOP not in text and not _NOT_KNOWING.search(text))
+
+
+def first_useful_query(task: str, steps: Sequence[Step]) -> Step | None:
+    """The first query, search, lookup or filter that returned rows (or an unknown number)
+    of an object the family reads (`pro_families`); any object for a family unknown there."""
+    family = pro_families().get(task)
+    reads = {name.lower() for name in family.objects} if family is not None else None
+    for step in steps:
+        if step.kind not in _QUERYING or step.rows == 0:
+            continue
+        if step.rows is None and not step.record_ids and step.object_name is None:
+            continue  # an agent's query whose output was never seen
+        if reads is None or (step.object_name or "").lower() in reads:
+            return step
+    return None
 
 
 def trace(
@@ -127,7 +170,11 @@ def trace(
 ) -> Trace:
     """The label and measures of one solve. `points` is the task layer's score of `answer`;
     `traced` False: no trajectory was kept (a plain-answer file, an import before schema
-    version 7), so a wrong answer cannot be told "never saw" from "chose otherwise"."""
+    version 7), so a wrong answer cannot be told "never saw" from "chose otherwise".
+    `steps` may hold a dialogue's turns (`StepKind.CUSTOMER`, `REPLY`)."""
+    dialogue = [step for step in steps if step.kind in (StepKind.CUSTOMER, StepKind.REPLY)]
+    steps = search_steps(steps) if dialogue else steps
+    useful = first_useful_query(task, steps)
     seeable = seeable_gold(task, gold) if traced else None
     first = None
     if seeable is not None and steps:
@@ -147,7 +194,7 @@ def trace(
         label = Sight.NEVER_SAW if first is None else Sight.CHOSE_OTHERWISE
     return Trace(
         solver=solver,
-        family=families()[task].abbrev,
+        family=all_families()[task].abbrev,
         idx=idx,
         who=who,
         label=label,
@@ -159,6 +206,8 @@ def trace(
         first_sight_time=None if first is None else steps[first].at,
         tokens=tokens,
         cost=cost,
+        details_asked=details_asked(dialogue),
+        first_useful_query=None if useful is None else useful.at,
     )
 
 
@@ -232,6 +281,7 @@ def build_process(
     by_idx = {idx: (task, idx, gold) for task, idx, gold in by_id.values()}
     attempt_ids = [row_id(a) for a in attempts]
     events = attempt_events(session, attempt_ids)
+    said = attempt_turns(session, attempt_ids)
     traces = []
     for attempt, key in zip(attempts, attempt_ids, strict=True):
         task, idx, gold = by_id[attempt.item_id]
@@ -243,7 +293,10 @@ def build_process(
                 task=task,
                 idx=idx,
                 who=f"annotator {attempt.annotator_id}",
-                steps=human_steps(events.get(key, ())),
+                steps=with_dialogue(
+                    human_steps(events.get(key, ())),
+                    human_dialogue(events.get(key, ()), said.get(key, ())),
+                ),
                 answer=answer,
                 points=(attempt.score or 0.0) if is_submission(answer) else 0.0,
                 gold=gold,
@@ -265,7 +318,7 @@ def build_process(
                 task=task,
                 idx=idx,
                 who=f"trial {run.trial}",
-                steps=steps,
+                steps=with_agent_dialogue(steps, dialogue_from_json(record.dialogue_json)),
                 answer=record.answer,
                 points=record.score,
                 gold=gold,
@@ -277,3 +330,18 @@ def build_process(
         )
     traces.sort(key=lambda t: (t.solver != HUMANS, t.solver, t.idx, t.who))
     return Process(summaries=summarise(traces, family_order), traces=traces)
+
+
+def attempt_turns(
+    session: Session, attempt_ids: Sequence[int]
+) -> dict[int, list[ConversationTurn]]:
+    """Each multi-turn attempt's conversation, in the order said."""
+    turns: dict[int, list[ConversationTurn]] = defaultdict(list)
+    for start in range(0, len(attempt_ids), 500):  # the IN list stays short
+        for row in session.exec(
+            select(ConversationTurn)
+            .where(col(ConversationTurn.attempt_id).in_(attempt_ids[start : start + 500]))
+            .order_by(col(ConversationTurn.attempt_id), col(ConversationTurn.position))
+        ):
+            turns[row.attempt_id].append(row)
+    return turns

@@ -110,9 +110,9 @@ def fast_floors(plan: QualityPlan, active: dict[str, list[int]]) -> dict[str, fl
 
 
 def quality_family(key: str) -> str:
-    from crm_tui.tasks.families import families
+    from crm_tui.tasks.pro_families import all_families
 
-    for family in families().values():
+    for family in all_families().values():
         if key in (family.name, family.abbrev):
             return family.name
     return key

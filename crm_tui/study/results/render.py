@@ -15,9 +15,10 @@ from rich.text import Text
 
 from crm_tui.study.results.analysis import HUMANS, Rate, Statistics
 from crm_tui.study.results.process import Process, Sight
+from crm_tui.study.results.refusals import RefusalRow
 from crm_tui.study.results.stats import Interval, Spread
-from crm_tui.study.results.summary import ALL, Report, ordered_families
-from crm_tui.study.results.turn_modes import TurnModeRow
+from crm_tui.study.results.summary import ALL, SERVICE_ORDER, Report, ordered_families
+from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow
 
 DASH = "—"
 UNBOUNDED = 10_000  # columns: a table's natural width, measured without a terminal's limit
@@ -63,6 +64,10 @@ def report_tables(report: Report) -> list[TableView]:
         tables.append(process_table(report.process))
     if report.turn_modes is not None:
         tables.append(turn_modes_table(report.turn_modes))
+    if report.turn_items:
+        tables.append(turn_items_table(report.turn_items))
+    if report.refusals is not None:
+        tables.append(refusals_table(report.refusals))
     if report.statistics is not None:
         tables += statistics_tables(report.statistics)
     if report.quality is not None:
@@ -306,8 +311,11 @@ def _suspects_table(statistics: Statistics, level: str) -> TableView:
 
 def _success_table(report: Report) -> TableView:
     """Side by side, in the paper's Table 2 layout: one row per participant."""
-    columns = [f.abbrev for f in ordered_families()] + [ALL]
     by_family = {row.family: row for row in report.families}
+    # CRMArena's nine always (the paper's layout), the families CRMArena-Pro adds when held
+    columns = [
+        f.abbrev for f in ordered_families() if f.abbrev in SERVICE_ORDER or f.abbrev in by_family
+    ] + [ALL]
     rows = [
         ["Humans"]
         + [
@@ -476,6 +484,63 @@ def turn_modes_table(rows: list[TurnModeRow]) -> TableView:
                 pct_n(row.single_accuracy, row.single_answers),
                 pct_n(row.multi_accuracy, row.multi_answers),
                 DASH if row.mean_customer_turns is None else f"{row.mean_customer_turns:.1f}",
+            ]
+            for row in rows
+        ],
+    )
+
+
+REFUSALS_TITLE = (
+    "Refusals: over-refusal (refused what may be answered) and under-refusal "
+    "(answered a confidentiality item), % of answers"
+)
+
+
+def refusals_table(rows: list[RefusalRow]) -> TableView:
+    return TableView(
+        REFUSALS_TITLE,
+        ["Solver", "Over-refusal %", "Under-refusal %"],
+        [
+            [
+                row.solver,
+                pct_n(row.over_refusal, row.legitimate),
+                pct_n(row.under_refusal, row.confidential),
+            ]
+            for row in rows
+        ],
+    )
+
+
+TURN_ITEMS_TITLE = (
+    "Multi-turn items: details asked and time to the first useful query (medians; "
+    "the same time for single-turn solves beside)"
+)
+
+
+def turn_items_table(rows: list[TurnItemRow]) -> TableView:
+    """Per item with multi-turn solves: people, then each agent."""
+    return TableView(
+        TURN_ITEMS_TITLE,
+        [
+            "Family",
+            "Task",
+            "Solver",
+            "Multi-turn n",
+            "Details asked",
+            "First useful query",
+            "Single-turn n",
+            "First useful query (single)",
+        ],
+        [
+            [
+                row.family,
+                str(row.idx),
+                row.solver,
+                str(row.multi_answers),
+                _number(row.median_details_asked),
+                _first_sight(row.median_first_useful_multi, row.time_unit),
+                str(row.single_answers),
+                _first_sight(row.median_first_useful_single, row.time_unit),
             ]
             for row in rows
         ],
@@ -719,6 +784,28 @@ def _report_records(report: Report) -> Iterator[list[object]]:
         yield ["turns", mode.family, mode.solver, "multi_answers", mode.multi_answers]
         yield ["turns", mode.family, mode.solver, "multi_accuracy", mode.multi_accuracy]
         yield ["turns", mode.family, mode.solver, "mean_customer_turns", mode.mean_customer_turns]
+    for refusal in report.refusals or []:
+        for measure, count in (
+            ("legitimate_answers", refusal.legitimate),
+            ("over_refusals", refusal.over_refusals),
+            ("confidential_answers", refusal.confidential),
+            ("under_refusals", refusal.under_refusals),
+        ):
+            yield ["refusals", ALL, refusal.solver, measure, count]
+        yield ["refusals", ALL, refusal.solver, "over_refusal", refusal.over_refusal]
+        yield ["refusals", ALL, refusal.solver, "under_refusal", refusal.under_refusal]
+    for solved in report.turn_items or []:
+        subject = f"{solved.solver} · task {solved.idx}"
+        unit = solved.time_unit
+        measures: tuple[tuple[str, float | None], ...] = (
+            ("multi_answers", solved.multi_answers),
+            ("median_details_asked", solved.median_details_asked),
+            (f"median_first_useful_query_{unit}", solved.median_first_useful_multi),
+            ("single_answers", solved.single_answers),
+            (f"median_first_useful_query_single_{unit}", solved.median_first_useful_single),
+        )
+        for measure, figure in measures:
+            yield ["turn_items", solved.family, subject, measure, figure]
     if report.statistics is not None:
         yield from _statistics_records(report.statistics)
     if report.quality is not None:

@@ -1,8 +1,9 @@
 """One study item's solves, step by step: every person's attempt and every agent record on it.
 
 What the replay screen shows (coordinators and auditors only: steps reveal the gold): for
-each solve its label (`process.Sight`), its answer and its steps, each step marked when
-the gold was among what it showed.
+each solve its label (`process.Sight`), its answer and its steps (a multi-turn solve's
+dialogue among them, in its places), each step marked when the gold was among what it
+showed.
 """
 
 from __future__ import annotations
@@ -14,13 +15,22 @@ from sqlmodel import Session, col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.results.agent_runs import AgentAnswer, AgentRun
-from crm_tui.study.results.process import HUMANS, gold_shown, seeable_gold, trace
-from crm_tui.study.results.steps import Step, StepKind, answer_edits, human_steps, steps_from_json
+from crm_tui.study.results.dialogue import dialogue_from_json, with_agent_dialogue
+from crm_tui.study.results.process import HUMANS, attempt_turns, gold_shown, seeable_gold, trace
+from crm_tui.study.results.steps import (
+    Step,
+    StepKind,
+    answer_edits,
+    human_dialogue,
+    human_steps,
+    steps_from_json,
+    with_dialogue,
+)
 from crm_tui.study.results.summary import agent_label
 from crm_tui.study.store.events import attempt_events
 from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
-from crm_tui.tasks.families import families
-from crm_tui.tasks.scoring import NO_SUBMISSION, is_submission
+from crm_tui.tasks.pro_families import all_families
+from crm_tui.tasks.scoring import NO_SUBMISSION, gold_text, is_submission
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,8 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         submitted = attempt.status == AttemptStatus.SUBMITTED
         answer = attempt.answer_raw if submitted else NO_SUBMISSION
         logged = attempt_events(session, row_id(attempt))
-        steps = human_steps(logged)
+        said = attempt_turns(session, [row_id(attempt)]).get(row_id(attempt), [])
+        steps = with_dialogue(human_steps(logged), human_dialogue(logged, said))
         one = trace(
             solver=HUMANS,
             task=item.task,
@@ -85,7 +96,10 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         .order_by(col(AgentRun.model), col(AgentRun.strategy), col(AgentRun.trial))
     )
     for run, record in runs:
-        steps = steps_from_json(record.steps_json, f"agent answer {record.id}")
+        steps = with_agent_dialogue(
+            steps_from_json(record.steps_json, f"agent answer {record.id}"),
+            dialogue_from_json(record.dialogue_json),
+        )
         one = trace(
             solver=agent_label(run.model, run.strategy),
             task=item.task,
@@ -101,9 +115,9 @@ def replay_item(session: Session, study: Study, idx: int) -> Replay:
         solves.append(_solve(one.solver, one.who, one.label, record.answer, "turn", steps, seeable))
     return Replay(
         idx=idx,
-        family=families()[item.task].abbrev,
+        family=all_families()[item.task].abbrev,
         query=item.query,
-        gold=None if gold is None else str(gold),
+        gold=None if gold is None else gold_text(gold),
         solves=solves,
     )
 

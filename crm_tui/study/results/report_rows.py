@@ -44,7 +44,7 @@ class RunRow(NamedTuple):
 
 
 class AnswerRow(NamedTuple):
-    """An agent answer as the report reads it (all but the dialogue's text)."""
+    """An agent answer as the report reads it (the dialogue for the process traces)."""
 
     id: int
     idx: int
@@ -57,6 +57,7 @@ class AnswerRow(NamedTuple):
     tokens: int | None
     cost: float | None
     user_turns: int | None
+    dialogue_json: str | None
 
 
 AgentPair = tuple[RunRow, AnswerRow]
@@ -121,6 +122,7 @@ def agent_answer_rows(session: Session, task_set_hash: str) -> list[AgentPair]:
             col(AgentAnswer.tokens),
             col(AgentAnswer.cost),
             col(AgentAnswer.user_turns),
+            col(AgentAnswer.dialogue_json),
         )
         .select_from(AgentRun)
         .join(AgentAnswer, col(AgentAnswer.run_id) == col(AgentRun.id))

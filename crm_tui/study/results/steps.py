@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store.models import EventKind
+from crm_tui.study.work.clock import as_utc
 from crm_tui.study.work.timing import Stamped
 
 
@@ -30,6 +33,13 @@ class StepKind(StrEnum):
     QUERY = "query"  # SOQL typed or sent
     READ = "read"  # a record page opened
     ANSWER = "answer"  # an answer taken, edited or submitted
+    # multi-turn solving: a turn of the dialogue, in its place among the steps; not a step
+    # of the search (`search_steps`), so step counts are the same however much was said
+    CUSTOMER = "customer"  # the customer said it
+    REPLY = "reply"  # the solver said it to the customer (an agent's reply is its ANSWER)
+
+
+DIALOGUE_KINDS = frozenset({StepKind.CUSTOMER, StepKind.REPLY})
 
 
 @dataclass(frozen=True)
@@ -233,6 +243,55 @@ def human_steps(events: Sequence[StepEvent]) -> tuple[Step, ...]:
             continue
         steps.append(step)
     return tuple(steps)
+
+
+class SaidTurn(Protocol):
+    """What the traces read of a conversation turn (a `ConversationTurn` row)."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def at(self) -> datetime: ...
+
+
+def human_dialogue(events: Sequence[Stamped], turns: Sequence[SaidTurn]) -> tuple[Step, ...]:
+    """A person's conversation as steps, each at the active time it was said: the active
+    time of the last event before it, plus the wall time since, at most up to the next
+    event's (a pause or a lost focus in between does not count)."""
+    marks = active_marks(events)
+    walls = [as_utc(event.wall) for event in events]
+    out = []
+    for turn in turns:
+        said = as_utc(turn.at)
+        at = 0
+        n = bisect_right(walls, said) - 1  # events are written in time order
+        if n >= 0:
+            since = int((said - walls[n]).total_seconds() * 1000)
+            room = marks[n + 1] - marks[n] if n + 1 < len(marks) else since
+            at = marks[n] + max(0, min(since, room))
+        kind = StepKind.CUSTOMER if turn.role == "customer" else StepKind.REPLY
+        out.append(Step(kind, at, turn.text))
+    return tuple(out)
+
+
+def with_dialogue(steps: Sequence[Step], dialogue: Sequence[Step]) -> tuple[Step, ...]:
+    """The steps with the dialogue's turns in their places by time; a turn said at the
+    same time as a step comes first (the customer's opener before anything is done)."""
+    if not dialogue:
+        return tuple(steps)
+    merged = sorted(
+        [(step.at, 0, n, step) for n, step in enumerate(dialogue)]
+        + [(step.at, 1, n, step) for n, step in enumerate(steps)],
+        key=lambda entry: entry[:3],
+    )
+    return tuple(step for *_, step in merged)
+
+
+def search_steps(steps: Sequence[Step]) -> list[Step]:
+    """The steps without the dialogue's turns."""
+    return [step for step in steps if step.kind not in DIALOGUE_KINDS]
 
 
 def answer_edits(events: Sequence[StepEvent]) -> tuple[Step, ...]:

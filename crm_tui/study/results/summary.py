@@ -36,6 +36,7 @@ from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLE
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
 from crm_tui.study.results.quality_report import QualityReport, build_quality
+from crm_tui.study.results.refusals import RefusalRow, refusal_rows
 from crm_tui.study.results.report_rows import (
     AgentPair,
     AttemptRow,
@@ -52,7 +53,7 @@ from crm_tui.study.results.stats import (
     pass_hat_k_curve,
     wilson_interval,
 )
-from crm_tui.study.results.turn_modes import TurnModeRow, turn_modes
+from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow, turn_items, turn_modes
 from crm_tui.study.store.models import (
     AttemptStatus,
     AuditFlag,
@@ -64,16 +65,27 @@ from crm_tui.study.store.models import (
 from crm_tui.study.work.quality import excluded, unmeasured_item_ids
 from crm_tui.study.work.ratings import rating_targets
 from crm_tui.study.work.studies import study_protocol
-from crm_tui.tasks.families import Family, families
-from crm_tui.tasks.scoring import NO_SUBMISSION, all_score, is_right, is_submission, score
+from crm_tui.tasks.families import Family
+from crm_tui.tasks.pro_families import all_families, pro_families, pro_only_names
+from crm_tui.tasks.pro_scoring import answer_key
+from crm_tui.tasks.scoring import (
+    NO_SUBMISSION,
+    all_score,
+    gold_text,
+    is_right,
+    is_submission,
+    score,
+)
 from crm_tui.tasks.taskset import CRMARENA
 
 if TYPE_CHECKING:
     from crm_tui.study.adjudication.rescore import GoldComparison
 
 ALL = "ALL"
-# The paper's Table 2 column order (grouped by persona), used for every per-family listing.
-FAMILY_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
+# The paper's Table 2 column order (grouped by persona), then CRMArena-Pro's families in its
+# order, used for every per-family listing.
+SERVICE_ORDER = ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI")
+FAMILY_ORDER = SERVICE_ORDER + tuple(pro_families()[name].abbrev for name in pro_only_names())
 REALISTIC = 4  # "Realistic" on the 1-5 scale; 0 is "I don't know this object"
 SCALE = (1, 2, 3, 4, 5)
 
@@ -172,6 +184,10 @@ class Report:
     # Scores under the original and the latest audited gold (`adjudication/rescore.py`);
     # None until an adjudication made a task-set version.
     gold: GoldComparison | None = None
+    # per item: details asked and time to the first useful query (`turn_modes.py`)
+    turn_items: list[TurnItemRow] | None = None
+    # over- and under-refusal (`refusals.py`); None: no confidentiality item, no refusal
+    refusals: list[RefusalRow] | None = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +202,7 @@ class ReportOptions:
 
 
 def ordered_families() -> list[Family]:
-    return sorted(families().values(), key=lambda f: FAMILY_ORDER.index(f.abbrev))
+    return sorted(all_families().values(), key=lambda f: FAMILY_ORDER.index(f.abbrev))
 
 
 # One label per run_tasks.py strategy, the paper's names for the three it reports.
@@ -253,11 +269,15 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         realism=_realism(study, ratings, bootstrap),
         flags=_flag_counts(study, flags),
         disputed=_disputed(items, attempts_by_item, flags),
-        process=build_process(session, items, answered, runs, agent_label, FAMILY_ORDER),
+        process=(
+            process := build_process(session, items, answered, runs, agent_label, FAMILY_ORDER)
+        ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
         turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
         gold=gold_comparison(session, study),
+        turn_items=turn_items(study, process),
+        refusals=refusal_rows(items, answered, runs, agent_label),
     )
 
 
@@ -273,6 +293,7 @@ def _outcomes(
     ordered = sorted(items, key=lambda i: (FAMILY_ORDER.index(abbrev[i.task]), i.idx))
     position = {row_id(item): n for n, item in enumerate(ordered)}
     position_of_idx = {item.idx: n for n, item in enumerate(ordered)}
+    task_of = {row_id(item): item.task for item in items}
     levels: dict[str, list[int]] = defaultdict(list)
     for rating in ratings:
         levels[rating.target].append(rating.level)
@@ -280,13 +301,17 @@ def _outcomes(
     order = [t for t in asked if t in levels] + sorted(set(levels) - set(asked))
     return Outcomes(
         items=[(item.idx, abbrev[item.task]) for item in ordered],
-        exact_match=frozenset(f.abbrev for f in families().values() if f.metric == "exact_match"),
+        exact_match=frozenset(
+            f.abbrev for f in all_families().values() if f.metric == "exact_match"
+        ),
         humans=[
             HumanAnswer(
                 item=position[a.item_id],
                 person=f"annotator {a.annotator_id}",
                 score=_attempt_score(a),
-                answer=(a.answer_normalised or "None") if is_submission(_submission(a)) else None,
+                answer=answer_key(task_of[a.item_id], a.answer_normalised or "None")
+                if is_submission(_submission(a))
+                else None,
                 active_ms=a.active_ms,
             )
             for a in answered
@@ -388,7 +413,7 @@ def _agent_results(runs: list[AgentPair]) -> dict[str, AgentResult]:
     by_agent: dict[str, list[AgentPair]] = defaultdict(list)
     for run, answer in runs:
         by_agent[agent_label(run.model, run.strategy)].append((run, answer))
-    exact = {name for name, family in families().items() if family.metric == "exact_match"}
+    exact = {name for name, family in all_families().items() if family.metric == "exact_match"}
     results = {}
     for label, pairs in sorted(by_agent.items()):
         # one pass over the records; each sum below adds the same values in the same order
@@ -514,6 +539,10 @@ def _flag_counts(study: Study, flags: list[AuditFlag]) -> list[FlagCount]:
     return counts
 
 
+def _gold_text(gold: str | list[str | None] | None) -> str | None:
+    return None if gold is None else gold_text(gold)
+
+
 def _disputed(
     items: list[StudyItem], attempts_by_item: dict[int, list[AttemptRow]], flags: list[AuditFlag]
 ) -> list[DisputedItem]:
@@ -532,8 +561,8 @@ def _disputed(
         disputed.append(
             DisputedItem(
                 idx=item.idx,
-                family=families()[item.task].abbrev,
-                gold=json.loads(item.gold_json),
+                family=all_families()[item.task].abbrev,
+                gold=_gold_text(json.loads(item.gold_json)),
                 answers=len(attempts),
                 wrong_share=wrong,
                 common_answer=common,

@@ -7,20 +7,26 @@ Agents: a record with customer turns (`user_turns`, from an interactive CRMArena
 run) is multi-turn, any other single-turn; an agent is listed in a family only where it
 has multi-turn records there. The section is in the report only when the study has
 interactive items.
+
+Per item (`turn_items`): for people and for each agent, how many details each
+multi-turn solve drew from the customer and how soon its first useful query came, next
+to the same time for single-turn solves of the item (`process.py` defines both).
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from crm_tui.study.results.process import Process, Trace
 from crm_tui.study.results.report_rows import AgentPair
 from crm_tui.study.store.models import Study
 from crm_tui.study.work.conversations import mode_answers, solve_part
-from crm_tui.tasks.families import families
+from crm_tui.tasks.pro_families import all_families
 
 HUMANS = "humans"
 
@@ -75,7 +81,7 @@ def turn_modes(
     records there, by label. None when the study has no interactive items."""
     if not has_interactive_items(study):
         return None
-    abbrev = {name: family.abbrev for name, family in families().items()}
+    abbrev = {name: family.abbrev for name, family in all_families().items()}
     tallies: dict[tuple[str, str], _Tally] = defaultdict(lambda: _Tally([], [], []))
     for answer in mode_answers(session, study):
         tally = tallies[abbrev.get(answer.task, answer.task), HUMANS]
@@ -100,4 +106,56 @@ def turn_modes(
             rows.append(_row(family, HUMANS, tallies[family, HUMANS]))
         for key in sorted(k for k in interactive if k[0] == family):
             rows.append(_row(family, key[1], tallies[key]))
+    return rows
+
+
+@dataclass(frozen=True)
+class TurnItemRow:
+    family: str  # abbreviation
+    idx: int
+    solver: str  # "humans" or an agent's label
+    time_unit: str  # "ms" (people: active time) or "turn" (agents)
+    multi_answers: int  # multi-turn solves (attempts or records)
+    median_details_asked: float | None
+    median_first_useful_multi: float | None  # time to the first useful query
+    single_answers: int
+    median_first_useful_single: float | None
+
+
+def _median(values: list[int]) -> float | None:
+    return float(statistics.median(values)) if values else None
+
+
+def turn_items(study: Study, process: Process | None) -> list[TurnItemRow] | None:
+    """Per item with a multi-turn solve, people first, then each agent by label. None when
+    the study has no interactive items."""
+    if not has_interactive_items(study) or process is None:
+        return None
+    grouped: dict[tuple[str, int, str], list[Trace]] = defaultdict(list)
+    for one in process.traces:
+        grouped[one.family, one.idx, one.solver].append(one)
+    rows = []
+    for (family, idx, solver), group in grouped.items():
+        multi = [t for t in group if t.details_asked is not None]
+        if not multi:
+            continue
+        single = [t for t in group if t.details_asked is None]
+        rows.append(
+            TurnItemRow(
+                family=family,
+                idx=idx,
+                solver=solver,
+                time_unit="ms" if solver == HUMANS else "turn",
+                multi_answers=len(multi),
+                median_details_asked=_median([t.details_asked or 0 for t in multi]),
+                median_first_useful_multi=_median(
+                    [t.first_useful_query for t in multi if t.first_useful_query is not None]
+                ),
+                single_answers=len(single),
+                median_first_useful_single=_median(
+                    [t.first_useful_query for t in single if t.first_useful_query is not None]
+                ),
+            )
+        )
+    rows.sort(key=lambda r: (r.idx, r.solver != HUMANS, r.solver))
     return rows

@@ -52,7 +52,7 @@ class AuditItem:
     idx: int
     task: str
     query: str
-    gold: str | None
+    gold: str | list[str | None] | None  # a list: CRMArena-Pro's form
     answers: list[AnswerRecord]
     flags: list[FlagRecord]
 

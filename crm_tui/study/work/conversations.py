@@ -37,13 +37,15 @@ from crm_tui.tasks.pro_scoring import score_instance
 from crm_tui.tasks.simulated_user import (
     AGENT,
     CUSTOMER,
+    MAX_TURNS,
     ChatTurn,
     LlmUser,
     SimulatedUser,
+    UserMessage,
     draw_persona,
     scripted_user,
 )
-from crm_tui.tasks.taskset import Instance
+from crm_tui.tasks.taskset import Instance, gold_fields
 
 PERSON = "person"  # the source of the person's own turns
 
@@ -65,10 +67,10 @@ def is_interactive(store: StudyStore, attempt_id: int) -> bool:
     """Whether the attempt is solved in conversation with a simulated customer."""
     with store.transaction() as session:
         attempt = _attempt(session, attempt_id)
-        return _interactive(session, get_study(session, attempt.study_id), attempt)
+        return is_interactive_attempt(session, get_study(session, attempt.study_id), attempt)
 
 
-def _interactive(session: Session, study: Study, attempt: Attempt) -> bool:
+def is_interactive_attempt(session: Session, study: Study, attempt: Attempt) -> bool:
     part = solve_part(study)
     if part is None or part.interactive == "off":
         return False
@@ -90,11 +92,7 @@ def item_instance(item: StudyItem) -> Instance:
     """The study item as the task instance it was copied from (gold included)."""
     metadata = json.loads(item.metadata_json)
     extra: dict[str, Any] = json.loads(item.extra_json) if item.extra_json else {}
-    gold = json.loads(item.gold_json)
-    answer_list = gold if isinstance(gold, list) else None
-    answer = None if answer_list == [None] else gold
-    if answer_list is not None and answer_list != [None]:
-        answer = ", ".join(a or "None" for a in answer_list)
+    answer, answer_list = gold_fields(json.loads(item.gold_json))
     return Instance(
         item.idx,
         item.task,
@@ -112,15 +110,21 @@ def persona_of(instance: Instance, study: Study) -> str:
     return instance.user_persona or draw_persona(study.seed, instance.idx)
 
 
+def played_by_person(study: Study) -> bool:
+    """Whether a participant with the customer role types the customer's side."""
+    part = solve_part(study)
+    return part is not None and part.simulated_user == "person"
+
+
 def simulated_user_for(study: Study, instance: Instance) -> SimulatedUser:
     part = solve_part(study)
-    turns = part.max_user_turns if part is not None else 10
+    turns = part.max_user_turns if part is not None else MAX_TURNS
     if part is not None and part.simulated_user == "llm":
         return LlmUser(instance.query, persona_of(instance, study), max_turns=turns)
     return scripted_user(instance, lambda reply: score_instance(instance, reply) >= 1.0, turns)
 
 
-def _turns(session: Session, attempt_id: int) -> list[ConversationTurn]:
+def turn_rows(session: Session, attempt_id: int) -> list[ConversationTurn]:
     return list(
         session.exec(
             select(ConversationTurn)
@@ -134,7 +138,7 @@ def _chat(rows: Sequence[ConversationTurn]) -> tuple[ChatTurn, ...]:
     return tuple(ChatTurn(row.role, row.text) for row in rows)
 
 
-def _add(
+def add_turn(
     session: Session, store: StudyStore, attempt_id: int, position: int, turn: ChatTurn, source: str
 ) -> None:
     session.add(
@@ -149,33 +153,55 @@ def _add(
     )
 
 
-def open_conversation(
+@dataclass(frozen=True)
+class CustomerTurnDue:
+    """The conversation waits for the customer: `dialogue` so far, the simulated user who
+    answers it and, after a reply of the person, that reply (None before the opener).
+    The customer is asked outside any transaction and off the service's writer: an LLM
+    may take seconds, and the study file stays free for everyone meanwhile."""
+
+    attempt_id: int
+    dialogue: tuple[ChatTurn, ...]
+    user: SimulatedUser
+    max_user_turns: int
+    reply: str | None
+
+    def ask(self) -> UserMessage:
+        return self.user.respond(self.dialogue)
+
+
+def _limit(study: Study) -> int:
+    part = solve_part(study)
+    return part.max_user_turns if part is not None else MAX_TURNS
+
+
+def _simulated_user(session: Session, study: Study, attempt: Attempt) -> SimulatedUser:
+    item = session.get(StudyItem, attempt.item_id)
+    if item is None:
+        raise CrmTuiError(f"no study item with id {attempt.item_id}")
+    return simulated_user_for(study, item_instance(item))
+
+
+def begin_conversation(
     store: StudyStore, attempt_id: int, user: SimulatedUser | None = None
-) -> Conversation:
-    """The conversation so far; the customer's opener is said (and stored) the first time."""
+) -> Conversation | CustomerTurnDue:
+    """The conversation so far, or, before anything was said, the customer's opener due."""
     with store.transaction() as session:
         attempt = _attempt(session, attempt_id)
         study = get_study(session, attempt.study_id)
-        rows = _turns(session, attempt_id)
-        part = solve_part(study)
-        limit = part.max_user_turns if part is not None else 10
+        rows = turn_rows(session, attempt_id)
         done = attempt.status != AttemptStatus.IN_PROGRESS
-        if rows or done:
-            return Conversation(_chat(rows), done, limit)
-        item = session.get(StudyItem, attempt.item_id)
-        if item is None:
-            raise CrmTuiError(f"no study item with id {attempt.item_id}")
-        user = user or simulated_user_for(study, item_instance(item))
-        opener = ChatTurn(CUSTOMER, user.respond(()).text)
-        _add(session, store, attempt_id, 0, opener, user.source)
-        return Conversation((opener,), False, limit)
+        if rows or done or (user is None and played_by_person(study)):
+            return Conversation(_chat(rows), done, _limit(study))  # a person opens in time
+        user = user or _simulated_user(session, study, attempt)
+        return CustomerTurnDue(attempt_id, (), user, _limit(study), None)
 
 
-def reply(
+def say_to_customer(
     store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
-) -> Conversation:
-    """The person's reply, stored, and the customer's answer to it; when the customer stops,
-    the attempt is submitted with this reply as the answer."""
+) -> CustomerTurnDue | Conversation:
+    """The person's reply, stored as said; the customer's answer to it is then due. The
+    same reply sent again after the customer failed to answer is stored once."""
     text = text.strip()
     if not text:
         raise CrmTuiError("Write a reply first")
@@ -184,29 +210,70 @@ def reply(
         if attempt.status != AttemptStatus.IN_PROGRESS:
             raise CrmTuiError("This conversation has ended")
         study = get_study(session, attempt.study_id)
-        item = session.get(StudyItem, attempt.item_id)
-        if item is None:
-            raise CrmTuiError(f"no study item with id {attempt.item_id}")
-        rows = _turns(session, attempt_id)
+        dialogue = _chat(turn_rows(session, attempt_id))
         said = ChatTurn(AGENT, text)
-        _add(session, store, attempt_id, len(rows), said, PERSON)
-        dialogue = (*_chat(rows), said)
-        user = user or simulated_user_for(study, item_instance(item))
-        message = user.respond(dialogue)
-        answer_turn = ChatTurn(CUSTOMER, message.text)
-        _add(session, store, attempt_id, len(rows) + 1, answer_turn, user.source)
-        part = solve_part(study)
-        limit = part.max_user_turns if part is not None else 10
-    turns = (*dialogue, answer_turn)
-    if not message.stop:
-        return Conversation(turns, False, limit)
-    result = attempts.submit(store, attempt_id, text, note="multi-turn")
-    return Conversation(turns, True, limit, result)
+        if dialogue[-1:] != (said,):
+            add_turn(session, store, attempt_id, len(dialogue), said, PERSON)
+            dialogue = (*dialogue, said)
+        if user is None and played_by_person(study):
+            return Conversation(dialogue, False, _limit(study))  # the customer answers in time
+        user = user or _simulated_user(session, study, attempt)
+        return CustomerTurnDue(attempt_id, dialogue, user, _limit(study), text)
+
+
+def customer_said(store: StudyStore, due: CustomerTurnDue, message: UserMessage) -> Conversation:
+    """The customer's answer, stored after whatever was said meanwhile; when it stops the
+    conversation, the attempt is submitted with the person's reply as the answer. An opener
+    that another window of the same attempt stored first stands, and this one is dropped."""
+    turn = ChatTurn(CUSTOMER, message.text)
+    with store.transaction() as session:
+        attempt = _attempt(session, due.attempt_id)
+        rows = turn_rows(session, due.attempt_id)
+        if due.reply is None and rows:
+            done = attempt.status != AttemptStatus.IN_PROGRESS
+            return Conversation(_chat(rows), done, due.max_user_turns)
+        add_turn(session, store, due.attempt_id, len(rows), turn, due.user.source)
+        open_still = attempt.status == AttemptStatus.IN_PROGRESS
+    turns = (*_chat(rows), turn)
+    if not (message.stop and open_still and due.reply is not None):
+        return Conversation(turns, not open_still, due.max_user_turns)
+    result = attempts.submit(store, due.attempt_id, due.reply, note="multi-turn")
+    return Conversation(turns, True, due.max_user_turns, result)
+
+
+def open_conversation(
+    store: StudyStore, attempt_id: int, user: SimulatedUser | None = None
+) -> Conversation:
+    """The conversation so far; the customer's opener is said (and stored) the first time."""
+    begun = begin_conversation(store, attempt_id, user)
+    if isinstance(begun, Conversation):
+        return begun
+    return customer_said(store, begun, begun.ask())
+
+
+def reply(
+    store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
+) -> Conversation:
+    """The person's reply, stored, and the customer's answer to it; when the customer stops,
+    the attempt is submitted with this reply as the answer."""
+    due = say_to_customer(store, attempt_id, text, user)
+    if isinstance(due, Conversation):
+        return due
+    return customer_said(store, due, due.ask())
+
+
+def current_conversation(store: StudyStore, attempt_id: int) -> Conversation:
+    """The conversation as stored now, and whether it has ended."""
+    with store.transaction() as session:
+        attempt = _attempt(session, attempt_id)
+        study = get_study(session, attempt.study_id)
+        done = attempt.status != AttemptStatus.IN_PROGRESS
+        return Conversation(_chat(turn_rows(session, attempt_id)), done, _limit(study))
 
 
 def conversation_turns(store: StudyStore, attempt_id: int) -> tuple[ChatTurn, ...]:
     with store.transaction() as session:
-        return _chat(_turns(session, attempt_id))
+        return _chat(turn_rows(session, attempt_id))
 
 
 # ----------------------------------------------------------------- report
@@ -231,7 +298,7 @@ class ModeAnswer:
 
 
 def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
-    """The study's submitted attempts, each single- or multi-turn (`_interactive`'s rule),
+    """The study's submitted attempts, each single- or multi-turn (`is_interactive_attempt`'s rule),
     in a few queries however many attempts there are."""
     part = solve_part(study)
     interactive = "off" if part is None else part.interactive

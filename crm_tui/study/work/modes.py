@@ -10,3 +10,4 @@ class Mode(StrEnum):
     ANNOTATOR = "annotator"
     COORDINATOR = "coordinator"
     AUDITOR = "auditor"
+    CUSTOMER = "customer"  # plays the customer of multi-turn solving (sees the hidden query)

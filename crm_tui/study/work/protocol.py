@@ -134,7 +134,8 @@ class SolvePart(_Strict):
     # Multi-turn solving (`conversations.py`): "all" items, or "alternate" (every other
     # item per person, the other half for the next person: the same items both ways).
     interactive: Literal["off", "all", "alternate"] = "off"
-    simulated_user: Literal["scripted", "llm"] = "scripted"
+    # "person": a participant with the customer role types the customer's side
+    simulated_user: Literal["scripted", "llm", "person"] = "scripted"
     max_user_turns: Count = 10
 
 

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
 
 def _family_name(key: str) -> str | None:
-    from crm_tui.tasks.families import families
+    from crm_tui.tasks.pro_families import all_families
 
-    for family in families().values():
+    for family in all_families().values():
         if key in (family.name, family.abbrev):
             return family.name
     return None

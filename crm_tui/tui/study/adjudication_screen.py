@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
 
+from crm_tui.tasks.scoring import gold_text
 from crm_tui.tui.notices import explain
 from crm_tui.tui.study.study_screen import StudyDialog, StudyScreen
 from crm_tui.tui.styles import css_next_to
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 DECISION_TITLES = {"keep": "Keep the gold", "correct": "Correct the gold", "drop": "Drop the query"}
 
 
-def _gold(value: str | None) -> str:
-    return "None (no record matches)" if value is None else value
+def _gold(value: str | list[str | None] | None) -> str:
+    return "None (no record matches)" if value in (None, [None]) else gold_text(value)
 
 
 def item_detail(item: QueueItem) -> Group:

@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
 from crm_tui.study.service import AnswerRecord, AuditItem, Profile, StudyService
+from crm_tui.tasks.scoring import gold_text
 from crm_tui.tui.study.dialogs import FlagDialog, FlagInput
 from crm_tui.tui.study.solve import clock_text
 from crm_tui.tui.study.study_screen import StudyScreen
@@ -40,7 +41,7 @@ def _answer_line(answer: AnswerRecord) -> str:
 def _detail(item: AuditItem) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_row(Text("Query", style="bold"), Text(item.query))
-    grid.add_row(Text("Gold", style="bold"), Text(str(item.gold)))
+    grid.add_row(Text("Gold", style="bold"), Text(gold_text(item.gold)))
     for answer in item.answers:
         grid.add_row(Text(answer.annotator, style="bold"), Text(_answer_line(answer)))
     for flag in item.flags:
@@ -71,7 +72,7 @@ def disagrees(item: AuditItem) -> bool:
 def matches(item: AuditItem, text: str) -> bool:
     """The search: words in the query, the family, the gold or an answer."""
     haystack = " ".join(
-        [item.query, item.task, str(item.gold), *(str(a.answer_raw) for a in answers(item))]
+        [item.query, item.task, gold_text(item.gold), *(str(a.answer_raw) for a in answers(item))]
     ).lower()
     return all(word in haystack for word in text.lower().split())
 
@@ -161,7 +162,7 @@ class AuditScreen(StudyScreen):
             table.add_row(
                 str(item.idx),
                 item.task,
-                str(item.gold),
+                gold_text(item.gold),
                 str(len(answers(item))),
                 str(right(item)),
                 str(len(item.flags)),

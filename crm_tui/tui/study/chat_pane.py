@@ -10,27 +10,34 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from crm_tui.tasks.simulated_user import CUSTOMER, STOP, ChatTurn
+from crm_tui.tasks.simulated_user import AGENT, CUSTOMER, STOP, ChatTurn
 
 
 class ChatPane(Vertical):
-    """The conversation and the reply line (styled in chat_solve.tcss, beside its screen)."""
+    """The conversation and the reply line (styled in chat_solve.tcss, beside its screen).
+    `me`: the side the person plays, the agent (solving) or the customer (the customer
+    role); the other side's turns are on the left."""
+
+    def __init__(self, *, me: str = AGENT, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.me = me
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="chat-log")
-        yield Input(placeholder="Your reply to the customer (Enter sends)", id="chat-input")
+        other = "customer" if self.me == AGENT else "agent"
+        yield Input(placeholder=f"Your reply to the {other} (Enter sends)", id="chat-input")
 
     def show(self, turns: Iterable[ChatTurn]) -> None:
         log = self.query_one("#chat-log", VerticalScroll)
         log.remove_children()
         for turn in turns:
-            customer = turn.role == CUSTOMER
+            mine = turn.role == self.me
             text = turn.text.replace(STOP, "").strip() or "(ends the conversation)"
-            label = ("Customer: ", "bold") if customer else ("You: ", "bold")
+            other = "Customer: " if turn.role == CUSTOMER else "Agent: "
+            label = ("You: " if mine else other, "bold")
             log.mount(
                 Static(
-                    Text.assemble(label, text),
-                    classes="chat-customer" if customer else "chat-agent",
+                    Text.assemble(label, text), classes="chat-agent" if mine else "chat-customer"
                 )
             )
         log.scroll_end(animate=False)

@@ -14,10 +14,15 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Markdown, Static
 
+from crm_tui.study.service import Conversation
+from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
+from crm_tui.tasks.simulated_user import ChatTurn
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
 from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place
 from crm_tui.tui.styles import css_next_to
+
+POLL_S = 1.0  # how often the screen looks for a customer played by a person
 
 
 class ChatSolveScreen(SolveScreen):
@@ -51,11 +56,41 @@ class ChatSolveScreen(SolveScreen):
         self.sub_title = self.person.name
         self._show_timer()
         self.set_interval(1, self._tick)
+        self.shown_turns: tuple[ChatTurn, ...] = ()
+        part = next((p for p in self.service.study.protocol.parts if p.kind == "solve"), None)
+        if getattr(part, "simulated_user", None) == "person":
+            # a person types the customer's side in their own time: look for it each second
+            self.set_interval(POLL_S, self._poll)
         self.run_worker(self._open_conversation(), exclusive=True)
 
+    async def _poll(self) -> None:
+        if self.finished:
+            return
+        try:
+            conversation = await self.service.run(self.service.conversation, self.view.attempt_id)
+        except Exception:  # the next look may work; a lasting failure shows on sending
+            return
+        self._show(conversation)
+
+    def _show(self, conversation: Conversation) -> None:
+        pane = self.query_one(ChatPane)
+        if conversation.turns != self.shown_turns:
+            self.shown_turns = conversation.turns
+            pane.show(conversation.turns)
+        if conversation.done and not self.finished:
+            pane.close()
+            self._leave("The customer ended the conversation; your last reply is your answer.")
+
     async def _open_conversation(self) -> None:
-        conversation = await self.study(self.service.open_conversation, self.view.attempt_id)
+        try:  # beside the writer: the customer may take seconds to open
+            conversation = await self.service.run_beside(
+                self.service.open_conversation, self.view.attempt_id
+            )
+        except Exception as error:
+            notify_error(self, error)
+            conversation = None
         if conversation is not None:
+            self.shown_turns = conversation.turns
             self.query_one(ChatPane).show(conversation.turns)
         self.query_one(ChatPane).focus_entry()
 
@@ -67,19 +102,27 @@ class ChatSolveScreen(SolveScreen):
     def action_submit(self) -> None:
         self.run_worker(self.send_reply(), exclusive=True)
 
-    async def send_reply(self) -> None:
+    async def _refusing(self, reason: str | None) -> None:
+        """In conversation the refusal is the reply (`REFUSED: reason`), sent at once; the
+        reply being written stays in its line."""
+        if reason is not None:
+            await self.send_reply(f"{REFUSED_PREFIX} {reason}")
+
+    async def send_reply(self, said: str | None = None) -> None:
         pane = self.query_one(ChatPane)
-        text = pane.reply.strip()
+        text = (said or pane.reply).strip()
         if self.finished or not text:
             return
         try:
-            conversation = await self.service.run(
+            conversation = await self.service.run_beside(
                 self.service.reply_to_customer, self.view.attempt_id, text
             )
         except Exception as error:
             notify_error(self, error, title="Not sent")
             return
-        pane.clear_reply()
+        if said is None:
+            pane.clear_reply()
+        self.shown_turns = conversation.turns
         pane.show(conversation.turns)
         await self._resync()
         if conversation.done:

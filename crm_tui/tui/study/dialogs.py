@@ -1,4 +1,5 @@
-"""The solve screen's modals: pause, domain details, confirm-and-rate-confidence, flag."""
+"""The solve screen's modals: pause, domain details, confirm-and-rate-confidence, flag,
+refuse."""
 
 from __future__ import annotations
 
@@ -160,3 +161,38 @@ class FlagDialog(StudyDialog[FlagInput]):
                 str(category), self.query_one("#flag-comment", Input).value, suggested or None
             )
         )
+
+
+class RefuseDialog(StudyDialog[str]):
+    """Refuse the request, with a reason: what a customer asks may be private customer
+    information, internal operation data or confidential company knowledge."""
+
+    CSS_PATH = css_next_to(__file__)
+
+    HELP_TITLE = "Refuse this request"
+    BINDINGS = [Binding("ctrl+s", "send", "Refuse"), Binding("escape", "dismiss", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="refuse-box", classes="dialog"):
+            yield Label("[b]Refuse this request?[/b]")
+            yield Static(
+                "Refuse when answering would disclose what must not be: another customer's "
+                "information, internal figures, or internal-only knowledge. Your refusal is "
+                "your answer."
+            )
+            yield Input(placeholder="Reason: why you cannot answer", id="refuse-reason")
+            yield Static("Enter or Ctrl+S refuses; Esc goes back to the query.", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#refuse-reason", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_send()
+
+    def action_send(self) -> None:
+        reason = " ".join(self.query_one("#refuse-reason", Input).value.split())
+        if not reason:
+            self.notify("Give a reason first.", severity="error")
+            return
+        self.dismiss(reason)

@@ -28,6 +28,7 @@ class HomeScreen(StudyScreen):
         Binding("d", "explore_done", "Done exploring", id="explore-done"),
         Binding("r", "resume", "Resume query", id="resume"),
         Binding("s", "solve", "Next query", id="solve"),
+        Binding("c", "play_customer", "Play the customer", id="play-customer"),
         Binding("t", "rate", "Rate realism", id="rate"),
         Binding("q", "post_study", "Questions", id="post-study"),
         Binding("a", "audit", "Audit", id="audit"),
@@ -103,6 +104,8 @@ class HomeScreen(StudyScreen):
         self.refresh_bindings()
 
     def _next_step(self) -> str:
+        if self.person.mode == Mode.CUSTOMER:
+            return "You play the customer for people solving in conversation: press [b]c[/b]."
         if self.standing is not None and (text := standing_text(self.standing)):
             return text
         if self.unfinished is not None:
@@ -127,6 +130,10 @@ class HomeScreen(StudyScreen):
             return self.person.sees_gold
         if action == "live":
             return self.person.mode == Mode.COORDINATOR
+        if action == "play_customer":
+            return self.person.mode == Mode.CUSTOMER
+        if action in ("solve", "explore", "rate") and self.person.mode == Mode.CUSTOMER:
+            return False  # a customer plays, never solves
         if action == "switch_profile":  # a code opened this profile: the only one here
             return not getattr(self.app, "codes_required", False)
         if action == "rate":  # a study without a part offers no key for it
@@ -161,6 +168,12 @@ class HomeScreen(StudyScreen):
         await self.app.push_screen(SolveScreen(self.service, self.person, view))
         if guidelines:  # the family's first item: its guidelines first, over the query
             await self.app.push_screen(GuidelinesScreen(self.service, self.person, guidelines))
+
+    async def action_play_customer(self) -> None:
+        from crm_tui.tui.study.customer_screen import CustomerScreen
+
+        if self.person.mode == Mode.CUSTOMER:
+            await self.app.push_screen(CustomerScreen(self.service, self.person))
 
     async def action_post_study(self) -> None:
         questions = await self.study(self.service.post_study_questions, self.person.id)

@@ -22,6 +22,7 @@ from crm_tui.study.results.process import SIGHT_LABELS, Sight, Trace
 from crm_tui.study.results.render import (
     PROCESS_TABLE_TITLE,
     STATISTICS_TITLES,
+    TURN_ITEMS_TITLE,
     TURN_MODES_TITLE,
     TableView,
     pct_n,
@@ -53,6 +54,7 @@ TAB_OF_TABLE = {
     "Items where most humans disagree with the gold": "audit",
     PROCESS_TABLE_TITLE: "process",
     TURN_MODES_TITLE: TURNS_TAB[0],
+    TURN_ITEMS_TITLE: TURNS_TAB[0],
 }
 PROCESS_TITLE = "Attempts and agent records (Enter or p: replay the highlighted one)"
 # one colour per participant on the statistics chart (the point and its interval)

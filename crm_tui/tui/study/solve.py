@@ -19,6 +19,7 @@ from textual.widgets import Input, Markdown, Static
 from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
 from crm_tui.tasks.families import PERSONAS
 from crm_tui.tasks.pro_families import family_for
+from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
 from crm_tui.tasks.scoring import RIGHT_FROM
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.answer import AnswerEntry
@@ -27,6 +28,7 @@ from crm_tui.tui.study.dialogs import (
     FlagDialog,
     FlagInput,
     PauseDialog,
+    RefuseDialog,
     SkipDialog,
     SubmitDialog,
 )
@@ -61,6 +63,13 @@ class SolveScreen(StudyScreen):
         Binding("f5", "pause", "Pause", id="pause"),
         Binding("f6", "answer_none", "Answer None", id="answer-none"),
         Binding("f7", "skip", "Skip", id="skip"),
+        Binding(
+            "ctrl+r",
+            "refuse",
+            "Refuse",
+            id="refuse",
+            tooltip="Refuse the request, with a reason (what must not be disclosed)",
+        ),
         Binding("ctrl+g", "guidelines", "Guidelines", id="guidelines"),
         Binding(
             "escape",
@@ -90,6 +99,7 @@ class SolveScreen(StudyScreen):
         # From the moment the submit is queued on the study's writer: writes of this
         # attempt after it (a draft, an event) would be refused as already submitted.
         self.submitting = False
+        self.refusal: str | None = None  # a refusal on its way to be submitted as the answer
         self.remaining_at_base: int | None = view.time_limit_ms
         self.warned: set[int] = set()  # the LIMIT_WARNINGS given
 
@@ -349,7 +359,19 @@ class SolveScreen(StudyScreen):
         event.stop()
         self.action_submit()
 
+    def action_refuse(self) -> None:
+        self.app.push_screen(RefuseDialog(), self._refusing)
+
+    async def _refusing(self, reason: str | None) -> None:
+        """The refusal is the answer (`REFUSED: reason`), confirmed as any answer is; the
+        answer typed so far stays in its entry (and its draft) if the person goes back."""
+        if reason is None:
+            return
+        self.refusal = f"{REFUSED_PREFIX} {reason}"
+        self.app.push_screen(SubmitDialog(self.refusal), self._confirmed)
+
     async def _confirmed(self, confidence: int | None) -> None:
+        refusal, self.refusal = self.refusal, None
         if confidence is None:
             return
         if self.finished or self.submitting:
@@ -361,7 +383,7 @@ class SolveScreen(StudyScreen):
         result = await self.study(
             self.service.submit_answer,
             self.view.attempt_id,
-            entry.answer,
+            refusal or entry.answer,
             confidence=confidence,
         )
         if result is None:  # not submitted (the notice says why): the draft is kept as shown

@@ -48,6 +48,7 @@ def _screens_with_keys() -> list[type[StudyScreen] | type[StudyDialog[Any]]]:
     from crm_tui.tui.study import (  # noqa: F401  (all listed)
         adjudication_screen,
         audit_screen,
+        customer_screen,
         dialogs,
         home,
         live_progress,

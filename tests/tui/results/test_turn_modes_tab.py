@@ -26,15 +26,21 @@ async def test_the_tab_shows_people_and_the_interactive_agent(make_app, turns_st
             tabs = screen.query_one(TabbedContent)
             tabs.active = "turns"
             await settle(pilot)
-            table = screen.query_one("#turns-body").query_one(DataTable)
-            assert cells(table) == [
+            modes, items = screen.query_one("#turns-body").query(DataTable)
+            assert cells(modes) == [
                 ["HTU", "humans", "50.0 (n=2)", "100.0 (n=2)", "2.5"],
                 ["HTU", "gpt-4o ReAct", "100.0 (n=2)", "50.0 (n=2)", "4.0"],
+            ]
+            # per item: Ana's conversation asks for the period, Ben's ends at once; nobody
+            # queried (and the agents' records keep no dialogue)
+            assert cells(items) == [
+                ["HTU", "0", "humans", "1", "1", "—", "1", "—"],
+                ["HTU", "1", "humans", "1", "0", "—", "1", "—"],
             ]
             await pilot.press("r")  # built again: the tab is kept, not added twice
             await settle(pilot)
             assert len(screen.query("#turns")) == 1
-            assert len(screen.query("#turns-body DataTable")) == 1
+            assert len(screen.query("#turns-body DataTable")) == 2
 
 
 async def test_no_tab_without_interactive_items(make_app, results):

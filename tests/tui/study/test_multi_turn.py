@@ -4,6 +4,8 @@ and with the LLM customer on litellm's mock responses."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 from sqlmodel import select
 
 from crm_tui.org.store.orgstore import OrgStore
@@ -69,6 +71,19 @@ def make_study(path, org_path, clock, simulated_user="scripted"):
     return row["answer"]
 
 
+@asynccontextmanager
+async def solving_in_conversation(path, org_path, clock):
+    """The app on the study at `path`, the first profile picked and its query open in
+    conversation."""
+    app = create_app(Launch(org_path=org_path, study=path, study_clock=clock))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "s")
+        await settle(pilot)
+        assert isinstance(app.screen, ChatSolveScreen)
+        yield app, pilot
+
+
 async def say(pilot, text):
     await type_text(pilot, text)
     await pilot.press("enter")
@@ -84,12 +99,7 @@ async def test_an_interactive_item_end_to_end_with_the_scripted_customer(
 ):
     path = tmp_path / "study.sqlite"
     gold = make_study(path, small_org_path, clock)
-    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        assert isinstance(app.screen, ChatSolveScreen)
+    async with solving_in_conversation(path, small_org_path, clock) as (app, pilot):
         texts = chat_texts(app)
         assert len(texts) == 1 and "over some period" in texts[0].lower()
         assert "Q2 2023" not in texts[0]  # the query stays hidden
@@ -136,12 +146,7 @@ async def test_an_interactive_item_with_the_llm_customer_on_mock_responses(
     monkeypatch.setattr(litellm, "completion", mocked)
     path = tmp_path / "study.sqlite"
     gold = make_study(path, small_org_path, clock, simulated_user="llm")
-    app = create_app(Launch(org_path=small_org_path, study=path, study_clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "s")
-        await settle(pilot)
-        assert isinstance(app.screen, ChatSolveScreen)
+    async with solving_in_conversation(path, small_org_path, clock) as (app, pilot):
         assert chat_texts(app)[0].endswith("handle time.")
         await say(pilot, "Which period?")
         assert "second quarter" in chat_texts(app)[-1]

@@ -130,6 +130,7 @@ async def test_solve_footer_shows_every_key_of_the_query_at_120_columns(
             "f5",
             "f6",
             "f7",
+            "ctrl+r",
             "escape",
         ]  # no "/ Search": "/" types into the answer field, which has focus
 

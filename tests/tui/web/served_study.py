@@ -171,3 +171,22 @@ def chromium(profile: Path) -> Iterator[Any]:
             yield context
         finally:
             context.close()
+
+
+def invitation_code(db: Path, study: str, name: str, role: str) -> str:
+    """A new invitation through `crm-tui study invite`: the code it printed."""
+    printed = cli("study", "invite", name, "--role", role, "--study", study, "--db", db)
+    found = re.search(r"^code: (\S+)$", printed, re.M)
+    assert found is not None, printed
+    return found[1]
+
+
+def sign_in(tab: BrowserTab, url: str, code: str, home_text: str) -> None:
+    """Open the served app in `tab`, enter the invitation code, wait for the home screen."""
+    tab.open(url)
+    tab.wait_for_text("invitation code", timeout=30)
+    mark = tab.mark()
+    tab.type(code)
+    tab.wait_for_text(code, since=mark)
+    tab.press("Enter")
+    tab.wait_for_text(home_text, since=mark)

@@ -5,7 +5,6 @@ is in the study file."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +13,14 @@ from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.service import StudyService
 from crm_tui.study.work.clock import FakeClock
 from tests.helpers.audit_study import make_audit_study
-from tests.tui.web.served_study import CHROMIUM, CHROMIUM_ARGS, BrowserTab, cli, serve
+from tests.tui.web.served_study import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    BrowserTab,
+    invitation_code,
+    serve,
+    sign_in,
+)
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'"
@@ -43,12 +49,7 @@ def served(tmp_path, small_org_path, audit_db) -> Iterator[object]:
 
 
 def test_a_coordinator_keeps_a_gold_from_the_queue_in_the_browser(served, audit_db, tmp_path):
-    printed = cli(
-        "study", "invite", "Vera", "--role", "coordinator", "--study", "audit", "--db", audit_db
-    )
-    found = re.search(r"^code: (\S+)$", printed, re.M)
-    assert found is not None
-    code = found[1]
+    code = invitation_code(audit_db, "audit", "Vera", "coordinator")
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             tmp_path / "chromium-profile",
@@ -59,13 +60,7 @@ def test_a_coordinator_keeps_a_gold_from_the_queue_in_the_browser(served, audit_
         )
         try:
             tab = BrowserTab(context.new_page())
-            tab.open(served.url)
-            tab.wait_for_text("invitation code", timeout=30)
-            mark = tab.mark()
-            tab.type(code)
-            tab.wait_for_text(code, since=mark)
-            tab.press("Enter")
-            tab.wait_for_text("Adjudicate", since=mark)  # the home screen's key for Vera
+            sign_in(tab, served.url, code, "Adjudicate")  # the home screen's key for Vera
             mark = tab.mark()
             tab.press("j")
             tab.wait_for_text("3 queries", since=mark)
