@@ -63,6 +63,7 @@ BARS = {
 STORY_BARS = (
     "ratio_norm_descriptions",
     "ratio_norm_emails",
+    "ratio_norm_chat",
     "share_agent_sentences_repeated",
     "share_norm_chat_repeated",
     "s1_chat_ignores_mail",
