@@ -48,6 +48,7 @@ BARS = {
     "c8_promo_out_of_season": 0,
     "share_phone_valid": 1,
     "share_phone_in_state": 1,
+    "share_phone_in_city": 1,
     "share_phone_fictional": 1,
     "share_email_reserved": 1,
     "share_agent_mail_night": 0.02,
@@ -127,6 +128,17 @@ def test_impossible_defects_follow_the_product_type():
     assert impossible_defects([("Pro Resistance Bands", "They started losing air.")]) == 1
 
 
+def test_every_city_customers_live_in_has_its_own_area_codes():
+    from crm_tui.org.generate.areacodes import AREA_CODES, CITY_AREA_CODES
+    from crm_tui.org.generate.people import CITIES
+
+    for state, (_, cities) in CITIES.items():
+        for city in cities:
+            codes = CITY_AREA_CODES[state][city]
+            assert codes and set(codes) <= set(AREA_CODES[state]), (state, city)
+    assert CITY_AREA_CODES["NY"]["Buffalo"] == ("716",)
+
+
 def test_time_words_fit_the_local_hour():
     assert wrong_time_words("Good morning Ann,", 15)
     assert not wrong_time_words("Good morning Ann,", 9)
@@ -178,6 +190,11 @@ def test_each_planted_contradiction_is_counted(planted):
             "UPDATE Account SET Phone = '(212) 555-0123', ShippingState = 'CA' "
             "WHERE Id = (SELECT Id FROM Account LIMIT 1)"
         )
+        # 6: a New York number in Buffalo (the state's, not the city's)
+        conn.execute(
+            "UPDATE Account SET Phone = '(212) 555-0145', ShippingState = 'NY', "
+            "ShippingCity = 'Buffalo' WHERE Id = (SELECT Id FROM Account LIMIT 1 OFFSET 1)"
+        )
         conn.execute(
             "UPDATE Product2 SET Name = 'Tempo Tempo Tee' "
             "WHERE Id = (SELECT Id FROM Product2 LIMIT 1)"
@@ -197,7 +214,13 @@ def test_each_planted_contradiction_is_counted(planted):
     after = measures(planted)
     assert after["c1_new_with_activity"] == before["c1_new_with_activity"] + 1
     assert after["c5_signatures"] == before["c5_signatures"] + 1
-    assert after["share_phone_in_state"] < before["share_phone_in_state"]
+    n_accounts = sqlite3.connect(planted).execute("SELECT count(*) FROM Account").fetchone()[0]
+    assert after["share_phone_in_state"] == pytest.approx(
+        before["share_phone_in_state"] - 1 / n_accounts
+    )
+    assert after["share_phone_in_city"] == pytest.approx(
+        before["share_phone_in_city"] - 2 / n_accounts
+    )
     assert after["c8_doubled_product_words"] == before["c8_doubled_product_words"] + 1
     assert after["s6_urgent_not_high"] == before["s6_urgent_not_high"] + 1
     assert after["s7_names_miscased"] == before["s7_names_miscased"] + 1
