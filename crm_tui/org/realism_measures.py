@@ -42,6 +42,8 @@ Definitions (exact, so that figures compare across generator versions):
   share of cases created 0:00-06:00 US Eastern (the night trough of the daily curve).
 - A case's story across channels, texts with names and numbers taken out, weekdays and
   the queue's recent weeks: `crm_tui.org.realism_story`.
+- Knowledge articles (9): guides that offer what the policies do not allow, and articles
+  identical from one seed to another: `crm_tui.org.realism_articles`.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from crm_tui.org.generate.areacodes import AREA_CODES, city_area_codes
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import resolutions
+from crm_tui.org.realism_articles import article_measures
 from crm_tui.org.realism_story import story_measures
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
@@ -219,6 +222,7 @@ def measure_realism(store: OrgStore) -> list[Measure]:
             *_contact_data(store),
             *_time_of_day(org),
             *(Measure(*row) for row in story_measures(store, org.today)),
+            *(Measure(*row) for row in article_measures(store)),
         ]
 
 

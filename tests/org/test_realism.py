@@ -15,6 +15,10 @@ import sys
 import pytest
 
 from crm_tui.org.generate.build_file import generate
+from crm_tui.org.realism_articles import (
+    guide_conflicts,
+    read_policies,
+)
 from crm_tui.org.realism_measures import (
     chat_lines,
     impossible_defects,
@@ -56,6 +60,7 @@ BARS = {
     "c7_chats_outside_hours": 0,
     "ratio_weekend_dip": 0.85,
     "share_created_night": 0.08,
+    "c9_guide_against_policy": 0,
 }
 
 
@@ -137,6 +142,37 @@ def test_every_city_customers_live_in_has_its_own_area_codes():
             codes = CITY_AREA_CODES[state][city]
             assert codes and set(codes) <= set(AREA_CODES[state]), (state, city)
     assert CITY_AREA_CODES["NY"]["Buffalo"] == ("716",)
+
+
+POLICY = """Sizing can vary.
+
+For a size mismatch, agents may offer Replacement or Store Credit.
+
+Allowed resolutions:
+- Replacement: a new unit ships at no additional cost. Available when the request is made \
+within 60 days of the purchase date.
+- Store Credit: credit for the purchase amount. No time limit applies.
+
+Agents must not offer any resolution that is not listed above."""
+
+
+def test_guides_are_held_to_the_policies_of_what_they_speak_of():
+    policies = read_policies([POLICY, "A guide. Nothing else."])
+    assert policies == {"a size mismatch": {"Replacement": 60, "Store Credit": None}}
+    ok = [
+        "If the shoes do not fit, exchange them for another size within 60 days of purchase.",
+        "Rinse the goggles after every swim. Store them dry.",  # offers nothing
+        "If the shoes do not fit, ask for store credit.",  # no window: no limit
+    ]
+    assert guide_conflicts(policies, ok) == []
+    wrong = [
+        "Care tips. If the shoes do not fit, exchange them within 30 days of purchase.",
+        "A refund for the wrong size is possible within 60 days.",  # not allowed at all
+    ]
+    assert guide_conflicts(policies, wrong) == [
+        "If the shoes do not fit, exchange them within 30 days of purchase.",
+        "A refund for the wrong size is possible within 60 days.",
+    ]
 
 
 def test_time_words_fit_the_local_hour():
