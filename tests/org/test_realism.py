@@ -18,6 +18,7 @@ from crm_tui.org.generate.build_file import generate
 from crm_tui.org.realism_articles import (
     guide_conflicts,
     read_policies,
+    share_identical_articles,
 )
 from crm_tui.org.realism_measures import (
     chat_lines,
@@ -62,6 +63,8 @@ BARS = {
     "share_created_night": 0.08,
     "c9_guide_against_policy": 0,
 }
+# At most this share of the knowledge articles may read the same at seeds 1 and 2.
+ARTICLES_IDENTICAL_ACROSS_SEEDS = 0.10
 
 
 # The story across channels, the queue and the week (realism_story): held to the bars the
@@ -303,6 +306,11 @@ def test_default_org_meets_the_realism_bars(default_org_path):
 def test_another_seed_meets_the_realism_bars(other_seed_org):
     assert check_bars(measures(other_seed_org), BARS | TEXT_BARS) == []
     assert story_misses(other_seed_org) == []
+
+
+def test_knowledge_articles_differ_from_seed_to_seed(default_org_path, other_seed_org):
+    with OrgStore.open(default_org_path) as a, OrgStore.open(other_seed_org) as b:
+        assert share_identical_articles(a, b) <= ARTICLES_IDENTICAL_ACROSS_SEEDS
 
 
 def test_open_cases_belong_to_the_last_weeks(default_org_path):
