@@ -1,8 +1,11 @@
-"""Issue__c records and Knowledge__kav articles: 10 policies (one per issue) and 35 guides.
+"""Issue__c records and Knowledge__kav articles: 10 policies (one per issue) and 35 guides,
+all visible to customers, and (`build_internal`, the org's last stage) internal-only
+articles for the staff.
 
 Latent variables: each policy article's allowed resolutions with their windows
 (ARTICLE_POLICY), question-answer pairs per article whose answers are verbatim spans of
-FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICLE).
+FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICLE); the
+internal-only articles' question-answer pairs are kept apart (ARTICLE_INTERNAL_QA).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crm_tui.org.generate.common import COMPANY, IdMaker, rng
+from crm_tui.org.generate.datafile import Table
 from crm_tui.org.generate.kbtexts import Guide, Policy, kbtexts
 from crm_tui.org.generate.products import Catalog
 from crm_tui.org.schema import latent
@@ -172,7 +176,7 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         )
     store.insert("Issue__c", [{"Id": i.id, "Name": i.name} for i in issues])
 
-    rows: list[dict[str, str]] = []
+    rows: list[dict[str, str | int]] = []
     lat: list[tuple[str, str, str, str]] = []
     for e in entries:
         aid = ids[id(e)]
@@ -204,6 +208,7 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
                 "UrlName": slug(title),
                 "PublishStatus": "Online",
                 "Language": "en_US",
+                "IsVisibleInCsp": 1,
             }
         )
     rows.sort(key=lambda row: row["Id"])
@@ -214,3 +219,52 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
     )
     store.set_latent(lat)
     return KnowledgeBase(issues, {"Issue__c": len(issues), "Knowledge__kav": len(rows)})
+
+
+INTERNAL_FILE = "internal_kb.toml"
+
+
+def internal_articles() -> tuple[Guide, ...]:
+    """The internal-only articles of data/internal_kb.toml: title, summary, sentences."""
+    return tuple(
+        (
+            t.string("title"),
+            t.string("summary"),
+            [
+                (s.string("sentence"), s.string("question") if "question" in s.value else None)
+                for s in t.tables("sentences")
+            ],
+        )
+        for t in Table.read(INTERNAL_FILE).tables("articles")
+    )
+
+
+def build_internal(store: OrgStore) -> dict[str, int]:
+    """The internal-only articles (IsVisibleInCsp false), numbered after every article
+    written before them so that no earlier Id moves; returns the rows written. Their
+    question-answer pairs go to ARTICLE_INTERNAL_QA, apart from ARTICLE_QA."""
+    (written,) = store.conn.execute("SELECT COUNT(*) FROM Knowledge__kav").fetchone()
+    article_id = IdMaker("Knowledge__kav", written + 1)
+    rows: list[dict[str, str | int]] = []
+    lat: list[tuple[str, str, str, str]] = []
+    for title, summary, sentences in internal_articles():
+        aid = article_id()
+        body, qa = guide_text(sentences, lambda text: text)
+        for pair in qa:  # as for every article: each answer is a verbatim span of the body
+            assert pair["answer"] in body, (title, pair)
+        lat.append(("Knowledge__kav", aid, latent.ARTICLE_INTERNAL_QA[1], latent.dumps(qa)))
+        rows.append(
+            {
+                "Id": aid,
+                "Title": title,
+                "Summary": summary,
+                "FAQ_Answer__c": body,
+                "UrlName": slug(title),
+                "PublishStatus": "Online",
+                "Language": "en_US",
+                "IsVisibleInCsp": 0,
+            }
+        )
+    store.insert("Knowledge__kav", rows)
+    store.set_latent(lat)
+    return {"Knowledge__kav": len(rows)}
