@@ -17,6 +17,8 @@ Stages, in dependency order (latent variables in brackets, stored in `_latent`):
               its line items, Quote, QuoteLineItem, Contract, Order, VoiceCallTranscript__c,
               Task, Event, sales knowledge articles [conversion skill, cycle speed,
               territory strength, seasonality, BANT gaps, quote violations]
+- `knowledge.build_internal` internal-only Knowledge__kav articles, numbered after all
+              others [their QA pairs]
 """
 
 from __future__ import annotations
@@ -68,5 +70,8 @@ def build(
         step(0.80, "leads, opportunities, quotes and contracts")
         for name, n in sales.build(store, seed, sizes, crowd, cat, book, kb).items():
             counts[name] = counts.get(name, 0) + n
+    step(0.85, "internal-only knowledge articles")
+    for name, n in knowledge.build_internal(store, seed).items():
+        counts[name] = counts.get(name, 0) + n
     step(0.90, "indexing")
     return counts

@@ -1,8 +1,11 @@
-"""Issue__c records and Knowledge__kav articles: 10 policies (one per issue) and 35 guides.
+"""Issue__c records and Knowledge__kav articles: 10 policies (one per issue) and 35 guides,
+all visible to customers, and (`build_internal`, the org's last stage) internal-only
+articles for the staff.
 
 Latent variables: each policy article's allowed resolutions with their windows
 (ARTICLE_POLICY), question-answer pairs per article whose answers are verbatim spans of
-FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICLE).
+FAQ_Answer__c (ARTICLE_QA), and each issue's policy article (ISSUE_POLICY_ARTICLE); the
+internal-only articles' question-answer pairs are kept apart (ARTICLE_INTERNAL_QA).
 
 The wording around the facts is the org's own (its own stream, "knowledge-texts"): how a
 guide opens and closes, the words leading into some of its tips, its paragraphs, and how a
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crm_tui.org.generate.common import COMPANY, IdMaker, rng
+from crm_tui.org.generate.datafile import Table
 from crm_tui.org.generate.kbtexts import Guide, Policy, kbtexts
 from crm_tui.org.generate.products import Catalog
 from crm_tui.org.generate.writing_style import vary
@@ -113,6 +117,22 @@ GUIDE_CLOSERS = (
     "details of your model|model-specific details|the full specifications].",
 )
 GUIDE_LEADS = ("Tip: ", "Good to know: ", "Remember: ", "Worth knowing: ", "Our advice: ")
+# An internal-only article speaks to the staff, so it opens and closes as one would.
+INTERNAL_OPENERS = (
+    "[For the service team only|Staff use only|Internal guidance]: [do not share|never "
+    "quote|do not forward] this [article|page|guidance] [to|with] customers.",
+    "[This page sets out|Below is|Here is] [how the service team works|the team's rule|what "
+    "agents need to know] [on this|in these cases|here].",
+    "[Read this|Keep this in mind|Check this page] before [you answer a customer|you reply|"
+    "you decide] on [such a case|a case like this|this].",
+)
+INTERNAL_CLOSERS = (
+    "[Questions about this guidance?|Not sure it applies?|Unsure?] [Ask your team lead|Check "
+    "with your team lead|Raise it with the service desk lead].",
+    "[This guidance|This page|This rule] is [reviewed|updated|checked] [every quarter|each "
+    "season|twice a year] by [the service leads|customer care management|the team leads].",
+    "[Log|Note|Record] [what you decided|the outcome|your decision] in the case comments.",
+)
 
 
 def policy_text(p: Policy, r: random.Random | None = None) -> tuple[str, list[QA]]:
@@ -184,9 +204,10 @@ def guide_text(
     sentences: list[tuple[str, str | None]],
     fill: Callable[[str], str],
     r: random.Random | None = None,
+    framing: tuple[tuple[str, ...], tuple[str, ...]] = (GUIDE_OPENERS, GUIDE_CLOSERS),
 ) -> tuple[str, list[QA]]:
-    """The body of a guide and its QA pairs: its sentences with, drawn from `r`, an opening,
-    a closing and words leading into a tip (none without `r`)."""
+    """The body of a guide and its QA pairs: its sentences with, drawn from `r`, an opening
+    and a closing (from `framing`) and words leading into a tip (none without `r`)."""
     qa: list[QA] = []
     parts = []
     for sentence, question in sentences:
@@ -197,7 +218,8 @@ def guide_text(
         if question and spans:
             qa.append({"question": fill(question), "answer": spans[0]})
     if r is not None:
-        opener, closer = vary(r, r.choice(GUIDE_OPENERS)), vary(r, r.choice(GUIDE_CLOSERS))
+        openers, closers = framing
+        opener, closer = vary(r, r.choice(openers)), vary(r, r.choice(closers))
         parts = [x for x in (opener, *parts, closer) if x]
     # Two or three sentences per paragraph, as a help-centre article reads.
     paras: list[str] = []
@@ -247,7 +269,7 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         )
     store.insert("Issue__c", [{"Id": i.id, "Name": i.name} for i in issues])
 
-    rows: list[dict[str, str]] = []
+    rows: list[dict[str, str | int]] = []
     lat: list[tuple[str, str, str, str]] = []
     for e in entries:
         aid = ids[id(e)]
@@ -279,6 +301,7 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
                 "UrlName": slug(title),
                 "PublishStatus": "Online",
                 "Language": "en_US",
+                "IsVisibleInCsp": 1,
             }
         )
     rows.sort(key=lambda row: row["Id"])
@@ -289,3 +312,61 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
     )
     store.set_latent(lat)
     return KnowledgeBase(issues, {"Issue__c": len(issues), "Knowledge__kav": len(rows)})
+
+
+INTERNAL_FILE = "internal_kb.toml"
+
+
+def internal_articles() -> tuple[Guide, ...]:
+    """The internal-only articles of data/internal_kb.toml: title, summary, sentences."""
+    return read_internal_articles(Table.read(INTERNAL_FILE))
+
+
+def read_internal_articles(table: Table) -> tuple[Guide, ...]:
+    """The internal-only articles of a data table shaped as data/internal_kb.toml."""
+    return tuple(
+        (
+            t.string("title"),
+            t.string("summary"),
+            [
+                (s.string("sentence"), s.string("question") if "question" in s.value else None)
+                for s in t.tables("sentences")
+            ],
+        )
+        for t in table.tables("articles")
+    )
+
+
+def build_internal(store: OrgStore, seed: int) -> dict[str, int]:
+    """The internal-only articles (IsVisibleInCsp false), numbered after every article
+    written before them so that no earlier Id moves; returns the rows written. Their
+    question-answer pairs go to ARTICLE_INTERNAL_QA, apart from ARTICLE_QA. Their wording
+    around the facts is the org's own, as the other articles' is."""
+    r_words = rng(seed, "knowledge-internal-texts")
+    (written,) = store.conn.execute("SELECT COUNT(*) FROM Knowledge__kav").fetchone()
+    article_id = IdMaker("Knowledge__kav", written + 1)
+    rows: list[dict[str, str | int]] = []
+    lat: list[tuple[str, str, str, str]] = []
+    for title, summary, sentences in internal_articles():
+        aid = article_id()
+        body, qa = guide_text(
+            sentences, lambda text: text, r_words, (INTERNAL_OPENERS, INTERNAL_CLOSERS)
+        )
+        for pair in qa:  # as for every article: each answer is a verbatim span of the body
+            assert pair["answer"] in body, (title, pair)
+        lat.append(("Knowledge__kav", aid, latent.ARTICLE_INTERNAL_QA[1], latent.dumps(qa)))
+        rows.append(
+            {
+                "Id": aid,
+                "Title": title,
+                "Summary": summary,
+                "FAQ_Answer__c": body,
+                "UrlName": slug(title),
+                "PublishStatus": "Online",
+                "Language": "en_US",
+                "IsVisibleInCsp": 0,
+            }
+        )
+    store.insert("Knowledge__kav", rows)
+    store.set_latent(lat)
+    return {"Knowledge__kav": len(rows)}

@@ -37,11 +37,13 @@ from crm_tui.tasks.pro_scoring import score_instance
 from crm_tui.tasks.simulated_user import (
     AGENT,
     CUSTOMER,
+    GIVE_UP,
     MAX_TURNS,
     ChatTurn,
     LlmUser,
     SimulatedUser,
     UserMessage,
+    customer_turns,
     draw_persona,
     scripted_user,
 )
@@ -172,6 +174,11 @@ class CustomerTurnDue:
         return self.user.respond(self.dialogue)
 
 
+def user_turn_limit(study: Study) -> int:
+    """The customer's turns in a conversation at most (the solve part's `max_user_turns`)."""
+    return _limit(study)
+
+
 def _limit(study: Study) -> int:
     part = solve_part(study)
     return part.max_user_turns if part is not None else MAX_TURNS
@@ -211,7 +218,9 @@ def say_to_customer(
     store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
 ) -> CustomerTurnDue | Conversation:
     """The person's reply, stored as said; the customer's answer to it is then due. The
-    same reply sent again after the customer failed to answer is stored once."""
+    same reply sent again after the customer failed to answer is stored once. A customer
+    played by a person who has had all `max_user_turns` turns gives up at once, as the
+    simulated customers do, and the reply is submitted as the answer."""
     text = text.strip()
     if not text:
         raise CrmTuiError("Write a reply first")
@@ -220,15 +229,25 @@ def say_to_customer(
         if attempt.status != AttemptStatus.IN_PROGRESS:
             raise CrmTuiError("This conversation has ended")
         study = get_study(session, attempt.study_id)
-        dialogue = _chat(turn_rows(session, attempt_id))
+        rows = turn_rows(session, attempt_id)
+        dialogue = _chat(rows)
         said = ChatTurn(AGENT, text)
         if dialogue[-1:] != (said,):
             add_turn(session, store, attempt_id, len(dialogue), said, PERSON)
             dialogue = (*dialogue, said)
+        limit = _limit(study)
         if user is None and played_by_person(study):
-            return Conversation(dialogue, False, _limit(study))  # the customer answers in time
-        user = user or _simulated_user(session, study, attempt)
-        return CustomerTurnDue(attempt_id, dialogue, user, _limit(study), text)
+            if customer_turns(dialogue) < limit:
+                return Conversation(dialogue, False, limit)  # the customer answers in time
+            # The customer has had all its turns: it gives up, as a simulated one does.
+            owner = next((row.source for row in rows if row.role == CUSTOMER), PERSON)
+            add_turn(session, store, attempt_id, len(dialogue), ChatTurn(CUSTOMER, GIVE_UP), owner)
+            dialogue = (*dialogue, ChatTurn(CUSTOMER, GIVE_UP))
+        else:
+            user = user or _simulated_user(session, study, attempt)
+            return CustomerTurnDue(attempt_id, dialogue, user, limit, text)
+    result = attempts.submit(store, attempt_id, text, note="multi-turn")
+    return Conversation(dialogue, True, limit, result)
 
 
 def customer_said(store: StudyStore, due: CustomerTurnDue, message: UserMessage) -> Conversation:
