@@ -19,6 +19,8 @@ from crm_tui.cli.options import org_path_option
 from crm_tui.paths import is_loopback
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from crm_tui.org.server.rest import OrgServer
 
 
@@ -104,32 +106,37 @@ def serve(
         password=password or None,
         query_workers=default_query_workers() if query_workers is None else query_workers,
     )
-    if not tls and not is_loopback(host):
+
+    def announce() -> None:
+        if not tls and not is_loopback(host):
+            click.echo(
+                f"warning: listening on {host} over plain http: the password and session id "
+                "travel in clear; serve with --tls, or keep loopback",
+                err=True,
+            )
+        click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
+        click.echo(f"session id : {server.session_id}")
+        click.echo(f"username   : {server.username}")
+        click.echo(f"password   : {server.password}")
+        if tls:
+            for label, line in _https_lines(server.url, server.session_id, certs.ca_pem):
+                click.echo(f"{label:<11}: {line}")
+        else:
+            for label, line in _http_lines(server.url, server.session_id):
+                click.echo(f"{label:<11}: {line}")
         click.echo(
-            f"warning: listening on {host} over plain http: the password and session id "
-            "travel in clear; serve with --tls, or keep loopback",
-            err=True,
+            f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
+            "security_token='', session=session) with login.salesforce.com sent here"
         )
-    click.echo(f"serving {path} at {server.url} (read-only; Ctrl-C stops)")
-    click.echo(f"session id : {server.session_id}")
-    click.echo(f"username   : {server.username}")
-    click.echo(f"password   : {server.password}")
-    if tls:
-        for label, line in _https_lines(server.url, server.session_id, certs.ca_pem):
-            click.echo(f"{label:<11}: {line}")
-    else:
-        for label, line in _http_lines(server.url, server.session_id):
-            click.echo(f"{label:<11}: {line}")
-    click.echo(
-        f"or login   : Salesforce(username='{server.username}', password='{server.password}', "
-        "security_token='', session=session) with login.salesforce.com sent here"
-    )
-    serve_until_signalled(server)
+
+    # The lines go out once SIGTERM is handled: a client may stop the server on reading them.
+    serve_until_signalled(server, announce)
 
 
-def serve_until_signalled(server: OrgServer) -> None:
+def serve_until_signalled(server: OrgServer, announce: Callable[[], None] = lambda: None) -> None:
     """Serve in this (the main) thread until SIGTERM or Ctrl-C, then stop the server and
-    its query workers, and put back the signal handlers the caller had.
+    its query workers, and put back the signal handlers the caller had. `announce` (the
+    lines saying where the server is) runs once the handlers are in place.
 
     The handler only asks the accept loop to end; raising from it instead (Ctrl-C's
     KeyboardInterrupt) could land anywhere, for example between a request's thread
@@ -145,6 +152,7 @@ def serve_until_signalled(server: OrgServer) -> None:
 
     previous = {sig: signal.signal(sig, ask_to_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        announce()
         server.serve_forever()
     finally:
         for sig, handler in previous.items():

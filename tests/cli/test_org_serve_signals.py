@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -77,3 +79,38 @@ def test_a_signal_while_a_request_thread_starts_stops_the_server(
     assert not watchdog_fired.is_set(), "the signal did not stop the server"
     # The handlers a caller had are back once serving ends.
     assert {sig: signal.getsignal(sig) for sig in previous} == previous
+
+
+# Run as `crm-tui org serve`, with each printed line saying whether SIGTERM would still
+# kill the process outright (the default action) at the moment it is printed.
+_REPORTING_HANDLERS = """
+import signal, sys
+import click
+from crm_tui.cli.main import cli
+echo = click.echo
+def echo_with_handler(message=None, **kwargs):
+    default = signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    echo(f"{'DEFAULT' if default else 'HANDLED'} {message}", **kwargs)
+click.echo = echo_with_handler
+cli()
+"""
+
+
+def test_a_signal_right_after_the_first_line_is_handled(tmp_path: Path) -> None:
+    """A client that stops the server as soon as it says it is serving: by then the
+    server's own handler must be in place, or SIGTERM kills it before its workers are
+    stopped (their semaphores then leak)."""
+    org = build_tiny_org(tmp_path / "org.sqlite")
+    command = [sys.executable, "-c", _REPORTING_HANDLERS, "org", "serve", "--org", str(org),
+               "--port", "0", "--query-workers", "1"]  # fmt: skip
+    env = os.environ | {"CRM_TUI_HOME": str(tmp_path / "home")}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=60)
+    assert first.startswith("HANDLED serving "), first
+    assert process.returncode == 0 and "leaked" not in errors, errors

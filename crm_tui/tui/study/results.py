@@ -298,12 +298,6 @@ class ResultsScreen(Screen[None]):
         self.query_one(TabbedContent).display = False
 
     async def _show_report(self, report: Report) -> None:
-        source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
-        self.query_one("#results-heading", Static).update(
-            f"Study {report.study} · {source} · {report.annotators} annotator(s) · "
-            f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)"
-            + exclusions_note(report)
-        )
         self.query_one("#results-message").display = False
         self.query_one(TabbedContent).display = True
         content: dict[str, list[Widget]] = {key: [] for key, _ in TABS}
@@ -322,6 +316,14 @@ class ResultsScreen(Screen[None]):
             body = self.query_one(f"#{key}-body", VerticalScroll)
             await body.remove_children()  # before mounting: a reload reuses the Ids
             await body.mount_all(widgets)
+        # The heading last, so what it says (exclusions kept in or left out) is what the
+        # tables below already show.
+        source = "CRMArena's own task set" if report.crmarena_task_set else "generated task set"
+        self.query_one("#results-heading", Static).update(
+            f"Study {report.study} · {source} · {report.annotators} annotator(s) · "
+            f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)"
+            + exclusions_note(report)
+        )
         if self.start_tab:
             self.query_one(TabbedContent).active, self.start_tab = self.start_tab, None
         self.refresh_bindings()
