@@ -6,6 +6,7 @@ A real PostgreSQL server, the real command line."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import psycopg
 import pytest
@@ -26,7 +27,7 @@ from crm_tui.study.work.protocol import Preset, validated
 from crm_tui.study.work.quality import Stage
 from crm_tui.study.work.studies import create_study, solve_only_preset
 from tests.helpers.cli import fails
-from tests.helpers.pg_server import PASSWORD
+from tests.helpers.pg_server import PASSWORD, USER
 from tests.helpers.turn_modes_study import one_conversation
 from tests.study.test_quality import ORG, gold, preset_data, rows
 
@@ -252,10 +253,117 @@ def test_a_scripted_customer_on_a_login_is_refused_in_one_line(postgres_server):
     assert "\n" not in str(refused.value)
 
 
-def test_revoke_stops_a_login(owner_url):
-    url = db_login(owner_url, "Rae Kim")
-    psycopg.connect(url).close()
-    code, out = run("study", "revoke", "Rae Kim", "--db", owner_url)
-    assert code == 0, out
+def test_revoke_stops_a_login_and_ends_its_sessions(any_owner_url):
+    """Also for an owner that is no superuser (CREATEROLE), as the docs set it up."""
+    url = db_login(any_owner_url, "Rae Kim")
+    with psycopg.connect(url, autocommit=True) as connected:
+        code, out = run("study", "revoke", "Rae Kim", "--db", any_owner_url)
+        assert code == 0, out
+        with pytest.raises(psycopg.OperationalError):
+            connected.execute("SELECT 1")
     with pytest.raises(psycopg.OperationalError, match="not permitted to log in"):
         psycopg.connect(url)
+
+
+# ----------------------------------------------------------------- the coordinator's logins
+def createrole_owner(postgres_server) -> str:
+    """A store owner as the docs describe it: no superuser, CREATEROLE, its own database."""
+    name = f"lead_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(postgres_server.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {name} LOGIN CREATEROLE PASSWORD '{PASSWORD}'")
+        conn.execute(f'CREATE DATABASE "{name}" OWNER {name}')
+    url = postgres_server.url(name).replace(f"//{USER}:", f"//{name}:", 1)
+    two_item_study(url)
+    return url
+
+
+@pytest.fixture(params=["superuser", "createrole"])
+def any_owner_url(request, postgres_server) -> str:
+    if request.param == "superuser":
+        url = postgres_server.new_database()
+        two_item_study(url)
+        return url
+    return createrole_owner(postgres_server)
+
+
+def rolname_of(url: str) -> str:
+    return url.split("//", 1)[1].split(":", 1)[0]
+
+
+def logins_table(owner_url: str) -> dict[str, list[str]]:
+    """`study db-logins`: its lines by login name, split on runs of spaces."""
+    code, out = run("study", "db-logins", "--db", owner_url)
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0].split() == ["name", "login", "state", "made", "connected"], out
+    return {cells[1]: cells for cells in (re.split(r"\s{2,}", line) for line in lines[1:])}
+
+
+def test_db_logins_lists_each_login_its_state_and_who_is_connected(any_owner_url):
+    rae = db_login(any_owner_url, "Rae Kim")
+    sam = db_login(any_owner_url, "Sam Lee")
+    with psycopg.connect(rae):  # Rae is connected while the coordinator looks
+        code, out = run("study", "revoke", "Sam Lee", "--db", any_owner_url)
+        assert code == 0, out
+        table = logins_table(any_owner_url)
+    assert set(table) == {rolname_of(rae), rolname_of(sam)}
+    name, _, state, _, connected = table[rolname_of(rae)]
+    assert (name, state) == ("Rae Kim", "active") and connected.startswith("now"), table
+    name, _, state, _, connected = table[rolname_of(sam)]
+    assert (name, state, connected) == ("Sam Lee", "revoked", "-"), table
+    assert PASSWORD not in str(table)
+
+
+def test_db_logins_on_a_store_without_logins_says_so(owner_url):
+    code, out = run("study", "db-logins", "--db", owner_url)
+    assert code == 0 and out.startswith("no PostgreSQL logins in postgresql://"), out
+    assert PASSWORD not in out
+
+
+def test_db_logins_refuses_a_login_and_a_file(owner_url, tmp_path, capsys):
+    url = db_login(owner_url, "Rae Kim")
+    line = fails(capsys, "study", "db-logins", "--db", url)
+    assert "annotator's PostgreSQL login" in line, line
+    db = tmp_path / "study.sqlite"
+    with StudyStore.open(db) as store:
+        create_profile(store, "Rae Kim", "Agent", 1)
+    line = fails(capsys, "study", "db-logins", "--db", db)
+    assert "PostgreSQL" in line, line
+
+
+def test_revoke_drop_removes_the_role_and_keeps_the_work(any_owner_url):
+    url = db_login(any_owner_url, "Rae Kim")
+    role = rolname_of(url)
+    with StudyStore.open_existing(url) as rae:  # Rae answers through the login
+        view = attempts.open_next(rae, 1, rae.login_profile_id or 0)
+        assert view is not None
+        attempts.submit(rae, view.attempt_id, GOLD)
+    connected = psycopg.connect(url)  # and is still connected when the role goes
+    try:
+        code, out = run("study", "revoke", "Rae Kim", "--drop", "--db", any_owner_url)
+        assert code == 0, out
+        assert "dropped" in out and role in out, out
+    finally:
+        connected.close()
+    with psycopg.connect(any_owner_url) as conn:
+        assert conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(url)
+    with StudyStore.open_existing(any_owner_url) as owner:
+        attempts.score_pending(owner)
+        with owner.transaction() as session:
+            (attempt,) = session.exec(select(Attempt)).all()
+            assert (attempt.answer_raw, attempt.score) == (GOLD, 1.0)
+    assert logins_table(any_owner_url)[role][2] == "dropped"
+    # The profile gets a new login; migrations grant again to live logins only.
+    again = db_login(any_owner_url, "Rae Kim")
+    assert rolname_of(again) != role
+    psycopg.connect(again).close()
+
+
+def test_revoke_drop_on_a_file_says_a_file_has_no_logins(tmp_path, capsys):
+    db = tmp_path / "study.sqlite"
+    with StudyStore.open(db) as store:
+        create_profile(store, "Rae Kim", "Agent", 1)
+    line = fails(capsys, "study", "revoke", "Rae Kim", "--drop", "--db", db)
+    assert "PostgreSQL" in line, line
