@@ -367,3 +367,80 @@ def test_revoke_drop_on_a_file_says_a_file_has_no_logins(tmp_path, capsys):
         create_profile(store, "Rae Kim", "Agent", 1)
     line = fails(capsys, "study", "revoke", "Rae Kim", "--drop", "--db", db)
     assert "PostgreSQL" in line, line
+
+
+# ----------------------------------------------------------------- a login's own queue
+def test_a_login_adds_to_its_queue_only_what_the_draw_could(owner_url):
+    """With SQL, a login may add an assignment only for its own profile, of an item of the
+    study, in the part of the queue the item belongs to, within the study's items per
+    person and the item's people per item; the app's own draw still goes through."""
+    with StudyStore.open_existing(owner_url) as store:  # a second study in the same store
+        create_study(
+            store,
+            "other",
+            solve_only_preset(1),
+            instances=[
+                {
+                    "idx": 9,
+                    "task": "handle_time",
+                    "query": "Elsewhere?",
+                    "answer": GOLD,
+                    "reward_metric": "exact_match",
+                    "metadata": {"required": "", "optional": ""},
+                }
+            ],
+            task_set_hash="sha256:y",
+            org_fingerprint="local-x",
+        )
+    rae_url = db_login(owner_url, "Rae Kim")
+    sam_url = db_login(owner_url, "Sam Lee")
+    with psycopg.connect(owner_url) as conn:
+        ids = dict(conn.execute("SELECT name, id FROM annotator").fetchall())
+        pilot, other = (
+            conn.execute("SELECT id FROM study WHERE name = %s", (name,)).fetchone()[0]
+            for name in ("pilot", "other")
+        )
+        items = dict(conn.execute("SELECT idx, id FROM study_item").fetchall())
+    add = "INSERT INTO assignment (study_id, annotator_id, item_id, position) VALUES ({})"
+
+    def refused(url: str, *values: int) -> None:
+        with psycopg.connect(url) as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(add.format(", ".join(map(str, values))))
+
+    rae, sam = ids["Rae Kim"], ids["Sam Lee"]
+    refused(rae_url, pilot, sam, items[1], 0)  # someone else's queue
+    refused(rae_url, pilot, rae, items[9], 0)  # an item of another study
+    refused(rae_url, pilot, rae, items[1], -1_000_000)  # a practice place, no practice item
+    with psycopg.connect(rae_url) as conn:  # what a draw could give: one item of the study
+        conn.execute(add.format(f"{pilot}, {rae}, {items[1]}, 0"))
+    refused(rae_url, pilot, rae, items[2], 1)  # more than the study's items per person
+    refused(sam_url, pilot, sam, items[1], 0)  # item 1 has its one person already
+    with StudyStore.open_existing(sam_url) as store:  # the app's draw on a login
+        view = attempts.open_next(store, pilot, sam)
+        assert view is not None and view.item.idx == 2
+    with StudyStore.open_existing(rae_url) as store:
+        view = attempts.open_next(store, pilot, rae)
+        assert view is not None and view.item.idx == 1
+    with psycopg.connect(owner_url) as conn:
+        assert conn.execute("SELECT count(*) FROM assignment").fetchone() == (2,)
+
+
+def test_logins_made_before_the_queue_guard_get_it_when_the_owner_opens_the_store(owner_url):
+    rae_url = db_login(owner_url, "Rae Kim")
+    with psycopg.connect(owner_url) as conn:  # the store as an earlier crm-tui left it
+        conn.execute("DROP FUNCTION crm_tui_roles.guard_assignment() CASCADE")
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION crm_tui_roles.login_profile() RETURNS integer "
+            "LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS "
+            "$$ SELECT annotator_id FROM crm_tui_roles.login WHERE rolname = session_user $$"
+        )
+        conn.execute("ALTER TABLE crm_tui_roles.login DROP COLUMN dropped_at")
+    StudyStore.open_existing(owner_url).close()
+    with psycopg.connect(rae_url) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(  # a practice place for an item outside any practice pool
+                "INSERT INTO assignment (study_id, annotator_id, item_id, position) "
+                "SELECT s.id, a.id, i.id, -1000000 FROM study s, annotator a, study_item i "
+                "LIMIT 1"
+            )

@@ -30,6 +30,7 @@ from sqlalchemy import Connection, text
 
 BLIND = "crm_tui_blind"  # the views a login reads instead of the tables
 ROLES = "crm_tui_roles"  # who is who: never readable by a login
+_ASSIGN_LOCK = 0x63726D5F  # with a study id: a login adding to its queue (int4 key space)
 
 # What a login may do per table (a column list: those columns only). A migration that
 # adds a table or column an annotator's calls use adds it here too. Tables left out
@@ -110,6 +111,16 @@ def is_set_up(conn: Connection) -> bool:
     return bool(conn.exec_driver_sql(f"SELECT to_regclass('{ROLES}.login') IS NOT NULL").scalar())
 
 
+def is_current(conn: Connection) -> bool:
+    """Whether the logins' guards are this version's (else `set_up` makes them again)."""
+    return bool(
+        conn.exec_driver_sql(
+            f"SELECT to_regprocedure('{ROLES}.guard_assignment()') IS NOT NULL"
+        ).scalar()
+        and _has_dropped_column(conn)
+    )
+
+
 def set_up(conn: Connection) -> None:
     """Make (or make again, after a migration) the views, functions, guards and policies,
     and grant every login what `_GRANTS` says. Run by the owner, in its transaction."""
@@ -160,6 +171,57 @@ def set_up(conn: Connection) -> None:
         "USING ERRCODE = 'insufficient_privilege'; END IF; "
         f"IF NOT {ROLES}.is_practice(NEW.item_id) THEN NEW.score := NULL; END IF; "
         "RETURN NEW; END $$",
+        # A login adds to its own queue only what the app's draw could give it: an item
+        # of the study, in the part of the queue it belongs to (practice places for the
+        # practice pool), within the study's counts per person and people per item.
+        # Adding serialises on the study (an advisory lock, taken after the draw's).
+        f"CREATE OR REPLACE FUNCTION {ROLES}.guard_assignment() RETURNS trigger "
+        "LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$ "
+        "DECLARE me integer; st record; it record; plan jsonb; kind text; "
+        "mine_checks bigint; mine_measured bigint; BEGIN "
+        f"me := {ROLES}.login_profile(); "
+        "IF me IS NULL THEN RETURN NEW; END IF; "
+        "IF NEW.annotator_id IS DISTINCT FROM me THEN "
+        "RAISE EXCEPTION 'a login adds to its own queue only' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        f"PERFORM pg_advisory_xact_lock({_ASSIGN_LOCK}, NEW.study_id); "
+        "SELECT s.items_per_annotator, s.annotators_per_item, "
+        "s.protocol_json::jsonb -> 'quality' AS plan INTO st "
+        f"FROM {s}.study s WHERE s.id = NEW.study_id; "
+        f"SELECT i.idx, i.study_id INTO it FROM {s}.study_item i WHERE i.id = NEW.item_id; "
+        "IF st IS NULL OR it IS NULL OR it.study_id <> NEW.study_id THEN "
+        "RAISE EXCEPTION 'an assignment is of an item of its own study' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "plan := CASE WHEN jsonb_typeof(st.plan) = 'object' THEN st.plan ELSE '{}' END; "
+        "kind := CASE "
+        "WHEN coalesce(plan -> 'practice_idx', '[]') @> to_jsonb(it.idx) THEN 'practice' "
+        "WHEN coalesce(plan -> 'check_idx', '[]') @> to_jsonb(it.idx) THEN 'check' "
+        "WHEN jsonb_array_length(coalesce(plan -> 'measured_idx', '[]')) > 0 "
+        "AND NOT (plan -> 'measured_idx') @> to_jsonb(it.idx) THEN 'never' "
+        "ELSE 'measured' END; "
+        "IF kind = 'never' OR (NEW.position < 0) <> (kind = 'practice') THEN "
+        "RAISE EXCEPTION 'the draw never puts this item there' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "IF kind = 'practice' THEN RETURN NEW; END IF; "  # once each: a unique key
+        "SELECT count(*) FILTER (WHERE coalesce(plan -> 'check_idx', '[]') @> to_jsonb(i.idx)), "
+        "count(*) FILTER (WHERE NOT coalesce(plan -> 'check_idx', '[]') @> to_jsonb(i.idx)) "
+        f"INTO mine_checks, mine_measured FROM {s}.assignment a "
+        f"JOIN {s}.study_item i ON i.id = a.item_id "
+        "WHERE a.study_id = NEW.study_id AND a.annotator_id = me AND a.position >= 0; "
+        "IF kind = 'check' AND mine_checks >= "
+        "coalesce((plan ->> 'checks_per_person')::integer, 0) "
+        "OR kind = 'measured' AND mine_measured >= st.items_per_annotator "
+        "- coalesce((plan ->> 'checks_per_person')::integer, 0) THEN "
+        "RAISE EXCEPTION 'the queue holds the study''s items per person already' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "IF kind = 'measured' AND (SELECT count(*) FROM "
+        f"{s}.assignment a WHERE a.item_id = NEW.item_id) >= st.annotators_per_item THEN "
+        "RAISE EXCEPTION 'this item has the study''s people per item already' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "RETURN NEW; END $$",
+        f"DROP TRIGGER IF EXISTS crm_tui_guard_assignment ON {s}.assignment",
+        f"CREATE TRIGGER crm_tui_guard_assignment BEFORE INSERT ON {s}.assignment "
+        f"FOR EACH ROW EXECUTE FUNCTION {ROLES}.guard_assignment()",
         f"DROP TRIGGER IF EXISTS crm_tui_guard_attempt ON {s}.attempt",
         f"CREATE TRIGGER crm_tui_guard_attempt BEFORE INSERT OR UPDATE ON {s}.attempt "
         f"FOR EACH ROW EXECUTE FUNCTION {ROLES}.guard_attempt()",
