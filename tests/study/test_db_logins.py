@@ -5,6 +5,7 @@ A real PostgreSQL server, the real command line."""
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -444,3 +445,69 @@ def test_logins_made_before_the_queue_guard_get_it_when_the_owner_opens_the_stor
                 "SELECT s.id, a.id, i.id, -1000000 FROM study s, annotator a, study_item i "
                 "LIMIT 1"
             )
+
+
+# ----------------------------------------------------------------- a customer played by a person
+def person_customer_study(postgres_server, clock: FakeClock | None = None) -> str:
+    owner_url = postgres_server.new_database()
+    one_conversation(owner_url, clock, customer="person")
+    code, out = run("study", "invite", "Cleo", "--role", "customer", "--db", owner_url)
+    assert code == 0, out
+    return owner_url
+
+
+def test_a_customer_gets_no_login_and_is_told_to_play_in_crm_tui_web(postgres_server, capsys):
+    owner_url = person_customer_study(postgres_server)
+    line = fails(capsys, "study", "db-login", "Cleo", "--db", owner_url)
+    assert "customer" in line and "crm-tui web" in line, line
+
+
+def test_the_customer_role_on_a_login_says_so_in_one_line(postgres_server):
+    """A login whose profile plays the customer (made a customer on the owner's side)
+    cannot see the solver's conversation: opening the role says where to play it."""
+    owner_url = person_customer_study(postgres_server)
+    with StudyStore.open_existing(owner_url) as store:
+        login = make_login(store, "Rae Kim")
+    with psycopg.connect(owner_url) as conn:
+        conn.execute("UPDATE annotator SET mode = 'customer' WHERE name = 'Rae Kim'")
+    with StudyService.open(login.url, person_session=True) as service:
+        (rae,) = [p.id for p in service.pickable_profiles()]
+        for call in (
+            lambda: service.customer_conversations(rae),
+            lambda: service.customer_says(rae, 1, "Hello"),
+        ):
+            with pytest.raises(CrmTuiError, match="crm-tui web") as refused:
+                call()
+            assert "\n" not in str(refused.value)
+
+
+def test_a_solver_on_a_login_talks_with_a_customer_played_in_the_served_study(postgres_server):
+    """The other way round works: the solver on a login, the customer on the owner's side
+    (as `crm-tui web` serves it); the answer is scored there."""
+    clock = FakeClock()  # the one the attempt was opened with
+    owner_url = person_customer_study(postgres_server, clock)
+    with StudyStore.open_existing(owner_url) as store:
+        login = make_login(store, "Dana")  # the study's solver
+    with psycopg.connect(owner_url) as conn:
+        (answer,) = conn.execute("SELECT gold_json FROM study_item").fetchone()
+        (cleo,) = conn.execute("SELECT id FROM annotator WHERE name = 'Cleo'").fetchone()
+    answer = json.loads(answer)
+    answer = answer[0] if isinstance(answer, list) else answer
+    with (
+        StudyService.open(login.url, clock=clock, person_session=True) as solver,
+        StudyService.open(owner_url, clock=clock) as served,
+    ):
+        (dana,) = [p.id for p in solver.pickable_profiles()]
+        view = solver.open_next(dana)
+        assert view is not None and solver.open_conversation(view.attempt_id).turns == ()
+        (waiting,) = served.customer_conversations(cleo)
+        assert waiting.attempt_id == view.attempt_id and waiting.query == view.item.query
+        served.customer_says(cleo, view.attempt_id, "How long do my cases take?")
+        said = solver.conversation(view.attempt_id).turns
+        assert [t.text for t in said] == ["How long do my cases take?"]
+        clock.advance(seconds=60)
+        solver.reply_to_customer(view.attempt_id, str(answer))
+        served.customer_says(cleo, view.attempt_id, "Thanks", stop=True)
+    with StudyStore.open_existing(owner_url) as owner, owner.transaction() as session:
+        (attempt,) = session.exec(select(Attempt)).all()
+        assert (attempt.status, attempt.score) == ("submitted", 1.0)

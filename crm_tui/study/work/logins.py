@@ -22,6 +22,12 @@ from crm_tui.study.work.profiles import add_profile, find_profile
 
 _NOT_IN_URL = {"user", "password", "passfile", "sslpassword"}
 _INSUFFICIENT_PRIVILEGE = "42501"
+# A customer played by a person reads the solver's conversation, which is not its own.
+CUSTOMER_ON_LOGIN = (
+    "A customer played by a person must see the solver's conversation, which a "
+    "PostgreSQL login cannot read: the customer plays in the served study (`crm-tui "
+    "web`, with a code from `crm-tui study invite NAME --role customer`)"
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ def make_login(
                 annotator = add_profile(
                     session, name, job_role, crm_years, Mode.ANNOTATOR, store.now()[0]
                 )
+            elif annotator.mode == Mode.CUSTOMER:
+                raise CrmTuiError(CUSTOMER_ON_LOGIN)
             elif annotator.mode != Mode.ANNOTATOR:
                 raise CrmTuiError(
                     f"profile {annotator.name!r} is a {annotator.mode}: logins are for "
