@@ -237,6 +237,12 @@ def test_a_login_goes_through_consent_practice_checks_and_ratings(postgres_serve
         assert person.check_accuracy == 0.0
     with StudyService.open(login.url, clock=clock, person_session=True) as service:
         assert service.standing(ben).stage == Stage.STOPPED
+    # As documented: the practice items' gold, and only theirs, is readable on a login.
+    with psycopg.connect(login.url) as conn:
+        readable = conn.execute(
+            "SELECT idx FROM study_item WHERE gold_json IS NOT NULL ORDER BY idx"
+        ).fetchall()
+    assert [idx for (idx,) in readable] == sorted(plan.practice_idx)
 
 
 def test_a_scripted_customer_on_a_login_is_refused_in_one_line(postgres_server):
