@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -280,17 +281,66 @@ def db_login(name: str, crm_years: float, job_role: str, db_path: Path | None) -
 
 @study.command()
 @click.argument("name")
+@click.option(
+    "--drop",
+    is_flag=True,
+    help="Also remove NAME's PostgreSQL login roles from the server (their work stays).",
+)
 @study_db_option
-def revoke(name: str, db_path: Path | None) -> None:
-    """Revoke NAME's invitation code: it opens nothing from now on."""
+def revoke(name: str, drop: bool, db_path: Path | None) -> None:
+    """Revoke NAME's invitation code: it opens nothing from now on. Their PostgreSQL
+    logins stop too; with --drop their roles are removed from the server."""
     from crm_tui.study.coordination import StudyFile
 
     with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
-        study_file.revoke(name)
+        done = study_file.revoke(name, drop=drop)
+    if done.logins_dropped:
+        roles = ", ".join(done.logins_dropped)
+        click.echo(
+            f"revoked {done.name!r}: {done.codes} code(s); dropped PostgreSQL login(s) "
+            f"{roles} (their work stays in the store); `crm-tui study db-login` makes a new one"
+        )
+        return
     click.echo(
         f"revoked the code of {name.strip()!r} (and any PostgreSQL login of theirs); "
         "`crm-tui study invite` makes a new one"
     )
+
+
+@study.command("db-logins")
+@study_db_option
+def db_logins(db_path: Path | None) -> None:
+    """Every annotator's PostgreSQL login: person, role name, state (active, revoked,
+    dropped), when it was made and whether it is connected now. Run with the owner's URL."""
+    from crm_tui.study.coordination import StudyFile
+
+    with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
+        rows = study_file.db_logins()
+    if not rows:
+        click.echo(f"no PostgreSQL logins in {study_file.location}")
+        return
+    # PostgreSQL keeps no record of past connections: only the sessions open now.
+    header = ("name", "login", "state", "made", "connected")
+    lines = [header] + [
+        (
+            printable(row.name),
+            row.login.rolname,
+            row.login.state,
+            f"{row.login.created_at:%Y-%m-%d %H:%M}",
+            _connected(row.login.sessions, row.login.since),
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
+def _connected(sessions: int, since: datetime | None) -> str:
+    if not sessions:
+        return "-"
+    started = "" if since is None else f", since {since.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    return f"now ({sessions} session{'s' if sessions > 1 else ''}{started})"
 
 
 @study.command()

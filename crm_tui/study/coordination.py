@@ -26,8 +26,8 @@ from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Annotator, row_id
 from crm_tui.study.work import invitations
 from crm_tui.study.work.first_run import ensure_defaults
-from crm_tui.study.work.invitations import InvitationRow, IssuedCode, parse_expiry
-from crm_tui.study.work.logins import IssuedLogin, make_login
+from crm_tui.study.work.invitations import InvitationRow, IssuedCode, Revoked, parse_expiry
+from crm_tui.study.work.logins import IssuedLogin, LoginListing, list_logins, make_login
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.progress import StudySummary, study_summary
 from crm_tui.study.work.protocol import load_preset
@@ -221,9 +221,12 @@ class StudyFile:
         """A PostgreSQL login of their own for annotator NAME (made if missing)."""
         return make_login(self._store, name, job_role=job_role, crm_years=crm_years)
 
-    def revoke(self, name: str) -> int:
-        """Revoke NAME's codes that still work; how many."""
-        return invitations.revoke(self._store, name)
+    def revoke(self, name: str, *, drop: bool = False) -> Revoked:
+        """Revoke NAME's codes that still work and stop (or `drop`) their logins."""
+        return invitations.revoke(self._store, name, drop=drop)
+
+    def db_logins(self) -> list[LoginListing]:
+        return list_logins(self._store)
 
     def invitations(self) -> list[InvitationRow]:
         return invitations.list_invitations(self._store)

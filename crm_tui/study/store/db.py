@@ -488,8 +488,16 @@ class StudyStore:
                     )
                 before = migrate(conn, display, clock.wall(), target_version)
                 standing = db_logins.standing(conn)
-                if before < target_version and standing.reads_gold and db_logins.is_set_up(conn):
-                    db_logins.set_up(conn)  # new tables and columns: logins' views and grants
+                if standing.reads_gold and db_logins.is_set_up(conn):
+                    # New tables and columns, or guards newer than the logins: the logins'
+                    # views, guards and grants are made again, once.
+                    if before == target_version and not db_logins.is_current(conn):
+                        conn.execute(
+                            text("SELECT pg_advisory_xact_lock(:store)"),
+                            {"store": STORE_LOCK_KEY},
+                        )
+                    if before < target_version or not db_logins.is_current(conn):
+                        db_logins.set_up(conn)
         except DBAPIError as exc:
             engine.dispose()
             reason = _scrubbed(exc, engine.url.password)

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import Connection, text
 
 BLIND = "crm_tui_blind"  # the views a login reads instead of the tables
 ROLES = "crm_tui_roles"  # who is who: never readable by a login
+_ASSIGN_LOCK = 0x63726D5F  # with a study id: a login adding to its queue (int4 key space)
 
 # What a login may do per table (a column list: those columns only). A migration that
 # adds a table or column an annotator's calls use adds it here too. Tables left out
@@ -109,6 +111,16 @@ def is_set_up(conn: Connection) -> bool:
     return bool(conn.exec_driver_sql(f"SELECT to_regclass('{ROLES}.login') IS NOT NULL").scalar())
 
 
+def is_current(conn: Connection) -> bool:
+    """Whether the logins' guards are this version's (else `set_up` makes them again)."""
+    return bool(
+        conn.exec_driver_sql(
+            f"SELECT to_regprocedure('{ROLES}.guard_assignment()') IS NOT NULL"
+        ).scalar()
+        and _has_dropped_column(conn)
+    )
+
+
 def set_up(conn: Connection) -> None:
     """Make (or make again, after a migration) the views, functions, guards and policies,
     and grant every login what `_GRANTS` says. Run by the owner, in its transaction."""
@@ -120,10 +132,13 @@ def set_up(conn: Connection) -> None:
         "rolname VARCHAR NOT NULL PRIMARY KEY, "
         f"annotator_id INTEGER NOT NULL REFERENCES {s}.annotator (id), "
         "created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))",
+        # A dropped login's row stays, for the list (`study db-logins`); it names nobody.
+        f"ALTER TABLE {ROLES}.login ADD COLUMN IF NOT EXISTS dropped_at TIMESTAMP",
         # session_user: inside a SECURITY DEFINER function current_user is the owner.
         f"CREATE OR REPLACE FUNCTION {ROLES}.login_profile() RETURNS integer "
         "LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS "
-        f"$$ SELECT annotator_id FROM {ROLES}.login WHERE rolname = session_user $$",
+        f"$$ SELECT annotator_id FROM {ROLES}.login "
+        "WHERE rolname = session_user AND dropped_at IS NULL $$",
         # The qualification's practice items: their gold is the gate's feedback.
         f"CREATE OR REPLACE FUNCTION {ROLES}.is_practice(item integer) RETURNS boolean "
         "LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$ "
@@ -156,6 +171,57 @@ def set_up(conn: Connection) -> None:
         "USING ERRCODE = 'insufficient_privilege'; END IF; "
         f"IF NOT {ROLES}.is_practice(NEW.item_id) THEN NEW.score := NULL; END IF; "
         "RETURN NEW; END $$",
+        # A login adds to its own queue only what the app's draw could give it: an item
+        # of the study, in the part of the queue it belongs to (practice places for the
+        # practice pool), within the study's counts per person and people per item.
+        # Adding serialises on the study (an advisory lock, taken after the draw's).
+        f"CREATE OR REPLACE FUNCTION {ROLES}.guard_assignment() RETURNS trigger "
+        "LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$ "
+        "DECLARE me integer; st record; it record; plan jsonb; kind text; "
+        "mine_checks bigint; mine_measured bigint; BEGIN "
+        f"me := {ROLES}.login_profile(); "
+        "IF me IS NULL THEN RETURN NEW; END IF; "
+        "IF NEW.annotator_id IS DISTINCT FROM me THEN "
+        "RAISE EXCEPTION 'a login adds to its own queue only' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        f"PERFORM pg_advisory_xact_lock({_ASSIGN_LOCK}, NEW.study_id); "
+        "SELECT s.items_per_annotator, s.annotators_per_item, "
+        "s.protocol_json::jsonb -> 'quality' AS plan INTO st "
+        f"FROM {s}.study s WHERE s.id = NEW.study_id; "
+        f"SELECT i.idx, i.study_id INTO it FROM {s}.study_item i WHERE i.id = NEW.item_id; "
+        "IF st IS NULL OR it IS NULL OR it.study_id <> NEW.study_id THEN "
+        "RAISE EXCEPTION 'an assignment is of an item of its own study' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "plan := CASE WHEN jsonb_typeof(st.plan) = 'object' THEN st.plan ELSE '{}' END; "
+        "kind := CASE "
+        "WHEN coalesce(plan -> 'practice_idx', '[]') @> to_jsonb(it.idx) THEN 'practice' "
+        "WHEN coalesce(plan -> 'check_idx', '[]') @> to_jsonb(it.idx) THEN 'check' "
+        "WHEN jsonb_array_length(coalesce(plan -> 'measured_idx', '[]')) > 0 "
+        "AND NOT (plan -> 'measured_idx') @> to_jsonb(it.idx) THEN 'never' "
+        "ELSE 'measured' END; "
+        "IF kind = 'never' OR (NEW.position < 0) <> (kind = 'practice') THEN "
+        "RAISE EXCEPTION 'the draw never puts this item there' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "IF kind = 'practice' THEN RETURN NEW; END IF; "  # once each: a unique key
+        "SELECT count(*) FILTER (WHERE coalesce(plan -> 'check_idx', '[]') @> to_jsonb(i.idx)), "
+        "count(*) FILTER (WHERE NOT coalesce(plan -> 'check_idx', '[]') @> to_jsonb(i.idx)) "
+        f"INTO mine_checks, mine_measured FROM {s}.assignment a "
+        f"JOIN {s}.study_item i ON i.id = a.item_id "
+        "WHERE a.study_id = NEW.study_id AND a.annotator_id = me AND a.position >= 0; "
+        "IF kind = 'check' AND mine_checks >= "
+        "coalesce((plan ->> 'checks_per_person')::integer, 0) "
+        "OR kind = 'measured' AND mine_measured >= st.items_per_annotator "
+        "- coalesce((plan ->> 'checks_per_person')::integer, 0) THEN "
+        "RAISE EXCEPTION 'the queue holds the study''s items per person already' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "IF kind = 'measured' AND (SELECT count(*) FROM "
+        f"{s}.assignment a WHERE a.item_id = NEW.item_id) >= st.annotators_per_item THEN "
+        "RAISE EXCEPTION 'this item has the study''s people per item already' "
+        "USING ERRCODE = 'insufficient_privilege'; END IF; "
+        "RETURN NEW; END $$",
+        f"DROP TRIGGER IF EXISTS crm_tui_guard_assignment ON {s}.assignment",
+        f"CREATE TRIGGER crm_tui_guard_assignment BEFORE INSERT ON {s}.assignment "
+        f"FOR EACH ROW EXECUTE FUNCTION {ROLES}.guard_assignment()",
         f"DROP TRIGGER IF EXISTS crm_tui_guard_attempt ON {s}.attempt",
         f"CREATE TRIGGER crm_tui_guard_attempt BEFORE INSERT OR UPDATE ON {s}.attempt "
         f"FOR EACH ROW EXECUTE FUNCTION {ROLES}.guard_attempt()",
@@ -171,7 +237,7 @@ def set_up(conn: Connection) -> None:
     # Profiles: one's own; assignments: all read (the draw counts them), one's own added.
     _policy(conn, f"{s}.annotator", f"id = {ROLES}.login_profile()")
     _policy(conn, f"{s}.assignment", "true", f"annotator_id = {ROLES}.login_profile()")
-    for (rolname,) in conn.exec_driver_sql(f"SELECT rolname FROM {ROLES}.login").all():
+    for rolname in _live(conn):
         _grant(conn, s, _quoted(rolname))
 
 
@@ -222,14 +288,58 @@ def create_login(conn: Connection, annotator_id: int) -> NewLogin:
     return NewLogin(rolname, password)
 
 
-def logins_of(conn: Connection, annotator_id: int) -> list[str]:
+def _live(conn: Connection, annotator_id: int | None = None) -> list[str]:
+    """The logins not dropped (of one profile, or everyone's) whose role still exists."""
     if not is_set_up(conn):
         return []
+    dropped = _has_dropped_column(conn)
     return list(
         conn.execute(
-            text(f"SELECT rolname FROM {ROLES}.login WHERE annotator_id = :id ORDER BY rolname"),
+            text(
+                f"SELECT l.rolname FROM {ROLES}.login l JOIN pg_roles r ON r.rolname = l.rolname "
+                "WHERE (CAST(:id AS integer) IS NULL OR l.annotator_id = :id)"
+                + (" AND l.dropped_at IS NULL" if dropped else "")
+                + " ORDER BY l.rolname"
+            ),
             {"id": annotator_id},
         ).scalars()
+    )
+
+
+def _has_dropped_column(conn: Connection) -> bool:
+    return bool(
+        conn.execute(
+            text(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = :schema "
+                "AND table_name = 'login' AND column_name = 'dropped_at'"
+            ),
+            {"schema": ROLES},
+        ).first()
+    )
+
+
+def logins_of(conn: Connection, annotator_id: int) -> list[str]:
+    return _live(conn, annotator_id)
+
+
+def _hold(conn: Connection, rolname: str) -> None:
+    """Make the owner a member of the login's role: what PostgreSQL asks of a role that
+    is no superuser (CREATEROLE alone) to end its sessions or drop what it owns."""
+    if not conn.exec_driver_sql(
+        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
+    ).scalar():
+        conn.exec_driver_sql(f"GRANT {_quoted(rolname)} TO CURRENT_USER")
+
+
+def _stop(conn: Connection, rolname: str) -> None:
+    _hold(conn, rolname)
+    conn.exec_driver_sql(f"ALTER ROLE {_quoted(rolname)} NOLOGIN")
+    conn.execute(
+        text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE usename = :name AND pid <> pg_backend_pid()"
+        ),
+        {"name": rolname},
     )
 
 
@@ -237,12 +347,67 @@ def disable_logins(conn: Connection, annotator_id: int) -> int:
     """Stop the profile's logins connecting (their sessions now are ended); how many."""
     names = logins_of(conn, annotator_id)
     for rolname in names:
-        conn.exec_driver_sql(f"ALTER ROLE {_quoted(rolname)} NOLOGIN")
+        _stop(conn, rolname)
+    return len(names)
+
+
+def drop_logins(conn: Connection, annotator_id: int) -> list[str]:
+    """Remove the profile's login roles from the server (their sessions ended first);
+    the names dropped. What they wrote stays: it belongs to the store's owner. Anything a
+    login came to own in this database goes to the owner; its privileges here go."""
+    set_up(conn)  # the dropped_at column, on a store whose logins came before it
+    names = logins_of(conn, annotator_id)
+    for rolname in names:
+        role = _quoted(rolname)
+        _stop(conn, rolname)
+        conn.exec_driver_sql(f"REASSIGN OWNED BY {role} TO CURRENT_USER")
+        conn.exec_driver_sql(f"DROP OWNED BY {role}")
+        conn.exec_driver_sql(f"DROP ROLE {role}")
         conn.execute(
             text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE usename = :name AND pid <> pg_backend_pid()"
+                f"UPDATE {ROLES}.login SET dropped_at = (now() AT TIME ZONE 'UTC') "
+                "WHERE rolname = :name"
             ),
             {"name": rolname},
         )
-    return len(names)
+    return names
+
+
+@dataclass(frozen=True)
+class LoginRow:
+    """One login as `study db-logins` lists it. PostgreSQL keeps no record of past
+    connections: `sessions` are those open now, `since` the oldest one's start (None when
+    the server does not show it to this connection)."""
+
+    rolname: str
+    annotator_id: int
+    created_at: datetime
+    state: str  # "active", "revoked" (cannot log in) or "dropped" (the role is gone)
+    sessions: int
+    since: datetime | None
+
+
+def list_logins(conn: Connection) -> list[LoginRow]:
+    if not is_set_up(conn):
+        return []
+    dropped = "l.dropped_at" if _has_dropped_column(conn) else "NULL"
+    rows = conn.exec_driver_sql(
+        f"SELECT l.rolname, l.annotator_id, l.created_at, {dropped} IS NOT NULL "
+        "OR r.rolname IS NULL, coalesce(r.rolcanlogin, false), count(a.pid), "
+        "min(a.backend_start) "
+        f"FROM {ROLES}.login l LEFT JOIN pg_roles r ON r.rolname = l.rolname "
+        "LEFT JOIN pg_stat_activity a ON a.usename = l.rolname "
+        "GROUP BY l.rolname, l.annotator_id, l.created_at, 4, r.rolcanlogin "
+        "ORDER BY l.created_at, l.rolname"
+    ).all()
+    return [
+        LoginRow(
+            rolname=str(rolname),
+            annotator_id=int(annotator_id),
+            created_at=created_at,
+            state="dropped" if gone else "active" if can_login else "revoked",
+            sessions=int(sessions),
+            since=since,
+        )
+        for rolname, annotator_id, created_at, gone, can_login, sessions, since in rows
+    ]

@@ -33,6 +33,7 @@ from crm_tui.study.work.conversations import (
     turn_rows,
     user_turn_limit,
 )
+from crm_tui.study.work.logins import CUSTOMER_ON_LOGIN
 from crm_tui.study.work.modes import Mode
 from crm_tui.study.work.profiles import require_mode
 from crm_tui.study.work.studies import get_study
@@ -93,11 +94,18 @@ def _view(session: Session, attempt: Attempt, rows: list[ConversationTurn]) -> C
     )
 
 
+def _refuse_login(store: StudyStore) -> None:
+    """A login sees only its own attempts (`store/db_logins.py`): never the solver's."""
+    if store.login_profile_id is not None:
+        raise CrmTuiError(CUSTOMER_ON_LOGIN)
+
+
 def customer_conversations(
     store: StudyStore, study_id: int, customer_id: int
 ) -> list[CustomerView]:
     """The open conversations this customer may write in: its own, then those nobody has
     opened yet, oldest first."""
+    _refuse_login(store)
     with store.transaction() as session:
         require_mode(session, customer_id, Mode.CUSTOMER)
         study = get_study(session, study_id)
@@ -129,6 +137,7 @@ def customer_says(
     text = text.strip()
     if not text and not stop:
         raise CrmTuiError("Write a message first")
+    _refuse_login(store)
     with store.transaction() as session:
         require_mode(session, customer_id, Mode.CUSTOMER)
         attempt = session.get(Attempt, attempt_id)

@@ -31,7 +31,7 @@ from sqlmodel import Session, col, func, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store import db_logins
-from crm_tui.study.store.db import StudyStore, lock
+from crm_tui.study.store.db import StudyStore, lock, lock_store
 from crm_tui.study.store.models import Annotator, Invitation, InvitationFailure, Mode, Study
 from crm_tui.study.work.clock import as_utc
 from crm_tui.study.work.profiles import add_profile, find_profile
@@ -274,11 +274,17 @@ def _check(session: Session, code: str, now: datetime) -> tuple[str, int | None,
     return "", row.annotator_id, annotator
 
 
-def revoke(store: StudyStore, name: str) -> int:
-    """Revoke profile NAME's codes that still work, and stop its PostgreSQL logins; how
-    many."""
+def revoke(store: StudyStore, name: str, *, drop: bool = False) -> Revoked:
+    """Revoke profile NAME's codes that still work, and stop its PostgreSQL logins, or
+    with `drop` remove their roles from the server (what the person did stays)."""
+    if drop and not store.on_server:
+        raise CrmTuiError(
+            f"--drop: {store.path} is a SQLite file, which has no PostgreSQL logins to drop"
+        )
     now = store.now()[0]
     with store.transaction() as session:
+        if drop:
+            lock_store(session)  # the logins' views and grants are remade
         lock(session, "invitations")
         annotator = find_profile(session, name)
         if annotator is None:
@@ -288,14 +294,26 @@ def revoke(store: StudyStore, name: str) -> int:
         for row in live:
             row.revoked_at = now
             session.add(row)
-        # Their PostgreSQL logins (`crm-tui study db-login`) stop too.
-        stopped = (
-            db_logins.disable_logins(session.connection(), annotator.id) if store.on_server else 0
-        )
-        if not live and not stopped:
+        # Their PostgreSQL logins (`crm-tui study db-login`) stop too, or go.
+        conn = session.connection()
+        dropped: list[str] = []
+        stopped = 0
+        if drop:
+            dropped = db_logins.drop_logins(conn, annotator.id)
+        elif store.on_server:
+            stopped = db_logins.disable_logins(conn, annotator.id)
+        if not live and not stopped and not dropped:
             logins = ", nor a PostgreSQL login" if store.on_server else ""
             raise CrmTuiError(f"profile {annotator.name!r} has no code that still works{logins}")
-        return len(live) + stopped
+        return Revoked(annotator.name, len(live), stopped, tuple(dropped))
+
+
+@dataclass(frozen=True)
+class Revoked:
+    name: str
+    codes: int  # codes that worked until now
+    logins_stopped: int  # PostgreSQL logins that may no longer connect
+    logins_dropped: tuple[str, ...]  # login roles removed from the server
 
 
 def list_invitations(store: StudyStore) -> list[InvitationRow]:

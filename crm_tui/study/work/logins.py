@@ -3,7 +3,8 @@
 The URL it prints is the one the annotator is given (as CRM_TUI_STUDY_URL): the owner's
 address with the login's own name and password, never the owner's. What such a login
 may and may not do is `store/db_logins.py`'s; the app on it opens that person's profile
-with no invitation code (the login is the credential), and `study revoke NAME` stops it.
+with no invitation code (the login is the credential); `study db-logins` lists them,
+`study revoke NAME` stops one and `study revoke NAME --drop` removes its role.
 """
 
 from __future__ import annotations
@@ -11,15 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy.exc import DBAPIError
+from sqlmodel import select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.store import db_logins
 from crm_tui.study.store.db import StudyStore, lock_store
-from crm_tui.study.store.models import Mode, row_id
+from crm_tui.study.store.models import Annotator, Mode, row_id
 from crm_tui.study.work.profiles import add_profile, find_profile
 
 _NOT_IN_URL = {"user", "password", "passfile", "sslpassword"}
 _INSUFFICIENT_PRIVILEGE = "42501"
+# A customer played by a person reads the solver's conversation, which is not its own.
+CUSTOMER_ON_LOGIN = (
+    "A customer played by a person must see the solver's conversation, which a "
+    "PostgreSQL login cannot read: the customer plays in the served study (`crm-tui "
+    "web`, with a code from `crm-tui study invite NAME --role customer`)"
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,8 @@ def make_login(
                 annotator = add_profile(
                     session, name, job_role, crm_years, Mode.ANNOTATOR, store.now()[0]
                 )
+            elif annotator.mode == Mode.CUSTOMER:
+                raise CrmTuiError(CUSTOMER_ON_LOGIN)
             elif annotator.mode != Mode.ANNOTATOR:
                 raise CrmTuiError(
                     f"profile {annotator.name!r} is a {annotator.mode}: logins are for "
@@ -70,6 +80,28 @@ def make_login(
         drivername="postgresql", username=made.rolname, password=made.password, query=query
     ).render_as_string(hide_password=False)
     return IssuedLogin(profile_name, made.rolname, login_url)
+
+
+@dataclass(frozen=True)
+class LoginListing:
+    """One login for the coordinator's list (`crm-tui study db-logins`)."""
+
+    name: str  # the person's profile
+    login: db_logins.LoginRow
+
+
+def list_logins(store: StudyStore) -> list[LoginListing]:
+    """Every login ever made in the store, oldest first, with its state now."""
+    if not store.on_server:
+        raise CrmTuiError(
+            f"{store.path} is a SQLite file, which has no PostgreSQL logins "
+            "(`crm-tui study invitations` lists its codes)"
+        )
+    store.refuse_blinded()
+    with store.transaction() as session:
+        rows = db_logins.list_logins(session.connection())
+        names = {row_id(a): a.name for a in session.exec(select(Annotator))}
+    return [LoginListing(names.get(row.annotator_id, "?"), row) for row in rows]
 
 
 def disable_logins(store: StudyStore, annotator_id: int) -> int:

@@ -172,8 +172,13 @@ class HomeScreen(StudyScreen):
     async def action_play_customer(self) -> None:
         from crm_tui.tui.study.customer_screen import CustomerScreen
 
-        if self.person.mode == Mode.CUSTOMER:
-            await self.app.push_screen(CustomerScreen(self.service, self.person))
+        if self.person.mode != Mode.CUSTOMER:
+            return
+        # A first look: a customer who cannot play here (on a PostgreSQL login) is told
+        # so once, rather than by a screen that would wait and fail at every poll.
+        if await self.study(self.service.customer_conversations, self.person.id) is None:
+            return
+        await self.app.push_screen(CustomerScreen(self.service, self.person))
 
     async def action_post_study(self) -> None:
         questions = await self.study(self.service.post_study_questions, self.person.id)

@@ -77,3 +77,28 @@ async def test_the_app_on_an_annotators_login_solves_and_the_coordinator_scores(
     with StudyStore.open_existing(owner_url, clock) as store, store.transaction() as session:
         (attempt,) = session.exec(select(Attempt)).all()
     assert attempt.score == 1.0
+
+
+async def test_the_customer_role_on_a_login_says_where_to_play_it(server, small_org_path, clock):
+    """A login's profile made a customer: `c` says in one notice to play in `crm-tui web`,
+    and no customer screen waits for conversations the login can never see."""
+    owner_url = server.new_database()
+    with OrgStore.open(small_org_path) as org, StudyStore.open(owner_url, clock) as store:
+        create_crafted_study(store, org)
+        login = make_login(store, "Dana", job_role="Customer Service Associate", crm_years=6)
+        with store.transaction() as session:
+            session.connection().exec_driver_sql(
+                "UPDATE annotator SET mode = 'customer' WHERE name = 'Dana'"
+            )
+    app = create_app(Launch(org_path=small_org_path, study=login.url, study_clock=clock))
+    assert isinstance(app, StudyApp)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        (notice,) = [str(n.message) for n in app._notifications]
+        assert "crm-tui web" in notice and "\n" not in notice, notice
