@@ -508,3 +508,50 @@ def test_practice_sits_before_the_queue(study, clock):
     assert positions[3:] == list(range(8))
     # shown as "Practice query 1 of 3"; the measured queue (check items inside) counts apart
     assert view is not None and (view.practice, view.position, view.queue_length) == (True, 1, 3)
+
+
+# ----------------------------------------------------------------- late answers
+def late_study(url: Path | str, texts: Path, clock: FakeClock) -> None:
+    preset = validated(Preset, preset_data(texts, time_limit_minutes=1), "preset")
+    with StudyStore.open(url, clock) as store:
+        create_study(
+            store, "late", preset, instances=rows(), task_set_hash="sha256:t", org_fingerprint=ORG
+        )
+        create_profile(store, "Ana", "Customer Service Agent", 3)
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")
+
+
+def test_a_late_check_answer_is_not_right_and_stops_the_person(study_store_url, texts, clock):
+    """The report's rule: a right answer past the time limit is expired and scores 0, so
+    the check accuracy and its thresholds count it as not right."""
+    late_study(study_store_url, texts, clock)
+    with StudyService.open(study_store_url, clock=clock) as service:
+        ana = ids(service)["Ana"]
+        qualify(service, ana, clock)
+        checks = set(service.study.protocol.quality.check_idx)
+        statuses = []
+        while (view := service.open_next(ana)) is not None:
+            is_check = view.item.idx in checks
+            clock.advance(seconds=90 if is_check else 30)  # every answer right, checks late
+            done = service.submit_answer(view.attempt_id, gold(view.item.idx))
+            if is_check:
+                statuses.append(done.status)
+                break
+        assert statuses == ["expired"]
+        assert service.standing(ana).stage == Stage.STOPPED
+        person = next(p for p in service.quality_overview().people if p.name == "Ana")
+    assert person.check_answers == 1 and person.check_accuracy == 0.0
+    assert person.check_verdict == "stop"
+
+
+def test_a_late_practice_answer_is_not_right_for_the_gate(study_store_url, texts, clock):
+    late_study(study_store_url, texts, clock)
+    with StudyService.open(study_store_url, clock=clock) as service:
+        ana = ids(service)["Ana"]
+        service.give_consent(ana, True)
+        results = [solve_one(service, ana, True, clock, seconds=s)[1] for s in (30, 90, 90)]
+        assert [r.status for r in results] == ["submitted", "expired", "expired"]
+        assert [r.correct for r in results] == [True, False, False]  # the feedback agrees
+        assert service.standing(ana).stage == Stage.FAILED  # 1 right of 3, 2 needed
+        person = next(p for p in service.quality_overview().people if p.name == "Ana")
+    assert person.qualification == "failed" and person.practice_right == [1]
