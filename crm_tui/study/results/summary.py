@@ -265,9 +265,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
-        turn_modes=turn_modes(
-            session, study, {a.id for a in answered}, runs, agent_label, FAMILY_ORDER
-        ),
+        turn_modes=turn_modes(session, study, answered, runs, agent_label, FAMILY_ORDER),
         gold=gold_comparison(session, study, counted),
         turn_items=turn_items(study, process),
         refusals=refusal_rows(items, answered, runs, agent_label),
