@@ -555,3 +555,46 @@ def test_a_late_practice_answer_is_not_right_for_the_gate(study_store_url, texts
         assert service.standing(ana).stage == Stage.FAILED  # 1 right of 3, 2 needed
         person = next(p for p in service.quality_overview().people if p.name == "Ana")
     assert person.qualification == "failed" and person.practice_right == [1]
+
+
+# ----------------------------------------------------------------- what auditors see
+def test_auditors_see_no_check_or_practice_item_nor_anyones_quality(study, clock):
+    """Only coordinators see check items, their results, flags and exclusions: an
+    auditor's audit list, queue, results and replays leave them out."""
+    with StudyStore.open(study, clock) as store:
+        create_profile(store, "Aud", "Quality analyst", 8, mode="auditor")
+    with StudyService.open(study, clock=clock) as service:
+        who = ids(service)
+        plan = service.study.protocol.quality
+        hidden = set(plan.practice_idx) | set(plan.check_idx)
+        category = service.study.protocol.taxonomy.categories[0].key
+        qualify(service, who["Ben"], clock)
+        checks = []
+        while (view := service.open_next(who["Ben"])) is not None:
+            if view.item.idx in plan.check_idx:
+                checks.append(view.item.idx)
+                service.flag_item(who["Ben"], view.item.item_id, category, "odd one")
+            clock.advance(seconds=40)
+            service.submit_answer(view.attempt_id, gold(view.item.idx))
+        service.exclude("Ana", "never started", profile_id=who["Abe"])
+        assert checks
+
+        coordinator = {item.idx for item in service.audit_items(who["Abe"])}
+        auditor = {item.idx for item in service.audit_items(who["Aud"])}
+        assert set(checks) | set(plan.practice_idx) <= coordinator
+        assert auditor and not auditor & hidden and auditor < coordinator
+
+        assert set(checks) <= {q.idx for q in service.adjudication_queue(who["Abe"])}
+        assert not {q.idx for q in service.adjudication_queue(who["Aud"])} & hidden
+
+        shown = service.report_for(who["Abe"])
+        assert shown.quality is not None and shown.excluded_people == 1
+        seen = service.report_for(who["Aud"])
+        assert seen.quality is None and (seen.excluded_people, seen.excluded_attempts) == (0, 0)
+        assert not seen.with_excluded and seen.families == shown.families
+        with pytest.raises(CrmTuiError, match="coordinators"):
+            service.report_for(who["Aud"], with_excluded=True)
+
+        assert service.replay_for(who["Abe"], checks[0]).solves
+        with pytest.raises(CrmTuiError, match="not an item"):
+            service.replay_for(who["Aud"], checks[0])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -273,6 +273,13 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         excluded_attempts=len(counted.excluded.attempts),
         with_excluded=options.with_excluded,
     )
+
+
+def as_auditors_see(report: Report) -> Report:
+    """The report for an auditor: only coordinators see check results, behaviour flags and
+    exclusions, so no quality-control section and no count of exclusions (its figures
+    leave the exclusions out, as a coordinator's do unless asked)."""
+    return replace(report, quality=None, excluded_people=0, excluded_attempts=0)
 
 
 def _outcomes(
