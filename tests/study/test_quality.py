@@ -598,3 +598,28 @@ def test_auditors_see_no_check_or_practice_item_nor_anyones_quality(study, clock
         assert service.replay_for(who["Abe"], checks[0]).solves
         with pytest.raises(CrmTuiError, match="not an item"):
             service.replay_for(who["Aud"], checks[0])
+
+
+def test_the_reports_flag_counts_leave_out_practice_and_check_items(study, clock):
+    """Flags count where the report's answers count: measured queries only."""
+    with StudyService.open(study, clock=clock) as service:
+        ben = ids(service)["Ben"]
+        plan = service.study.protocol.quality
+        category = service.study.protocol.taxonomy.categories[0].key
+        service.give_consent(ben, True)
+        flagged = {"practice": 0, "check": 0, "measured": 0}
+        while (view := service.open_next(ben)) is not None:
+            kind = (
+                "practice"
+                if view.practice
+                else "check"
+                if view.item.idx in plan.check_idx
+                else "measured"
+            )
+            flagged[kind] += 1
+            service.flag_item(ben, view.item.item_id, category, "odd one")
+            clock.advance(seconds=40)
+            service.submit_answer(view.attempt_id, gold(view.item.idx))
+        counts = {f.category: f for f in service.report().flags}
+    assert flagged["practice"] and flagged["check"] and flagged["measured"]
+    assert (counts[category].flags, counts[category].items) == (flagged["measured"],) * 2

@@ -241,7 +241,12 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         for run, answer in agent_answer_rows(session, study.task_set_hash)
         if answer.idx in study_idx
     ]
-    flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
+    measured = {row_id(item) for item in items}  # flags count where the answers do
+    flags = [
+        f
+        for f in session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id))
+        if f.item_id in measured and counted.counts_person(f.annotator_id)
+    ]
     ratings = [
         r
         for r in session.exec(select(RealismRating).where(RealismRating.study_id == study.id))
