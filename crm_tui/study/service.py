@@ -610,9 +610,12 @@ class StudyService(QualityCalls):
     ) -> GoldComparison | None:
         """Scores under the original and the latest corrected gold, over the report's
         baseline (`with_excluded`: the exclusions kept in); None before a version.
-        The file holder (profile None) or a coordinator or auditor."""
+        The file holder (profile None) or a coordinator or auditor; the exclusions kept
+        in, not to an auditor."""
         if self._person_session or profile_id is not None:
-            self._require_gold_viewer(profile_id)
+            acting = self._require_gold_viewer(profile_id)
+            if with_excluded and acting.mode != Mode.COORDINATOR:
+                raise CrmTuiError(EXCLUSIONS_ARE_FOR_COORDINATORS)
         from crm_tui.study.adjudication.rescore import gold_comparison
 
         with self._store.transaction(snapshot=True) as session:

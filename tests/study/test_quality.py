@@ -594,6 +594,9 @@ def test_auditors_see_no_check_or_practice_item_nor_anyones_quality(study, clock
         assert not seen.with_excluded and seen.families == shown.families
         with pytest.raises(CrmTuiError, match="coordinators"):
             service.report_for(who["Aud"], with_excluded=True)
+        with pytest.raises(CrmTuiError, match="coordinators"):
+            service.gold_comparison(who["Aud"], with_excluded=True)
+        assert service.gold_comparison(who["Abe"], with_excluded=True) is None  # no version
 
         assert service.replay_for(who["Abe"], checks[0]).solves
         with pytest.raises(CrmTuiError, match="not an item"):
