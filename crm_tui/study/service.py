@@ -97,6 +97,9 @@ RESULTS_ARE_FOR_COORDINATORS = (
     "Results are for study coordinators and auditors: they reach their profile with their "
     "invitation code (or run `crm-tui results`)."
 )
+EXCLUSIONS_ARE_FOR_COORDINATORS = (
+    "Exclusions are for study coordinators: figures with the exclusions kept in are theirs."
+)
 LIVE_IS_FOR_COORDINATORS = (
     "Live progress is for study coordinators: they reach their profile with their invitation code."
 )
@@ -510,7 +513,7 @@ class StudyService(QualityCalls):
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id), options)
 
-    def _require_gold_viewer(self, profile_id: int | None) -> None:
+    def _require_gold_viewer(self, profile_id: int | None) -> Profile:
         """Refuse, with one message whatever the reason, anyone but a coordinator or an
         auditor: what follows shows gold answers and other people's work."""
         try:
@@ -521,29 +524,37 @@ class StudyService(QualityCalls):
             acting = self._profile(profile_id)
         if acting is None or not acting.sees_gold:
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
+        return acting
 
     @_on_writer
     def report_for(self, profile_id: int | None, *, with_excluded: bool = False) -> Report:
         """The report as the app shows it (`with_excluded`: the exclusions kept in): to
         coordinators and auditors only, as annotators must not learn how others did while
-        the study runs."""
-        self._require_gold_viewer(profile_id)
-        from crm_tui.study.results.summary import ReportOptions, build_report
+        the study runs. Only coordinators see check results, flags and exclusions: an
+        auditor's report has no quality-control section and says nothing of exclusions."""
+        acting = self._require_gold_viewer(profile_id)
+        coordinator = acting.mode == Mode.COORDINATOR
+        if with_excluded and not coordinator:
+            raise CrmTuiError(EXCLUSIONS_ARE_FOR_COORDINATORS)
+        from crm_tui.study.results.summary import ReportOptions, as_auditors_see, build_report
 
         attempts.score_pending(self._store)
         options = ReportOptions(with_excluded=with_excluded)
         with self._store.transaction(snapshot=True) as session:
-            return build_report(session, get_study(session, self.study.id), options)
+            report = build_report(session, get_study(session, self.study.id), options)
+        return report if coordinator else as_auditors_see(report)
 
     @_on_writer
     def replay_for(self, profile_id: int | None, idx: int) -> Replay:
         """One item's solves step by step, people's and agents' (`replay.py`): to
-        coordinators and auditors only, as steps show the gold."""
-        self._require_gold_viewer(profile_id)
+        coordinators and auditors only, as steps show the gold; practice and check items
+        to coordinators only."""
+        acting = self._require_gold_viewer(profile_id)
         from crm_tui.study.results.replay import replay_item
 
         with self._store.transaction() as session:
-            return replay_item(session, get_study(session, self.study.id), idx)
+            study = get_study(session, self.study.id)
+            return replay_item(session, study, idx, measured_only=acting.mode != Mode.COORDINATOR)
 
     # ----------------------------------------------------------------- adjudication
     @_on_writer
@@ -599,9 +610,12 @@ class StudyService(QualityCalls):
     ) -> GoldComparison | None:
         """Scores under the original and the latest corrected gold, over the report's
         baseline (`with_excluded`: the exclusions kept in); None before a version.
-        The file holder (profile None) or a coordinator or auditor."""
+        The file holder (profile None) or a coordinator or auditor; the exclusions kept
+        in, not to an auditor."""
         if self._person_session or profile_id is not None:
-            self._require_gold_viewer(profile_id)
+            acting = self._require_gold_viewer(profile_id)
+            if with_excluded and acting.mode != Mode.COORDINATOR:
+                raise CrmTuiError(EXCLUSIONS_ARE_FOR_COORDINATORS)
         from crm_tui.study.adjudication.rescore import gold_comparison
 
         with self._store.transaction(snapshot=True) as session:

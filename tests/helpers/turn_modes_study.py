@@ -58,10 +58,20 @@ def handle_time_row(idx: int) -> dict:
     }
 
 
-def make_turn_modes_study(path: Path, clock: FakeClock | None = None) -> None:
+def make_turn_modes_study(
+    path: Path, clock: FakeClock | None = None, *, late_single: bool = False
+) -> None:
+    """`late_single`: a time limit of one minute, and both single-turn answers given after
+    90 s (kept, expired: each counts 0)."""
     clock = clock or FakeClock()
     preset, preset_path = load_preset("paper-expert-study")
-    preset = with_overrides(preset, items=2, distinct_families=False, annotators_per_item=2)
+    preset = with_overrides(
+        preset,
+        items=2,
+        distinct_families=False,
+        annotators_per_item=2,
+        time_limit_minutes=1 if late_single else None,
+    )
     solve = preset.solve.model_copy(update={"interactive": "alternate"})
     preset = preset.model_copy(update={"parts": [solve]})
     with StudyStore.open(path, clock=clock) as store:
@@ -86,6 +96,7 @@ def make_turn_modes_study(path: Path, clock: FakeClock | None = None) -> None:
                     for text in conversation[name]:
                         reply(store, view.attempt_id, text)
                 else:
+                    clock.advance(seconds=60 if late_single else 0)
                     submit(store, view.attempt_id, single[name])
         create_profile(store, "Abe", "Study lead", 12, mode="coordinator")
         with store.transaction() as session:

@@ -508,3 +508,121 @@ def test_practice_sits_before_the_queue(study, clock):
     assert positions[3:] == list(range(8))
     # shown as "Practice query 1 of 3"; the measured queue (check items inside) counts apart
     assert view is not None and (view.practice, view.position, view.queue_length) == (True, 1, 3)
+
+
+# ----------------------------------------------------------------- late answers
+def late_study(url: Path | str, texts: Path, clock: FakeClock) -> None:
+    preset = validated(Preset, preset_data(texts, time_limit_minutes=1), "preset")
+    with StudyStore.open(url, clock) as store:
+        create_study(
+            store, "late", preset, instances=rows(), task_set_hash="sha256:t", org_fingerprint=ORG
+        )
+        create_profile(store, "Ana", "Customer Service Agent", 3)
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")
+
+
+def test_a_late_check_answer_is_not_right_and_stops_the_person(study_store_url, texts, clock):
+    """The report's rule: a right answer past the time limit is expired and scores 0, so
+    the check accuracy and its thresholds count it as not right."""
+    late_study(study_store_url, texts, clock)
+    with StudyService.open(study_store_url, clock=clock) as service:
+        ana = ids(service)["Ana"]
+        qualify(service, ana, clock)
+        checks = set(service.study.protocol.quality.check_idx)
+        statuses = []
+        while (view := service.open_next(ana)) is not None:
+            is_check = view.item.idx in checks
+            clock.advance(seconds=90 if is_check else 30)  # every answer right, checks late
+            done = service.submit_answer(view.attempt_id, gold(view.item.idx))
+            if is_check:
+                statuses.append(done.status)
+                break
+        assert statuses == ["expired"]
+        assert service.standing(ana).stage == Stage.STOPPED
+        person = next(p for p in service.quality_overview().people if p.name == "Ana")
+    assert person.check_answers == 1 and person.check_accuracy == 0.0
+    assert person.check_verdict == "stop"
+
+
+def test_a_late_practice_answer_is_not_right_for_the_gate(study_store_url, texts, clock):
+    late_study(study_store_url, texts, clock)
+    with StudyService.open(study_store_url, clock=clock) as service:
+        ana = ids(service)["Ana"]
+        service.give_consent(ana, True)
+        results = [solve_one(service, ana, True, clock, seconds=s)[1] for s in (30, 90, 90)]
+        assert [r.status for r in results] == ["submitted", "expired", "expired"]
+        assert [r.correct for r in results] == [True, False, False]  # the feedback agrees
+        assert service.standing(ana).stage == Stage.FAILED  # 1 right of 3, 2 needed
+        person = next(p for p in service.quality_overview().people if p.name == "Ana")
+    assert person.qualification == "failed" and person.practice_right == [1]
+
+
+# ----------------------------------------------------------------- what auditors see
+def test_auditors_see_no_check_or_practice_item_nor_anyones_quality(study, clock):
+    """Only coordinators see check items, their results, flags and exclusions: an
+    auditor's audit list, queue, results and replays leave them out."""
+    with StudyStore.open(study, clock) as store:
+        create_profile(store, "Aud", "Quality analyst", 8, mode="auditor")
+    with StudyService.open(study, clock=clock) as service:
+        who = ids(service)
+        plan = service.study.protocol.quality
+        hidden = set(plan.practice_idx) | set(plan.check_idx)
+        category = service.study.protocol.taxonomy.categories[0].key
+        qualify(service, who["Ben"], clock)
+        checks = []
+        while (view := service.open_next(who["Ben"])) is not None:
+            if view.item.idx in plan.check_idx:
+                checks.append(view.item.idx)
+                service.flag_item(who["Ben"], view.item.item_id, category, "odd one")
+            clock.advance(seconds=40)
+            service.submit_answer(view.attempt_id, gold(view.item.idx))
+        service.exclude("Ana", "never started", profile_id=who["Abe"])
+        assert checks
+
+        coordinator = {item.idx for item in service.audit_items(who["Abe"])}
+        auditor = {item.idx for item in service.audit_items(who["Aud"])}
+        assert set(checks) | set(plan.practice_idx) <= coordinator
+        assert auditor and not auditor & hidden and auditor < coordinator
+
+        assert set(checks) <= {q.idx for q in service.adjudication_queue(who["Abe"])}
+        assert not {q.idx for q in service.adjudication_queue(who["Aud"])} & hidden
+
+        shown = service.report_for(who["Abe"])
+        assert shown.quality is not None and shown.excluded_people == 1
+        seen = service.report_for(who["Aud"])
+        assert seen.quality is None and (seen.excluded_people, seen.excluded_attempts) == (0, 0)
+        assert not seen.with_excluded and seen.families == shown.families
+        with pytest.raises(CrmTuiError, match="coordinators"):
+            service.report_for(who["Aud"], with_excluded=True)
+        with pytest.raises(CrmTuiError, match="coordinators"):
+            service.gold_comparison(who["Aud"], with_excluded=True)
+        assert service.gold_comparison(who["Abe"], with_excluded=True) is None  # no version
+
+        assert service.replay_for(who["Abe"], checks[0]).solves
+        with pytest.raises(CrmTuiError, match="not an item"):
+            service.replay_for(who["Aud"], checks[0])
+
+
+def test_the_reports_flag_counts_leave_out_practice_and_check_items(study, clock):
+    """Flags count where the report's answers count: measured queries only."""
+    with StudyService.open(study, clock=clock) as service:
+        ben = ids(service)["Ben"]
+        plan = service.study.protocol.quality
+        category = service.study.protocol.taxonomy.categories[0].key
+        service.give_consent(ben, True)
+        flagged = {"practice": 0, "check": 0, "measured": 0}
+        while (view := service.open_next(ben)) is not None:
+            kind = (
+                "practice"
+                if view.practice
+                else "check"
+                if view.item.idx in plan.check_idx
+                else "measured"
+            )
+            flagged[kind] += 1
+            service.flag_item(ben, view.item.item_id, category, "odd one")
+            clock.advance(seconds=40)
+            service.submit_answer(view.attempt_id, gold(view.item.idx))
+        counts = {f.category: f for f in service.report().flags}
+    assert flagged["practice"] and flagged["check"] and flagged["measured"]
+    assert (counts[category].flags, counts[category].items) == (flagged["measured"],) * 2

@@ -7,7 +7,9 @@ the gold, ordered by the weight of evidence:
 - the largest group of people agreeing on an answer other than the gold weighs 1 a person
   (from two people up) and 0.5 an agent answer in the same group.
 People's answers are those the report counts (`results/baseline.py`): measured queries
-only, never a practice or check answer, and nothing a coordinator excluded.
+only, never a practice or check answer, and nothing a coordinator excluded. Only
+coordinators see practice and check items in the queue (flagged ones): an auditor's
+queue holds measured queries only.
 Undecided queries come first. A decision (keep, correct with a new gold checked against
 the family's answer type, or drop) names a category of the study's audit taxonomy and a
 note; who and when are stored, and deciding again adds a row. Each person's latest
@@ -43,6 +45,7 @@ from crm_tui.study.store.models import (
     row_id,
 )
 from crm_tui.study.work.profiles import find_profile, require_mode
+from crm_tui.study.work.quality import unmeasured_item_ids
 from crm_tui.study.work.studies import get_study, study_protocol
 from crm_tui.tasks.gold_queries import GoldQuery, gold_queries
 from crm_tui.tasks.scoring import score
@@ -267,9 +270,10 @@ def adjudication_queue(store: StudyStore, study_id: int, actor_id: int) -> list[
     """The queue (flagged queries, people agreeing against the gold), heaviest evidence
     first, decided queries last."""
     with store.transaction(snapshot=True) as session:
-        require_mode(session, actor_id, *ADJUDICATORS)
+        actor = require_mode(session, actor_id, *ADJUDICATORS)
         study = get_study(session, study_id)
         two_person = study_protocol(study).two_person_rule
+        hidden = set() if actor.mode == Mode.COORDINATOR else unmeasured_item_ids(session, study)
         names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
         humans: dict[int, list[str | None]] = defaultdict(list)
         for attempt in baseline(session, study).attempts:  # never a practice or check answer
@@ -292,6 +296,8 @@ def adjudication_queue(store: StudyStore, study_id: int, actor_id: int) -> list[
         queue = []
         for item in session.exec(select(StudyItem).where(StudyItem.study_id == study_id)):
             item_id = row_id(item)
+            if item_id in hidden:
+                continue
             gold = json.loads(item.gold_json)
             groups = _grouped(item.task, gold, humans[item_id], agents[item.idx])
             weight, reasons = _weight(groups, flags[item_id])

@@ -29,6 +29,7 @@ from crm_tui.study.results.steps import (
 from crm_tui.study.results.summary import agent_label
 from crm_tui.study.store.events import attempt_events
 from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
+from crm_tui.study.work.quality import unmeasured_item_ids
 from crm_tui.tasks.pro_families import all_families
 from crm_tui.tasks.scoring import NO_SUBMISSION, gold_text, is_submission
 
@@ -55,11 +56,14 @@ class Replay:
     solves: list[Solve]
 
 
-def replay_item(session: Session, study: Study, idx: int) -> Replay:
-    """Every answered attempt on the item (people first), then each agent's records."""
+def replay_item(session: Session, study: Study, idx: int, *, measured_only: bool = False) -> Replay:
+    """Every answered attempt on the item (people first), then each agent's records.
+    `measured_only`: a practice or check item is refused as if the study had no such item."""
     item = session.exec(
         select(StudyItem).where(StudyItem.study_id == study.id, StudyItem.idx == idx)
     ).first()
+    if item is not None and measured_only and row_id(item) in unmeasured_item_ids(session, study):
+        item = None
     if item is None:
         raise CrmTuiError(f"task {idx} is not an item of study {study.name!r}")
     gold = json.loads(item.gold_json)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -241,7 +241,12 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         for run, answer in agent_answer_rows(session, study.task_set_hash)
         if answer.idx in study_idx
     ]
-    flags = list(session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id)))
+    measured = {row_id(item) for item in items}  # flags count where the answers do
+    flags = [
+        f
+        for f in session.exec(select(AuditFlag).where(AuditFlag.study_id == study.id))
+        if f.item_id in measured and counted.counts_person(f.annotator_id)
+    ]
     ratings = [
         r
         for r in session.exec(select(RealismRating).where(RealismRating.study_id == study.id))
@@ -265,9 +270,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
-        turn_modes=turn_modes(
-            session, study, {a.id for a in answered}, runs, agent_label, FAMILY_ORDER
-        ),
+        turn_modes=turn_modes(session, study, answered, runs, agent_label, FAMILY_ORDER),
         gold=gold_comparison(session, study, counted),
         turn_items=turn_items(study, process),
         refusals=refusal_rows(items, answered, runs, agent_label),
@@ -275,6 +278,13 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         excluded_attempts=len(counted.excluded.attempts),
         with_excluded=options.with_excluded,
     )
+
+
+def as_auditors_see(report: Report) -> Report:
+    """The report for an auditor: only coordinators see check results, behaviour flags and
+    exclusions, so no quality-control section and no count of exclusions (its figures
+    leave the exclusions out, as a coordinator's do unless asked)."""
+    return replace(report, quality=None, excluded_people=0, excluded_attempts=0)
 
 
 def _outcomes(

@@ -1,9 +1,9 @@
 """Single- versus multi-turn solving in the report: accuracy each way and the customer's
 turns, per task family, for people and for agents.
 
-People: a study's solve part makes items interactive (`conversations.py`); the submitted
-attempts of the report's baseline (`baseline.py`: measured items, exclusions as asked),
-each scored as its family scores.
+People: a study's solve part makes items interactive (`conversations.py`); the answers
+of the report's baseline (`baseline.py`: measured items, exclusions as asked), each
+counted as the report counts it (its family's score; 0 for one past the time limit).
 Agents: a record with customer turns (`user_turns`, from an interactive CRMArena-Pro
 run) is multi-turn, any other single-turn; an agent is listed in a family only where it
 has multi-turn records there. The section is in the report only when the study has
@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from crm_tui.study.results.baseline import attempt_score
 from crm_tui.study.results.process import Process, Trace
-from crm_tui.study.results.report_rows import AgentPair
+from crm_tui.study.results.report_rows import AgentPair, AttemptRow
 from crm_tui.study.store.models import Study
 from crm_tui.study.work.conversations import mode_answers, solve_part
 from crm_tui.tasks.pro_families import all_families
@@ -74,19 +75,20 @@ def has_interactive_items(study: Study) -> bool:
 def turn_modes(
     session: Session,
     study: Study,
-    counted: Collection[int],
+    counted: Sequence[AttemptRow],
     runs: Sequence[AgentPair],
     agent_label: Callable[[str, str], str],
     family_order: Sequence[str],
 ) -> list[TurnModeRow] | None:
-    """Per family (in `family_order`): people first (their attempts with an id in
-    `counted`), then each agent with multi-turn records there, by label. None when the
-    study has no interactive items."""
+    """Per family (in `family_order`): people first (the baseline's answers, `counted`),
+    then each agent with multi-turn records there, by label. None when the study has no
+    interactive items."""
     if not has_interactive_items(study):
         return None
     abbrev = {name: family.abbrev for name, family in all_families().items()}
     tallies: dict[tuple[str, str], _Tally] = defaultdict(lambda: _Tally([], [], []))
-    for answer in mode_answers(session, study, counted):
+    points = {a.id: attempt_score(a) for a in counted}
+    for answer in mode_answers(session, study, points):
         tally = tallies[abbrev.get(answer.task, answer.task), HUMANS]
         if answer.multi:
             tally.multi.append(answer.score)

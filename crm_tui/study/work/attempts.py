@@ -404,7 +404,12 @@ def submit(
         status=AttemptStatus(attempt.status),
         wall_ms=timing.wall_ms,
         active_ms=timing.active_ms,
-        correct=is_right(points) if show and points is not None else None,
+        # A late answer is kept but expired: never right, as the report scores it.
+        correct=(
+            is_right(points) and attempt.status == AttemptStatus.SUBMITTED
+            if show and points is not None
+            else None
+        ),
         score=points if show else None,
     )
 

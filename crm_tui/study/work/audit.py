@@ -1,5 +1,7 @@
 """Auditor and coordinator views: gold answers beside every person's answers and flags.
-Each call checks the caller's role first; annotators get a CrmTuiError."""
+Each call checks the caller's role first; annotators get a CrmTuiError. Only coordinators
+see the items a study never measures (the qualification's practice items, the hidden
+check items), each marked as such; an auditor's list leaves them out."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from crm_tui.study.store.models import (
     StudyItem,
     row_id,
 )
+from crm_tui.study.work import quality
 from crm_tui.study.work.profiles import require_mode
+from crm_tui.study.work.studies import get_study
 
 
 @dataclass(frozen=True)
@@ -55,12 +59,18 @@ class AuditItem:
     gold: str | list[str | None] | None  # a list: CRMArena-Pro's form
     answers: list[AnswerRecord]
     flags: list[FlagRecord]
+    quality_role: str | None = None  # "practice" or "check" (coordinators only)
 
 
 def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditItem]:
-    """Every item of the study with its gold, the human answers and the flags."""
+    """Every item of the study with its gold, the human answers and the flags; to an
+    auditor, the measured items only."""
     with store.transaction() as session:
-        require_mode(session, actor_id, Mode.AUDITOR, Mode.COORDINATOR)
+        actor = require_mode(session, actor_id, Mode.AUDITOR, Mode.COORDINATOR)
+        study = get_study(session, study_id)
+        unmeasured = quality.unmeasured_item_ids(session, study)
+        plan = quality.plan_of(study)
+        coordinator = actor.mode == Mode.COORDINATOR
         names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
         answers: dict[int, list[AnswerRecord]] = {}
         for a in session.exec(
@@ -90,6 +100,14 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
             select(StudyItem).where(StudyItem.study_id == study_id).order_by(col(StudyItem.idx))
         ):
             item_id = row_id(item)
+            if item_id in unmeasured and not coordinator:
+                continue
+            role = None
+            if coordinator and plan is not None:
+                if item.idx in plan.check_idx:
+                    role = "check"
+                elif plan.qualification is not None and item.idx in plan.practice_idx:
+                    role = "practice"
             items.append(
                 AuditItem(
                     item_id,
@@ -99,6 +117,7 @@ def audit_items(store: StudyStore, study_id: int, actor_id: int) -> list[AuditIt
                     json.loads(item.gold_json),
                     answers.get(item_id, []),
                     flags.get(item_id, []),
+                    role,
                 )
             )
         return items

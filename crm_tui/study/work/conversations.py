@@ -13,7 +13,7 @@ persona comes from the task file, else is drawn per item from the study's seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,18 +307,8 @@ def conversation_turns(store: StudyStore, attempt_id: int) -> tuple[ChatTurn, ..
 
 # ----------------------------------------------------------------- report
 @dataclass(frozen=True)
-class ModeRow:
-    family: str
-    single_answers: int
-    single_accuracy: float | None
-    multi_answers: int
-    multi_accuracy: float | None
-    mean_customer_turns: float | None  # multi-turn attempts only
-
-
-@dataclass(frozen=True)
 class ModeAnswer:
-    """One submitted attempt as the single- vs multi-turn comparison reads it."""
+    """One counted attempt as the single- vs multi-turn comparison reads it."""
 
     task: str
     multi: bool
@@ -326,29 +316,25 @@ class ModeAnswer:
     customer_turns: int  # the customer's turns; 0 for a single-turn attempt
 
 
-def mode_answers(
-    session: Session, study: Study, counted: Collection[int] | None = None
-) -> list[ModeAnswer]:
-    """The study's submitted attempts (of those with an id in `counted`, when given), each
-    single- or multi-turn (`is_interactive_attempt`'s rule), in a few queries however many
-    attempts there are."""
+def mode_answers(session: Session, study: Study, counted: Mapping[int, float]) -> list[ModeAnswer]:
+    """The attempts `counted` names (attempt id: what it counts for, as the report's
+    baseline scores it: 0 when expired), each single- or multi-turn
+    (`is_interactive_attempt`'s rule), in a few queries however many attempts there are."""
     part = solve_part(study)
     interactive = "off" if part is None else part.interactive
     rows = session.execute(
         sa_select(
             col(Attempt.id),
             col(Attempt.annotator_id),
-            col(Attempt.score),
             col(StudyItem.task),
             col(Assignment.position),
         )
         .join(StudyItem, col(StudyItem.id) == col(Attempt.item_id))
         .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id), isouter=True)
-        .where(col(Attempt.study_id) == study.id, col(Attempt.status) == AttemptStatus.SUBMITTED)
+        .where(col(Attempt.study_id) == study.id)
         .order_by(col(Attempt.id))
     ).all()
-    if counted is not None:
-        rows = [row for row in rows if row[0] in counted]
+    rows = [row for row in rows if row[0] in counted]
     customer: dict[int, int] = {}
     if interactive != "off":
         wanted = [key for key, *_ in rows if key is not None]
@@ -363,38 +349,10 @@ def mode_answers(
             ):
                 customer[key] = turns
     answers = []
-    for key, annotator_id, score, task, position in rows:
+    for key, annotator_id, task, position in rows:
         multi = interactive == "all" or (
             interactive == "alternate" and ((position or 0) + annotator_id) % 2 == 0
         )
         turns = customer.get(key or 0, 0) if multi else 0
-        answers.append(ModeAnswer(task, multi, score or 0.0, turns))
+        answers.append(ModeAnswer(task, multi, counted[key or 0], turns))
     return answers
-
-
-def single_vs_multi(store: StudyStore, study_id: int) -> list[ModeRow]:
-    """Per family: accuracy of submitted single-turn and multi-turn attempts, and the
-    customer's turns per multi-turn attempt."""
-    with store.transaction() as session:
-        answers = mode_answers(session, get_study(session, study_id))
-    stats: dict[str, dict[str, list[float]]] = {}
-    for answer in answers:
-        family = stats.setdefault(answer.task, {"single": [], "multi": [], "turns": []})
-        family["multi" if answer.multi else "single"].append(answer.score)
-        if answer.multi:
-            family["turns"].append(float(answer.customer_turns))
-
-    def mean(values: list[float]) -> float | None:
-        return sum(values) / len(values) if values else None
-
-    return [
-        ModeRow(
-            family,
-            len(s["single"]),
-            mean(s["single"]),
-            len(s["multi"]),
-            mean(s["multi"]),
-            mean(s["turns"]),
-        )
-        for family, s in sorted(stats.items())
-    ]

@@ -43,6 +43,13 @@ PRACTICE_BASE = -1_000_000  # practice try t, item j sits at PRACTICE_BASE + t *
 RIGHT_FROM = 1.0  # a practice or check answer is right when it scores this (training feedback)
 
 
+def is_right_in_time(status: str, score: float | None) -> bool:
+    """Whether a practice or check answer is right, by the report's rule
+    (`results/baseline.py`): an answer past the time limit is kept, expired, and scores 0,
+    so it is never right, whatever it says."""
+    return status == AttemptStatus.SUBMITTED and (score or 0.0) >= RIGHT_FROM
+
+
 class Kind:
     CONSENT = "consent"
     RETRY = "retry_allowed"
@@ -272,7 +279,7 @@ def gate_state(session: Session, study: Study, plan: QualityPlan, annotator_id: 
             for a in block
             if a is not None and a.status != AttemptStatus.IN_PROGRESS and not _unscored(a)
         ]
-        right = sum((a.score or 0) >= RIGHT_FROM for a in closed)
+        right = sum(is_right_in_time(a.status, a.score) for a in closed)
         right_last = right
         if len(closed) < gate.items:
             current_open = True
@@ -306,8 +313,8 @@ class CheckState:
 
 def check_state(session: Session, study: Study, plan: QualityPlan, annotator_id: int) -> CheckState:
     ids = set(_idx_to_ids(session, row_id(study), plan.check_idx).values())
-    scores = [
-        a.score or 0.0
+    rights = [
+        is_right_in_time(a.status, a.score)
         for a in session.exec(
             select(Attempt).where(
                 Attempt.study_id == study.id,
@@ -318,7 +325,7 @@ def check_state(session: Session, study: Study, plan: QualityPlan, annotator_id:
         )
         if not _unscored(a)  # counted once the coordinator's side has scored it
     ]
-    return CheckState(len(scores), sum(s >= RIGHT_FROM for s in scores))
+    return CheckState(len(rights), sum(rights))
 
 
 def check_verdict(plan: QualityPlan, state: CheckState) -> str | None:

@@ -42,6 +42,11 @@ def _detail(item: AuditItem) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_row(Text("Query", style="bold"), Text(item.query))
     grid.add_row(Text("Gold", style="bold"), Text(gold_text(item.gold)))
+    if item.quality_role is not None:  # only coordinators are told
+        grid.add_row(
+            Text("Kept apart", style="bold"),
+            Text(f"a {item.quality_role} item: never measured, never in the figures"),
+        )
     for answer in item.answers:
         grid.add_row(Text(answer.annotator, style="bold"), Text(_answer_line(answer)))
     for flag in item.flags:

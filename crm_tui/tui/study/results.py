@@ -216,7 +216,8 @@ class ResultsScreen(Screen[None]):
         self.profile = profile  # who asks: the report is for coordinators only
         self.start_tab = start_tab  # e.g. "process" (the palette's "Process and replay")
         self.traces: list[Trace] = []  # the Process tab's rows, for the replay key
-        self.with_excluded = False  # x: every figure with the coordinator's exclusions kept in
+        # x (coordinators): every figure with the coordinator's exclusions kept in
+        self.with_excluded = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -230,7 +231,7 @@ class ResultsScreen(Screen[None]):
         yield FittingFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "live":  # coordinators only (auditors see results too)
+        if action in ("live", "toggle_excluded"):  # coordinators only: auditors see results
             return self.profile is not None and self.profile.mode == Mode.COORDINATOR
         if action == "replay":  # on the Process tab, with an attempt to replay
             tabs = self.query(TabbedContent)

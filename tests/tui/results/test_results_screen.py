@@ -205,3 +205,29 @@ async def test_x_shows_every_figure_with_the_exclusions_kept_in(make_app, result
             assert shown_with_heading[-1] == kept
             await pilot.press("x")
             await wait_for(pilot, lambda: "exclusions left out" in heading())
+
+
+async def test_an_auditor_sees_no_exclusions_nor_a_key_for_them(make_app, results_study, tmp_path):
+    """Only coordinators see exclusions: an auditor's results say nothing of them, and
+    offer no key to keep them in."""
+    path = tmp_path / "study.sqlite"
+    shutil.copy(results_study, path)
+    with StudyService.open(path) as service:
+        service.exclude("Ben", "answered from a colleague's notes")
+        auditor = service.create_profile("Aud", "Quality analyst", 8, mode="auditor")
+        async with make_app().run_test(size=(120, 40)) as pilot:
+            screen = await open_results(pilot, service, auditor)
+            heading = str(screen.query_one("#results-heading", Static).render())
+            assert "1 annotator(s)" in heading and "exclusion" not in heading
+            assert "x" not in {
+                key for key, bound in screen.active_bindings.items() if bound.enabled
+            }
+            answers = cells(screen.query_one("#results-families", DataTable))
+            await pilot.press("x")
+            await settle(pilot)
+            assert not app_notices(pilot)
+            assert cells(screen.query_one("#results-families", DataTable)) == answers
+
+
+def app_notices(pilot) -> list[str]:
+    return [n.message for n in pilot.app._notifications]

@@ -11,7 +11,6 @@ from sqlmodel import select
 from crm_tui.org.store.orgstore import OrgStore
 from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt, AttemptStatus, ConversationTurn
-from crm_tui.study.work.conversations import single_vs_multi
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
@@ -22,6 +21,7 @@ from crm_tui.tui.study.chat_solve import ChatSolveScreen
 from tests.helpers.llm import importorskip_litellm
 from tests.helpers.pilot import settle
 from tests.helpers.study_pilot import type_text
+from tests.helpers.turn_modes_study import study_report
 
 SIZE = (120, 40)
 FILL = {"threshold": "more than two cases", "period": "in Q2 2023", "extreme": "lowest"}
@@ -117,14 +117,16 @@ async def test_an_interactive_item_end_to_end_with_the_scripted_customer(
     assert [t.role for t in turns] == ["customer", "agent", "customer", "agent", "customer"]
     assert [t.source for t in turns] == ["scripted", "person", "scripted", "person", "scripted"]
     assert "###STOP###" in turns[-1].text
-    with StudyStore.open(path, clock) as store:
-        (row,) = single_vs_multi(store, 1)
-    assert (row.family, row.multi_answers, row.multi_accuracy, row.mean_customer_turns) == (
-        "handle_time",
+    turn_modes = study_report(path).turn_modes
+    assert turn_modes is not None
+    row = turn_modes[0]
+    assert (row.family, row.solver, row.multi_answers, row.multi_accuracy) == (
+        "HTU",
+        "humans",
         1,
         1.0,
-        3.0,
     )
+    assert row.mean_customer_turns == 3.0
 
 
 async def test_an_interactive_item_with_the_llm_customer_on_mock_responses(

@@ -136,3 +136,47 @@ async def test_audit_detail_says_skipped_and_keeps_what_expired(
             assert "skipped" in detail and "None" not in detail, detail
         finally:
             holder.close()
+
+
+async def test_a_coordinator_sees_check_items_marked_and_an_auditor_none(make_app, tmp_path, clock):
+    from crm_tui.study.store.db import StudyStore
+    from crm_tui.study.work.protocol import Preset, validated
+    from crm_tui.study.work.studies import create_study
+    from tests.study.test_quality import ORG, gold, preset_data, qualify, rows
+
+    consent = tmp_path / "consent.md"
+    consent.write_text("# Consent\n\nYou agree to take part.\n")
+    (tmp_path / "routing.md").write_text("# Routing\n\nAnswer with a User Id.\n")
+    path = tmp_path / "controlled.sqlite"
+    with StudyStore.open(path, clock) as store:
+        preset = validated(Preset, preset_data(consent), "preset")
+        create_study(store, "qc", preset, instances=rows(), task_set_hash="t", org_fingerprint=ORG)
+    with StudyService.open(path, clock=clock) as holder:
+        ben = holder.create_profile("Ben", "Customer Service Agent", 5).id
+        qualify(holder, ben, clock)
+        checks = set(holder.study.protocol.quality.check_idx)
+        answered_checks = []
+        while (view := holder.open_next(ben)) is not None:
+            if view.item.idx in checks:
+                answered_checks.append(str(view.item.item_id))
+            holder.submit_answer(view.attempt_id, gold(view.item.idx))
+        abe = holder.create_profile("Abe", "Study lead", 12, mode=Mode.COORDINATOR)
+        aud = holder.create_profile("Aud", "Quality analyst", 8, mode=Mode.AUDITOR)
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await app.push_screen(AuditScreen(holder, abe))
+            await settle(pilot)
+            table = app.screen.query_one("#audit-items", DataTable)
+            assert set(answered_checks) <= set(shown(table))
+            table.move_cursor(row=table.get_row_index(answered_checks[0]))
+            await settle(pilot)
+            detail = plain(app.screen.query_one("#audit-detail-text", Static))
+            assert "a check item: never measured" in detail
+            app.pop_screen()
+            await app.push_screen(AuditScreen(holder, aud))
+            await settle(pilot)
+            table = app.screen.query_one("#audit-items", DataTable)
+            assert shown(table) and not set(answered_checks) & set(shown(table))
+            detail = plain(app.screen.query_one("#audit-detail-text", Static))
+            assert "Kept apart" not in detail
