@@ -4,11 +4,9 @@ taking the latest stage they belong to (the stage article's rule); the answer sc
 
 from __future__ import annotations
 
-import pytest
 from sqlmodel import select
 from textual.widgets import DataTable
 
-from crm_tui.org.generate.build_file import generate
 from crm_tui.org.generate.sales import sales_data, stage_of_subject
 from crm_tui.org.schema.b2b import STAGES
 from crm_tui.org.store.orgstore import OrgStore
@@ -18,7 +16,6 @@ from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
-from crm_tui.tasks.sales_families import generate_sales_items
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import RecordLocation
 from crm_tui.tui.browser.screens.record import RecordScreen
@@ -29,29 +26,20 @@ from tests.helpers.study_pilot import submit_with_confidence, type_text
 SIZE = (120, 40)
 
 
-@pytest.fixture(scope="module")
-def b2b_path(tmp_path_factory: pytest.TempPathFactory):
-    path = tmp_path_factory.mktemp("b2b-solve") / "org.db"
-    generate(path, seed=2, scale=0.2, kind="b2b")
-    return path
-
-
-def wrong_stage_item(org: OrgStore) -> dict:
+def wrong_stage_item(sales_items: list[dict]) -> dict:
     """A wrong-stage item whose answer is a stage (not None)."""
-    items = generate_sales_items(org.conn, 2, 10)
-    item = next(
-        i for i in items if i["task"] == "wrong_stage_rectification" and i["answer"] != [None]
+    return next(
+        i for i in sales_items if i["task"] == "wrong_stage_rectification" and i["answer"] != [None]
     )
-    return item | {"idx": 0, "crm_tui": {"org": org.fingerprint}}
 
 
 async def test_a_wrong_stage_item_solved_in_the_record_browser_scores_right(
-    b2b_path, tmp_path
+    b2b_org_path, sales_items, tmp_path
 ) -> None:
     clock = FakeClock()
     study_path = tmp_path / "study.sqlite"
-    with OrgStore.open(b2b_path) as org, StudyStore.open(study_path, clock) as store:
-        item = wrong_stage_item(org)
+    with OrgStore.open(b2b_org_path) as org, StudyStore.open(study_path, clock) as store:
+        item = wrong_stage_item(sales_items)
         preset, preset_path = load_preset("paper-expert-study")
         parts = [p.model_copy(update={"items": 1}) if p is preset.solve else p
                  for p in preset.parts]  # fmt: skip
@@ -60,7 +48,7 @@ async def test_a_wrong_stage_item_solved_in_the_record_browser_scores_right(
                      org_fingerprint=org.fingerprint, preset_path=preset_path)  # fmt: skip
         create_profile(store, "Dana", "Sales Representative", 4)
     opportunity = item["metadata"]["required"].split("is: ")[1].split()[0]
-    app = create_app(Launch(org_path=b2b_path, study=study_path, study_clock=clock))
+    app = create_app(Launch(org_path=b2b_org_path, study=study_path, study_clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("enter", "s")
