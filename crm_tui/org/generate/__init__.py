@@ -68,5 +68,7 @@ def build(
         step(0.80, "leads, opportunities, quotes and contracts")
         for name, n in sales.build(store, seed, sizes, crowd, cat, book, kb).items():
             counts[name] = counts.get(name, 0) + n
+        # Salesforce computes an order line's TotalPrice; here every line's, at once.
+        store.conn.execute("UPDATE OrderItem SET TotalPrice = round(Quantity * UnitPrice, 2)")
     step(0.90, "indexing")
     return counts
