@@ -25,6 +25,7 @@ from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import load_preset
 from crm_tui.study.work.studies import create_study
+from crm_tui.tasks.sales_families import months_before
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, ReportLocation
 from crm_tui.tui.browser.screens.list_view import ListViewScreen
@@ -52,15 +53,6 @@ def todays_date(item: dict[str, Any]) -> date:
     return date.fromisoformat(found.group(1))
 
 
-def months_back(day: date, months: int) -> date:
-    """The same day `months` calendar months earlier (the month's last day if it is
-    shorter)."""
-    y, m = divmod(day.month - 1 - months, 12)
-    first = date(day.year + y, m + 1, 1)
-    length = ((first.replace(day=28) + timedelta(days=4)).replace(day=1) - first).days
-    return first.replace(day=min(day.day, length))
-
-
 def query_period(item: dict[str, Any]) -> str:
     """The report's calendar range for "the past N weeks / months / quarters" up to the
     item's today, both days included."""
@@ -70,7 +62,7 @@ def query_period(item: dict[str, Any]) -> str:
     start = (
         today - timedelta(weeks=n)
         if unit == "weeks"
-        else months_back(today, n * (3 if unit == "quarters" else 1))
+        else months_before(today, n * (3 if unit == "quarters" else 1))
     )
     return f"{start.isoformat()}..{today.isoformat()}"
 
