@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlmodel import select
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from crm_tui.org.backends.interface import Filter, Operator
 from crm_tui.org.reports.definition import parse_definition
@@ -37,7 +37,9 @@ from tests.helpers.pilot import settle, wait_for
 from tests.helpers.study_pilot import submit_with_confidence, type_text
 
 SIZE = (120, 40)
-Find = Callable[[Any, dict[str, Any]], Awaitable[str]]
+# Reads the answer off the screens: returns it to be typed, or None when it took it into the
+# answer box itself (`u` on a record or a report group).
+Find = Callable[[Any, dict[str, Any]], Awaitable[str | None]]
 
 
 def considered(item: dict[str, Any]) -> str:
@@ -71,7 +73,8 @@ async def solve_sales_item(
     org_path: Path, item: dict[str, Any], tmp_path: Path, find: Find
 ) -> tuple[Attempt, str]:
     """A study of the one `item`; Dana opens it, finds the answer in the browser with
-    `find(pilot, item)`, types and submits it. The attempt and the answer typed."""
+    `find(pilot, item)`, types it (unless `find` took it with `u`) and submits it. The
+    attempt and the answer submitted."""
     clock = FakeClock()
     study_path = tmp_path / "study.sqlite"
     with OrgStore.open(org_path) as org, StudyStore.open(study_path, clock) as store:
@@ -91,11 +94,14 @@ async def solve_sales_item(
         assert isinstance(solve, SolveScreen)
         await pilot.press("f2")  # to the browser
         await settle(pilot)
-        answer = await find(pilot, item)
-        await pilot.press("f2")  # back to the query
-        await settle(pilot)
+        found = await find(pilot, item)
+        if app.screen is not solve:  # `u` goes back to the query by itself
+            await pilot.press("f2")  # back to the query
+            await settle(pilot)
         assert app.screen is solve
-        await type_text(pilot, answer)
+        if found is not None:
+            await type_text(pilot, found)
+        answer = solve.query_one("#answer-text", Input).value
         await submit_with_confidence(pilot)
         assert not any(isinstance(s, SoqlConsole) for s in app.screen_stack)
     with StudyStore.open(study_path, clock) as store, store.transaction() as db:
@@ -163,6 +169,15 @@ async def open_list(pilot, object_name: str, *filters: Filter) -> list[dict[str,
         row["links"] = screen.links.get(str(key), {})
         rows.append(row)
     return rows
+
+
+async def take_group(pilot, index: int) -> None:
+    """On a report's result: the cursor to group row `index`, then `u` (use as my
+    answer)."""
+    grid = pilot.app.screen.query_one("#report-grid", DataTable)
+    grid.move_cursor(row=index)
+    await pilot.press("u")
+    await settle(pilot)
 
 
 async def run_report(pilot, definition: str) -> list[tuple[str, tuple[Any, ...]]]:

@@ -26,6 +26,7 @@ from tests.helpers.sales_pilot import (
     query_period,
     run_report,
     solve_sales_item,
+    take_group,
     user_id,
 )
 
@@ -260,3 +261,25 @@ async def test_a_sales_item_solved_in_the_browser_scores_right(
     assert sorted(a.strip() for a in answer.split(",")) == sorted(
         v for gold in item["answer"] for v in gold.split(", ")
     )
+
+
+async def test_the_top_seller_taken_with_u_from_a_report_group_is_the_answer(
+    b2b_org_path, sales_items, tmp_path
+) -> None:
+    """An agent answer need not be typed: `u` on the report's group takes its owner."""
+    item = pick_item(sales_items, "sales_amount_understanding")
+
+    async def take_top(pilot, item) -> None:
+        groups = await run_report(pilot, f'''
+            object = "OrderItem"
+            date_ranges = [{{field = "Order.Contract.CompanySignedDate", range = "{query_period(item)}"}}]
+            groupings = [{{field = "Order.Opportunity.OwnerId"}}]
+            summaries = ["SUM(TotalPrice)"]''')  # fmt: skip
+        totals = [values[1] for _, values in groups]
+        pick = max if highest(item) else min
+        await take_group(pilot, totals.index(pick(totals)))
+        return None
+
+    attempt, answer = await solve_sales_item(b2b_org_path, item, tmp_path, take_top)
+    assert [answer] == item["answer"]
+    assert (attempt.answer_raw, attempt.score) == (answer, 1.0)
