@@ -12,7 +12,6 @@ from crm_tui.cli.options import study_db_option
 from crm_tui.cli.output import print_table
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation
-from crm_tui.tasks.scoring import gold_text
 
 study_option = click.option(
     "--study", "study_name", default=None, help="Study name (default: the newest in the file)."
@@ -82,6 +81,7 @@ def queue(study_name: str | None, adjudicator: str, db_path: StudyLocation) -> N
     from rich.table import Table
 
     from crm_tui.study.service import StudyService
+    from crm_tui.tasks.scoring import gold_text
 
     with StudyService.open(db_path, name=study_name) as service:
         items = service.adjudication_queue(service.adjudicator(adjudicator))
@@ -150,17 +150,23 @@ def version(study_name: str | None, adjudicator: str, db_path: StudyLocation) ->
 
 
 @audit.command()
+@click.option(
+    "--with-excluded",
+    is_flag=True,
+    help="Keep the people and attempts a coordinator excluded, as `crm-tui results` does.",
+)
 @study_option
 @study_db_option
-def compare(study_name: str | None, db_path: StudyLocation) -> None:
-    """People's and agents' scores under the original and the latest corrected gold."""
+def compare(with_excluded: bool, study_name: str | None, db_path: StudyLocation) -> None:
+    """People's and agents' scores under the original and the latest corrected gold, over
+    the measured queries as the results count them."""
     from rich.console import Console
 
     from crm_tui.study.adjudication.gold_tables import gold_table
     from crm_tui.study.service import StudyService
 
     with StudyService.open(db_path, name=study_name, read_only=True) as service:
-        comparison = service.gold_comparison()
+        comparison = service.gold_comparison(with_excluded=with_excluded)
         listed = service.task_set_versions()
     if comparison is None:
         raise CrmTuiError("the study has no audited version yet: run `crm-tui audit version`")

@@ -252,6 +252,32 @@ def invite(
         )
 
 
+@study.command("db-login")
+@click.argument("name")
+@click.option("--crm-years", type=float, default=0.0, show_default=True, help="Years using a CRM.")
+@click.option(
+    "--job-role",
+    default="Study participant",
+    show_default=True,
+    help="Job title, e.g. 'Customer Service Manager'.",
+)
+@study_db_option
+def db_login(name: str, crm_years: float, job_role: str, db_path: Path | None) -> None:
+    """Give annotator NAME a PostgreSQL login of their own and print its URL, once: with
+    it the app opens their profile, and no SQL reads a gold answer, an invitation or
+    anyone else's work. Run with the store owner's URL (it creates a role)."""
+    from crm_tui.study.coordination import StudyFile
+
+    with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
+        issued = study_file.db_login(name, job_role=job_role, crm_years=crm_years)
+    click.echo(f"made PostgreSQL login {issued.rolname} for annotator {issued.name!r}")
+    click.echo(f"url: {issued.url}")
+    click.echo(
+        "  shown only now; give it to them as CRM_TUI_STUDY_URL (never the owner's URL); "
+        f"`crm-tui study revoke {issued.name!r}` stops it"
+    )
+
+
 @study.command()
 @click.argument("name")
 @study_db_option
@@ -261,7 +287,10 @@ def revoke(name: str, db_path: Path | None) -> None:
 
     with StudyFile.open_existing(db_path or paths.default_study_path()) as study_file:
         study_file.revoke(name)
-    click.echo(f"revoked the code of {name.strip()!r}; `crm-tui study invite` makes a new one")
+    click.echo(
+        f"revoked the code of {name.strip()!r} (and any PostgreSQL login of theirs); "
+        "`crm-tui study invite` makes a new one"
+    )
 
 
 @study.command()

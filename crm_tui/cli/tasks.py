@@ -49,12 +49,25 @@ def tasks() -> None:
 @click.option(
     "--allow-short", is_flag=True, help="Write what the org allows when a family cannot be filled."
 )
+@click.option(
+    "--confidentiality",
+    is_flag=True,
+    help="Add CRMArena-Pro's three confidentiality categories (gold: a refusal) after the "
+    "other families.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 def generate(
-    org_path: Path | None, per_task: int, seed: int, out: Path, allow_short: bool, force: bool
+    org_path: Path | None,
+    per_task: int,
+    seed: int,
+    out: Path,
+    allow_short: bool,
+    confidentiality: bool,
+    force: bool,
 ) -> None:
-    """Generate the nine service task families with gold answers from an org, and on a B2B
-    org the ten sales families too (deterministic)."""
+    """Generate the nine service task families with gold answers from an org, on a B2B
+    org the ten sales families too, and with --confidentiality CRMArena-Pro's three
+    confidentiality categories (deterministic)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from crm_tui.org.store.check import find_damage
@@ -78,7 +91,12 @@ def generate(
         try:
             with store.reading("generating tasks"):
                 taskset = generate_taskset(
-                    store, per_task=per_task, seed=seed, allow_short=allow_short, held=held.result
+                    store,
+                    per_task=per_task,
+                    seed=seed,
+                    allow_short=allow_short,
+                    held=held.result,
+                    confidentiality=confidentiality,
                 )
         finally:
             damage = checking.result()

@@ -32,7 +32,8 @@ Definitions (exact, so that figures compare across generator versions):
   type is the catalogue noun the product's name ends with).
 - Contact data (6): account phones that are valid North American numbers (NXX-NXX-XXXX,
   area code not N11, `crm_tui.org.generate.areacodes`), whose area code belongs to the
-  account's ShippingState, in the fictional range 555-0100..0199; customer e-mails on a
+  account's ShippingState, to its ShippingCity (the codes serving the city, overlays
+  included; the state's for a city not listed), in the fictional range 555-0100..0199; customer e-mails on a
   reserved domain (RFC 2606: .example, .test, .invalid, example.com/.net/.org).
 - Time of day (7), local to the agent's TimeZoneSidKey: agent e-mails sent 21:00-07:00 or
   on a weekend, closures 21:00-07:00 (closing owner's zone); chats whose start or end
@@ -41,6 +42,8 @@ Definitions (exact, so that figures compare across generator versions):
   share of cases created 0:00-06:00 US Eastern (the night trough of the daily curve).
 - A case's story across channels, texts with names and numbers taken out, weekdays and
   the queue's recent weeks: `crm_tui.org.realism_story`.
+- Knowledge articles (9): guides that offer what the policies do not allow, and articles
+  identical from one seed to another: `crm_tui.org.realism_articles`.
 """
 
 from __future__ import annotations
@@ -53,10 +56,11 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from crm_tui.org.generate.areacodes import AREA_CODES
+from crm_tui.org.generate.areacodes import AREA_CODES, city_area_codes
 from crm_tui.org.generate.assortment import assortment
 from crm_tui.org.generate.defects import defects_for
 from crm_tui.org.generate.kbtexts import resolutions
+from crm_tui.org.realism_articles import article_measures
 from crm_tui.org.realism_story import story_measures
 from crm_tui.org.schema import latent
 from crm_tui.org.schema.sftime import parse_date, parse_datetime
@@ -218,6 +222,7 @@ def measure_realism(store: OrgStore) -> list[Measure]:
             *_contact_data(store),
             *_time_of_day(org),
             *(Measure(*row) for row in story_measures(store, org.today)),
+            *(Measure(*row) for row in article_measures(store)),
         ]
 
 
@@ -492,13 +497,16 @@ def _impossible_details(org: _Org) -> list[Measure]:
 def _contact_data(store: OrgStore) -> list[Measure]:
     """6: contact data."""
     conn = store.conn
-    accounts = conn.execute("SELECT Phone, ShippingState, PersonEmail FROM Account").fetchall()
-    valid = in_state = fictional = reserved = 0
-    for ph, state, mail in accounts:
+    accounts = conn.execute(
+        "SELECT Phone, ShippingState, ShippingCity, PersonEmail FROM Account"
+    ).fetchall()
+    valid = in_state = in_city = fictional = reserved = 0
+    for ph, state, city, mail in accounts:
         m = NANP.match(ph or "")
         if m and m["area"][1:] != "11" and m["exchange"][1:] != "11":
             valid += 1
             in_state += m["area"] in AREA_CODES.get(state or "", ())
+            in_city += m["area"] in city_area_codes(state or "", city or "")
             fictional += m["exchange"] == "555" and m["line"].startswith("01")
         reserved += bool(RESERVED_DOMAIN.search((mail or "").lower()))
     n_acc = len(accounts)
@@ -513,6 +521,12 @@ def _contact_data(store: OrgStore) -> list[Measure]:
             "share_phone_in_state",
             "6: area code of the ShippingState",
             _share(in_state, n_acc),
+            ">= 1",
+        ),
+        Measure(
+            "share_phone_in_city",
+            "6: area code of the ShippingCity",
+            _share(in_city, n_acc),
             ">= 1",
         ),
         Measure(

@@ -27,6 +27,7 @@ from crm_tui.study.store.models import Annotator, row_id
 from crm_tui.study.work import invitations
 from crm_tui.study.work.first_run import ensure_defaults
 from crm_tui.study.work.invitations import InvitationRow, IssuedCode, parse_expiry
+from crm_tui.study.work.logins import IssuedLogin, make_login
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.progress import StudySummary, study_summary
 from crm_tui.study.work.protocol import load_preset
@@ -92,6 +93,7 @@ def create_study(
         preset_path=preset_path,
     )
     with StudyStore.open(location) as store:
+        store.refuse_blinded()
         study = write_study(store, checked, task_set_hash=taskset.content_hash)
     return CreatedStudy(
         name=study.name,
@@ -112,7 +114,8 @@ def copy_study(source: StudyLocation, out: Path, *, force: bool) -> CopiedStudy:
 
 def check_reachable(location: StudyLocation) -> None:
     """Open and close an existing study store: one line if it is down or has no study."""
-    StudyStore.open_existing(location).close()
+    with StudyStore.open_existing(location) as store:
+        store.refuse_blinded()  # a server runs on the owner's URL
 
 
 def study_to_serve(
@@ -126,6 +129,7 @@ def study_to_serve(
     if isinstance(location, Path) and not location.is_file():
         raise CrmTuiError(f"no study file at {shown}: create a study with `{create}`")
     with StudyStore.open_read_only(location) as store:
+        store.refuse_blinded()  # a server runs on the owner's URL
         if name is not None and name not in {s.name for s in list_studies(store)}:
             raise CrmTuiError(f"no study {name!r} in {shown}: create it with `{create}`")
         return pick_study(store, name, org_fingerprint).name
@@ -154,6 +158,7 @@ class StudyFile:
     `open` (made if missing), `open_existing` or `open_read_only`, as a context manager."""
 
     def __init__(self, store: StudyStore) -> None:
+        store.refuse_blinded()  # an annotator's login: none of these commands is theirs
         self._store = store
 
     @classmethod
@@ -211,6 +216,10 @@ class StudyFile:
             study_name=study_name,
             expires_in=expires_in,
         )
+
+    def db_login(self, name: str, *, job_role: str, crm_years: float) -> IssuedLogin:
+        """A PostgreSQL login of their own for annotator NAME (made if missing)."""
+        return make_login(self._store, name, job_role=job_role, crm_years=crm_years)
 
     def revoke(self, name: str) -> int:
         """Revoke NAME's codes that still work; how many."""

@@ -161,8 +161,16 @@ class StudyService(QualityCalls):
         else:
             store = StudyStore.open_existing(path, clock)
         try:  # a refusal (no such study, its protocol damaged) leaves no file open
+            if not person_session:
+                store.refuse_blinded()  # the CLI's commands are the coordinator's
             study = pick_study(store, name, org_fingerprint)
-            return cls(store, study, person_session=person_session)
+            service = cls(store, study, person_session=person_session)
+            if person_session and store.login_profile_id is not None:
+                # An annotator's own PostgreSQL login: it is the credential, no code.
+                service._reached = service._profile(store.login_profile_id)
+            else:
+                attempts.score_pending(store)  # answers given through logins
+            return service
         except BaseException:
             store.close()
             raise
@@ -228,6 +236,8 @@ class StudyService(QualityCalls):
     def pickable_profiles(self) -> list[Profile]:
         """The profiles a person may pick from a list: annotators, and none at all when
         the session needs an invitation code."""
+        if self._store.login_profile_id is not None and self._reached is not None:
+            return [self._reached]  # an annotator's login: that person only
         if self._codes_required:
             return []
         return [Profile.of(row) for row in profile_rows.list_profiles(self._store, Mode.ANNOTATOR)]
@@ -247,6 +257,8 @@ class StudyService(QualityCalls):
         """Whether this session starts with an invitation code: `required` (the app was
         started with --require-code) or anyone was ever invited to the file. Once true,
         it stays so for the session."""
+        if self._store.login_profile_id is not None:
+            return False  # an annotator's login opens that person's profile, no code
         self._codes_required = (
             self._codes_required or required or invitations.has_invitations(self._store)
         )
@@ -482,6 +494,7 @@ class StudyService(QualityCalls):
         """Every item with its gold, the human answers and the flags (auditors and
         coordinators only)."""
         self._acting(profile_id)
+        attempts.score_pending(self._store)
         return audit_items(self._store, self.study.id, profile_id)
 
     @_on_writer
@@ -493,6 +506,7 @@ class StudyService(QualityCalls):
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
         from crm_tui.study.results.summary import build_report  # numpy and the scorers: when asked
 
+        attempts.score_pending(self._store)
         with self._store.transaction(snapshot=True) as session:
             return build_report(session, get_study(session, self.study.id), options)
 
@@ -509,14 +523,17 @@ class StudyService(QualityCalls):
             raise CrmTuiError(RESULTS_ARE_FOR_COORDINATORS)
 
     @_on_writer
-    def report_for(self, profile_id: int | None) -> Report:
-        """The report as the app shows it: to coordinators and auditors only, as
-        annotators must not learn how others did while the study runs."""
+    def report_for(self, profile_id: int | None, *, with_excluded: bool = False) -> Report:
+        """The report as the app shows it (`with_excluded`: the exclusions kept in): to
+        coordinators and auditors only, as annotators must not learn how others did while
+        the study runs."""
         self._require_gold_viewer(profile_id)
-        from crm_tui.study.results.summary import build_report
+        from crm_tui.study.results.summary import ReportOptions, build_report
 
+        attempts.score_pending(self._store)
+        options = ReportOptions(with_excluded=with_excluded)
         with self._store.transaction(snapshot=True) as session:
-            return build_report(session, get_study(session, self.study.id))
+            return build_report(session, get_study(session, self.study.id), options)
 
     @_on_writer
     def replay_for(self, profile_id: int | None, idx: int) -> Replay:
@@ -577,15 +594,19 @@ class StudyService(QualityCalls):
         return make_version(self._store, self.study.id, profile_id)
 
     @_on_writer
-    def gold_comparison(self, profile_id: int | None = None) -> GoldComparison | None:
-        """Scores under the original and the latest corrected gold; None before a version.
+    def gold_comparison(
+        self, profile_id: int | None = None, *, with_excluded: bool = False
+    ) -> GoldComparison | None:
+        """Scores under the original and the latest corrected gold, over the report's
+        baseline (`with_excluded`: the exclusions kept in); None before a version.
         The file holder (profile None) or a coordinator or auditor."""
         if self._person_session or profile_id is not None:
             self._require_gold_viewer(profile_id)
         from crm_tui.study.adjudication.rescore import gold_comparison
 
         with self._store.transaction(snapshot=True) as session:
-            return gold_comparison(session, get_study(session, self.study.id))
+            study = get_study(session, self.study.id)
+            return gold_comparison(session, study, with_excluded=with_excluded)
 
     @_on_writer
     def adjudicator(self, name: str) -> int:
@@ -633,6 +654,7 @@ class StudyService(QualityCalls):
         (coordinators only: it shows how everyone is doing)."""
         self._coordinator_acting(profile_id)
         assert profile_id is not None
+        attempts.score_pending(self._store)  # check items count once scored
         return live.live_progress(self._store, self.study.id, profile_id)
 
     @_on_writer

@@ -391,15 +391,18 @@ def generate_taskset(
     seed: int = 1,
     allow_short: bool = False,
     held: Callable[[], GoldRows] | None = None,
+    confidentiality: bool = False,
 ) -> TaskSet:
     """Generate `per_task` instances of every family from `store` (deterministic per seed).
 
     `held`, if given, gives `GoldRows.read(store)` (e.g. read by another thread meanwhile);
-    it is called after the facts are read. Raises CrmTuiError naming each family the org
-    cannot fill, unless `allow_short`.
+    it is called after the facts are read. With `confidentiality`, CRMArena-Pro's three
+    confidentiality categories follow the other families (their idx blocks come last, so
+    the rows before them are the same as without). Raises CrmTuiError naming each family
+    the org cannot fill, unless `allow_short`.
     """
     with collection_paused():  # ~10^5 objects in no cycle: see `org.bulk_gc`
-        return _generate(store, per_task, seed, allow_short, held)
+        return _generate(store, per_task, seed, allow_short, held, confidentiality)
 
 
 def _sales_instances(
@@ -419,12 +422,41 @@ def _sales_instances(
     return [validate_row(row, k, store.path) for k, row in enumerate(rows)]
 
 
+def _confidentiality_instances(
+    store: OrgStore, per_task: int, seed: int, first_idx: int, shortfalls: list[str]
+) -> list[Instance]:
+    """CRMArena-Pro's confidentiality categories (`confidentiality`), in its row form,
+    one idx block each after `first_idx`; the categories short of `per_task` go to
+    `shortfalls`."""
+    from crm_tui.tasks.confidentiality import (
+        CONFIDENTIALITY_FAMILIES,
+        generate_confidentiality_items,
+    )
+
+    rows = generate_confidentiality_items(store.conn, seed, per_task)
+    made = Counter(row["task"] for row in rows)
+    shortfalls += [
+        f"{task}: {made[task]} of {per_task} instances"
+        for task in CONFIDENTIALITY_FAMILIES
+        if made[task] < per_task
+    ]
+    position = Counter[str]()
+    instances = []
+    for k, row in enumerate(rows):
+        block = CONFIDENTIALITY_FAMILIES.index(row["task"])
+        row["idx"] = first_idx + block * per_task + position[row["task"]]
+        position[row["task"]] += 1
+        instances.append(validate_row(row, k, store.path))
+    return instances
+
+
 def _generate(
     store: OrgStore,
     per_task: int,
     seed: int,
     allow_short: bool,
     held: Callable[[], GoldRows] | None,
+    confidentiality: bool,
 ) -> TaskSet:
     family_defs = families()
     drafter = Drafter(store, OrgFacts.read(store), family_defs, held)
@@ -469,9 +501,14 @@ def _generate(
                     extra,
                 )
             )
+    first = (max(f.block for f in family_defs.values()) + 1) * per_task
     if store.org_kind == "b2b":
-        first = (max(f.block for f in family_defs.values()) + 1) * per_task
+        from crm_tui.tasks.sales_families import SALES_FAMILIES
+
         instances += _sales_instances(store, per_task, seed, first, shortfalls)
+        first += len(SALES_FAMILIES) * per_task
+    if confidentiality:
+        instances += _confidentiality_instances(store, per_task, seed, first, shortfalls)
     if shortfalls and not allow_short:
         raise CrmTuiError(
             f"The org {store.path} cannot fill the task set: " + "; ".join(shortfalls)

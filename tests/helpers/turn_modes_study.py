@@ -122,11 +122,21 @@ def make_turn_modes_study(path: Path, clock: FakeClock | None = None) -> None:
                 )
 
 
-def one_conversation(path: Path, clock: FakeClock | None = None, customer: str = "scripted") -> int:
+def one_conversation(
+    path: Path,
+    clock: FakeClock | None = None,
+    customer: str = "scripted",
+    max_user_turns: int = 10,
+) -> int:
     """A study of one handle-time item, solved in conversation ("all") by Dana: the id of
     her attempt, opened and nothing said yet. `customer`: the part's `simulated_user`."""
     preset, preset_path = load_preset("paper-expert-study")
-    update = {"items": 1, "interactive": "all", "simulated_user": customer}
+    update = {
+        "items": 1,
+        "interactive": "all",
+        "simulated_user": customer,
+        "max_user_turns": max_user_turns,
+    }
     solve = preset.solve.model_copy(update=update)
     preset = preset.model_copy(update={"parts": [solve]})
     with StudyStore.open(path, clock=clock or FakeClock()) as store:

@@ -14,6 +14,7 @@ from crm_tui.org.generate.assortment import Assortment, read_assortment
 from crm_tui.org.generate.datafile import DATA_DIR, DataFileError, Table
 from crm_tui.org.generate.description_phrases import read_description_phrases
 from crm_tui.org.generate.kbtexts import read_kbtexts
+from crm_tui.org.generate.knowledge import read_internal_articles
 from crm_tui.org.generate.sales import read_sales_data
 from crm_tui.org.generate.texts import ISSUE_WEIGHTS
 
@@ -23,6 +24,7 @@ READERS: dict[str, Callable[[Table], object]] = {
     "assortment.toml": read_assortment,
     "b2b_sales.toml": read_sales_data,
     "description_phrases.toml": read_description_phrases,
+    "internal_kb.toml": read_internal_articles,
     "kbtexts.toml": read_kbtexts,
 }
 

@@ -15,6 +15,11 @@ import sys
 import pytest
 
 from crm_tui.org.generate.build_file import generate
+from crm_tui.org.realism_articles import (
+    guide_conflicts,
+    read_policies,
+    share_identical_articles,
+)
 from crm_tui.org.realism_measures import (
     chat_lines,
     impossible_defects,
@@ -48,6 +53,7 @@ BARS = {
     "c8_promo_out_of_season": 0,
     "share_phone_valid": 1,
     "share_phone_in_state": 1,
+    "share_phone_in_city": 1,
     "share_phone_fictional": 1,
     "share_email_reserved": 1,
     "share_agent_mail_night": 0.02,
@@ -55,12 +61,18 @@ BARS = {
     "c7_chats_outside_hours": 0,
     "ratio_weekend_dip": 0.85,
     "share_created_night": 0.08,
+    "c9_guide_against_policy": 0,
 }
+# At most this share of the knowledge articles may read the same at seeds 1 and 2.
+ARTICLES_IDENTICAL_ACROSS_SEEDS = 0.10
 
 
 # The story across channels, the queue and the week (realism_story): held to the bars the
 # measures themselves state.
 STORY_BARS = (
+    "ratio_norm_descriptions",
+    "ratio_norm_emails",
+    "ratio_norm_chat",
     "share_agent_sentences_repeated",
     "share_norm_chat_repeated",
     "s1_chat_ignores_mail",
@@ -124,6 +136,48 @@ def test_impossible_defects_follow_the_product_type():
     assert impossible_defects([("Pro Resistance Bands", "They started losing air.")]) == 1
 
 
+def test_every_city_customers_live_in_has_its_own_area_codes():
+    from crm_tui.org.generate.areacodes import AREA_CODES, CITY_AREA_CODES
+    from crm_tui.org.generate.people import CITIES
+
+    for state, (_, cities) in CITIES.items():
+        for city in cities:
+            codes = CITY_AREA_CODES[state][city]
+            assert codes and set(codes) <= set(AREA_CODES[state]), (state, city)
+    assert CITY_AREA_CODES["NY"]["Buffalo"] == ("716",)
+
+
+POLICY = """Sizing can vary.
+
+For a size mismatch, agents may offer Replacement or Store Credit.
+
+Allowed resolutions:
+- Replacement: a new unit ships at no additional cost. Available when the request is made \
+within 60 days of the purchase date.
+- Store Credit: credit for the purchase amount. No time limit applies.
+
+Agents must not offer any resolution that is not listed above."""
+
+
+def test_guides_are_held_to_the_policies_of_what_they_speak_of():
+    policies = read_policies([POLICY, "A guide. Nothing else."])
+    assert policies == {"a size mismatch": {"Replacement": 60, "Store Credit": None}}
+    ok = [
+        "If the shoes do not fit, exchange them for another size within 60 days of purchase.",
+        "Rinse the goggles after every swim. Store them dry.",  # offers nothing
+        "If the shoes do not fit, ask for store credit.",  # no window: no limit
+    ]
+    assert guide_conflicts(policies, ok) == []
+    wrong = [
+        "Care tips. If the shoes do not fit, exchange them within 30 days of purchase.",
+        "A refund for the wrong size is possible within 60 days.",  # not allowed at all
+    ]
+    assert guide_conflicts(policies, wrong) == [
+        "If the shoes do not fit, exchange them within 30 days of purchase.",
+        "A refund for the wrong size is possible within 60 days.",
+    ]
+
+
 def test_time_words_fit_the_local_hour():
     assert wrong_time_words("Good morning Ann,", 15)
     assert not wrong_time_words("Good morning Ann,", 9)
@@ -175,6 +229,11 @@ def test_each_planted_contradiction_is_counted(planted):
             "UPDATE Account SET Phone = '(212) 555-0123', ShippingState = 'CA' "
             "WHERE Id = (SELECT Id FROM Account LIMIT 1)"
         )
+        # 6: a New York number in Buffalo (the state's, not the city's)
+        conn.execute(
+            "UPDATE Account SET Phone = '(212) 555-0145', ShippingState = 'NY', "
+            "ShippingCity = 'Buffalo' WHERE Id = (SELECT Id FROM Account LIMIT 1 OFFSET 1)"
+        )
         conn.execute(
             "UPDATE Product2 SET Name = 'Tempo Tempo Tee' "
             "WHERE Id = (SELECT Id FROM Product2 LIMIT 1)"
@@ -194,7 +253,13 @@ def test_each_planted_contradiction_is_counted(planted):
     after = measures(planted)
     assert after["c1_new_with_activity"] == before["c1_new_with_activity"] + 1
     assert after["c5_signatures"] == before["c5_signatures"] + 1
-    assert after["share_phone_in_state"] < before["share_phone_in_state"]
+    n_accounts = sqlite3.connect(planted).execute("SELECT count(*) FROM Account").fetchone()[0]
+    assert after["share_phone_in_state"] == pytest.approx(
+        before["share_phone_in_state"] - 1 / n_accounts
+    )
+    assert after["share_phone_in_city"] == pytest.approx(
+        before["share_phone_in_city"] - 2 / n_accounts
+    )
     assert after["c8_doubled_product_words"] == before["c8_doubled_product_words"] + 1
     assert after["s6_urgent_not_high"] == before["s6_urgent_not_high"] + 1
     assert after["s7_names_miscased"] == before["s7_names_miscased"] + 1
@@ -241,6 +306,11 @@ def test_default_org_meets_the_realism_bars(default_org_path):
 def test_another_seed_meets_the_realism_bars(other_seed_org):
     assert check_bars(measures(other_seed_org), BARS | TEXT_BARS) == []
     assert story_misses(other_seed_org) == []
+
+
+def test_knowledge_articles_differ_from_seed_to_seed(default_org_path, other_seed_org):
+    with OrgStore.open(default_org_path) as a, OrgStore.open(other_seed_org) as b:
+        assert share_identical_articles(a, b) <= ARTICLES_IDENTICAL_ACROSS_SEEDS
 
 
 def test_open_cases_belong_to_the_last_weeks(default_org_path):

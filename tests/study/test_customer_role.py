@@ -14,7 +14,8 @@ from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt, AttemptStatus, ConversationTurn
 from crm_tui.study.work.clock import FakeClock, as_utc
 from crm_tui.study.work.profiles import create_profile
-from tests.helpers.turn_modes_study import FILL, GOLD, one_conversation
+from crm_tui.tasks.simulated_user import GIVE_UP
+from tests.helpers.turn_modes_study import FILL, GOLD, WRONG, one_conversation
 
 
 @pytest.fixture
@@ -83,3 +84,36 @@ def test_no_stop_before_the_solver_replied_and_only_customers_play(study, clock)
             service.customer_says(cleo, attempt_id, "", stop=True)
         with pytest.raises(CrmTuiError, match="customer role"):
             service.customer_conversations(1)  # Dana, an annotator
+
+
+def test_a_person_is_held_to_the_turn_limit_as_the_simulated_customers_are(tmp_path, clock):
+    """With three customer turns, the solver's reply to the third ends the conversation
+    as it ends with the scripted customer: the customer gives up (stored), the reply is
+    submitted and scored. The customer sees the turns left at each step."""
+    path = tmp_path / "study.sqlite"
+    attempt_id = one_conversation(path, clock, customer="person", max_user_turns=3)
+    with StudyStore.open(path, clock=clock) as store:
+        cleo = create_profile(store, "Cleo", "Customer", 2, mode="customer").id
+    with StudyService.open(path, clock=clock) as service:
+        service.open_conversation(attempt_id)
+        (view,) = service.customer_conversations(cleo)
+        assert (view.max_user_turns, view.turns_left) == (3, 3)
+        for k, answer in enumerate((WRONG, WRONG, GOLD)):
+            view = service.customer_says(cleo, attempt_id, f"Detail {k}")
+            assert view.turns_left == 2 - k
+            conversation = service.reply_to_customer(attempt_id, answer)
+            assert conversation.done == (k == 2)
+        assert conversation.submitted is not None
+        with pytest.raises(CrmTuiError, match="has ended"):
+            service.customer_says(cleo, attempt_id, "One more thing")
+        assert service.customer_conversations(cleo) == []
+    with StudyStore.open(path, clock=clock) as store, store.transaction() as session:
+        attempt = session.exec(select(Attempt)).one()
+        turns = session.exec(select(ConversationTurn).order_by(ConversationTurn.position)).all()  # type: ignore[arg-type]
+    assert (attempt.status, attempt.answer_raw, attempt.score) == (
+        AttemptStatus.SUBMITTED,
+        GOLD,
+        1.0,
+    )
+    assert [t.role for t in turns] == ["customer", "agent"] * 3 + ["customer"]
+    assert (turns[-1].text, turns[-1].source) == (GIVE_UP, f"person:{cleo}")

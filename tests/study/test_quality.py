@@ -340,6 +340,111 @@ def test_exclusions_keep_everything_and_figures_show_with_and_without(study, clo
         assert service.quality_overview().excluded_people == 0
 
 
+# ----------------------------------------------------------------- one baseline everywhere
+WRONG_ID = "005Wt0000000099ZZZ"
+
+
+@pytest.fixture
+def answered(study_store_url, texts, clock):
+    """Ana and Ben pass the gate with the same wrong practice answer, then answer their
+    whole queue (check items right; Ana some measured ones wrong, Ben all right). Ben is
+    excluded, and so is one of Ana's wrong answers; a coordinator kept one query, so the
+    study has an audited version."""
+    preset = validated(Preset, preset_data(texts, qualification={"pool": [0, 1, 2]}), "preset")
+    with StudyStore.open(study_store_url, clock) as store:
+        create_study(
+            store,
+            "baseline",
+            preset,
+            instances=rows(),
+            task_set_hash="sha256:t",
+            org_fingerprint=ORG,
+        )
+        for name in ("Ana", "Ben"):
+            create_profile(store, name, "Customer Service Agent", 3)
+        create_profile(store, "Abe", "Study lead", 12, mode="coordinator")
+    with StudyService.open(study_store_url, clock=clock) as service:
+        who = ids(service)
+        checks = set(service.study.protocol.quality.check_idx)
+        wrong_of_ana: list[int] = []
+        for name in ("Ana", "Ben"):
+            service.give_consent(who[name], True)
+            for _ in range(3):  # practice: query 0 wrong, the same wrong answer, 2 of 3 right
+                view = service.open_next(who[name])
+                clock.advance(seconds=60)
+                idx = view.item.idx
+                service.submit_answer(view.attempt_id, WRONG_ID if idx == 0 else gold(idx))
+            assert service.standing(who[name]).stage == Stage.SOLVE
+            while (view := service.open_next(who[name])) is not None:
+                clock.advance(seconds=50)
+                idx = view.item.idx
+                right = name == "Ben" or idx in checks or idx % 3 != 0
+                service.submit_answer(view.attempt_id, gold(idx) if right else WRONG_ID)
+                if not right:
+                    wrong_of_ana.append(view.attempt_id)
+        assert len(wrong_of_ana) >= 2  # the figures below have something to tell apart
+        service.exclude("Ben", "answered too fast")
+        service.exclude("Ana", "a mistyped answer", attempt_id=wrong_of_ana[0])
+        service.decide(who["Abe"], 3, "keep", "other")
+        service.make_version(who["Abe"])
+    return study_store_url
+
+
+def test_the_gold_comparison_counts_the_reports_baseline(answered, clock):
+    from crm_tui.study.results.summary import ReportOptions
+
+    with StudyService.open(answered, clock=clock) as service:
+        for with_excluded in (False, True):
+            report = service.report(ReportOptions(with_excluded=with_excluded))
+            assert report.gold is not None
+            families = {f.family: f for f in report.families}
+            assert {r.family for r in report.gold.rows} == set(families)
+            for row in report.gold.rows:  # "keep" changed no gold: both sides alike
+                expected = families[row.family].humans.accuracy
+                assert row.humans == (pytest.approx(expected), pytest.approx(expected)), row
+                assert row.items == families[row.family].items
+            assert service.gold_comparison(with_excluded=with_excluded) == report.gold
+        assert report.gold.with_excluded and not service.report().gold.with_excluded
+        quality = service.quality_overview()
+        counted = next(f for f in service.report().families if f.family == "ALL")
+        assert quality.answers_without_excluded == counted.humans.answers
+
+
+def test_the_overview_counts_a_late_answer_as_the_report_does(study_store_url, texts, clock):
+    """A right answer past the time limit is kept but expired: 0 in every figure."""
+    preset = validated(Preset, preset_data(texts, time_limit_minutes=1), "preset")
+    with StudyStore.open(study_store_url, clock) as store:
+        create_study(
+            store, "late", preset, instances=rows(), task_set_hash="sha256:t", org_fingerprint=ORG
+        )
+        create_profile(store, "Ana", "Customer Service Agent", 3)
+    with StudyService.open(study_store_url, clock=clock) as service:
+        ana = ids(service)["Ana"]
+        service.give_consent(ana, True)
+        checks = set(service.study.protocol.quality.check_idx)
+        late = False
+        while (view := service.open_next(ana)) is not None:
+            idx = view.item.idx
+            measured = not view.practice and idx not in checks
+            clock.advance(seconds=90 if measured and not late else 30)
+            done = service.submit_answer(view.attempt_id, gold(idx))
+            late = late or done.status == "expired"
+        quality = service.quality_overview()
+        counted = next(f for f in service.report().families if f.family == "ALL").humans
+    assert late and counted.answers == quality.answers_without_excluded
+    right = counted.answers - 1
+    assert quality.accuracy_without_excluded == pytest.approx(right / counted.answers)
+    assert quality.accuracy_with_excluded == pytest.approx(right / counted.answers)
+
+
+def test_the_queue_counts_no_practice_answer_as_evidence(answered, clock):
+    with StudyService.open(answered, clock=clock) as service:
+        abe = ids(service)["Abe"]
+        queue = {q.idx: q for q in service.adjudication_queue(abe)}
+    # Ana and Ben gave query 0 the same wrong answer, in practice: no evidence on its gold
+    assert 0 not in queue
+
+
 # ----------------------------------------------------------------- the end of a study
 def test_post_study_questions_then_a_completion_code_exported_by_the_coordinator(study, clock):
     with StudyService.open(study, clock=clock) as service:

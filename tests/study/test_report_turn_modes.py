@@ -86,3 +86,21 @@ def test_table_markdown_csv_and_json(report):
         "multi_accuracy": 1.0,
         "mean_customer_turns": 2.5,
     }
+
+
+def test_people_rows_count_the_reports_baseline(tmp_path):
+    """An excluded person's answers leave the people's rows as they leave the report."""
+    from crm_tui.study.results.summary import ReportOptions
+    from crm_tui.study.work.quality import exclude
+
+    path = tmp_path / "study.sqlite"
+    make_turn_modes_study(path)
+    with StudyStore.open(path) as store:
+        (study,) = list_studies(store)
+        exclude(store, study.id, "Ben", "answered before reading")
+        with store.transaction() as session:
+            without = build_report(session, study)
+            kept = build_report(session, study, ReportOptions(with_excluded=True))
+    # Ana alone: item 0 single-turn, right; item 1 in conversation, right, 3 customer turns
+    assert without.turn_modes[0] == TurnModeRow("HTU", "humans", 1, 1.0, 1, 1.0, 3.0)
+    assert kept.turn_modes[0] == TurnModeRow("HTU", "humans", 2, 0.5, 2, 1.0, 2.5)

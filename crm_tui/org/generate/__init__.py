@@ -17,6 +17,8 @@ Stages, in dependency order (latent variables in brackets, stored in `_latent`):
               its line items, Quote, QuoteLineItem, Contract, Order, VoiceCallTranscript__c,
               Task, Event, sales knowledge articles [conversion skill, cycle speed,
               territory strength, seasonality, BANT gaps, quote violations]
+- `knowledge.build_internal` internal-only Knowledge__kav articles, numbered after all
+              others [their QA pairs]
 """
 
 from __future__ import annotations
@@ -70,5 +72,8 @@ def build(
             counts[name] = counts.get(name, 0) + n
         # Salesforce computes an order line's TotalPrice; here every line's, at once.
         store.conn.execute("UPDATE OrderItem SET TotalPrice = round(Quantity * UnitPrice, 2)")
+    step(0.85, "internal-only knowledge articles")
+    for name, n in knowledge.build_internal(store, seed).items():
+        counts[name] = counts.get(name, 0) + n
     step(0.90, "indexing")
     return counts

@@ -499,8 +499,12 @@ def build(
             said_order=said_order,
         )
         mail_times = mail_times[: len(plan.mail_steps)]
+        # what follows draws as many times as the texts ask (a chat's lines, a closure
+        # after the last message): from a stream of the case's own, so the next case's
+        # timeline stays where it was whatever the texts of this one
+        rc = random.Random(rt.getrandbits(64))
         if chat_start is not None and plan.chat_steps:
-            chat_times = _chat_times(rt, chat_start, len(plan.chat_steps))
+            chat_times = _chat_times(rc, chat_start, len(plan.chat_steps))
             mail_times = _after_chat(mail_times, chat_times[0], chat_times[-1])
         if (k := plan.offer_in_chat()) is not None:
             offer_times.append(chat_times[k])
@@ -590,8 +594,8 @@ def build(
         if status == "Closed" and (mails or chat):  # closed after the last message, at work
             last = max([t for t, _, _ in mails] + [t for t, _, _ in chat])
             if d.closed is not None and last >= d.closed:
-                later = last + timedelta(minutes=rt.randint(5, 120))
-                d.closed = wt.at_work(agents[owners[-1]].shift, later, rt)
+                later = last + timedelta(minutes=rc.randint(5, 120))
+                d.closed = wt.at_work(agents[owners[-1]].shift, later, rc)
                 if d.closed > NOW:  # closed before the org's today all the same
                     d.closed = min(later, NOW - timedelta(minutes=10))
         drafts.append(d)

@@ -19,6 +19,10 @@ from crm_tui.org.generate.writing_style import CustomerStyle, Idiolect, join_lea
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 CHASING = re.compile(r"heard back|any update|still waiting|no reply", re.IGNORECASE)
+CHASE_CLAUSE = re.compile(
+    r"(?:,| and| but)?(?: \S+){0,2}? (?:heard back|any update|still waiting|no reply)[^.!?]*",
+    re.IGNORECASE,
+)
 # Roles of a chat in its case.
 OFFERS, PRECEDES, FOLLOWS = "offers", "precedes", "follows"
 AGENT_STEPS = frozenset(
@@ -134,7 +138,10 @@ def chat_lines(r: random.Random, steps: list[str], v: ChatVoices) -> list[tuple[
 
 
 def _not_chasing(text: str) -> str:
-    return " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
+    """`text` without its sentences chasing an answer; a text that is one such sentence
+    loses only the chasing words ("... a while ago and never heard back.")."""
+    kept = " ".join(x for x in SENTENCE_END.split(text) if not CHASING.search(x))
+    return kept if kept or not text else CHASE_CLAUSE.sub("", text)
 
 
 def _with_tail(r: random.Random, said: str, tails: tuple[str, ...]) -> str:
@@ -240,6 +247,12 @@ GREET_OPENS = (
     "Welcome, {first}!",
     "Thanks for waiting, {first}.",
     "Thanks for reaching out, {first}.",
+    "Hiya {first}!",
+    "Hi {first} - thanks for your patience in the queue.",
+    "Hello and welcome, {first}.",
+    "Thanks for getting in touch, {first}!",
+    "Nice to meet you, {first}.",
+    "Hi {first}, sorry for the short wait.",
 )
 GREET_WHO = (
     "[I'm|This is|You're chatting with|It's] {agent_first}[ from {company}| at {company}|][.|!]",
@@ -248,6 +261,11 @@ GREET_WHO = (
     "My name is {agent_first}[ and I'll be helping you today| and I'm here to help|][.|!]",
     "[I've picked up your chat|I'm taking your chat|I've got your chat][ - I'm {agent_first}"
     "|, I'm {agent_first}][.|!]",
+    "[You've reached|You're through to|You've got] {agent_first}[ on the {company} help desk| in customer care| from the support team|][.|!]",
+    "[I'll be your|I'm your] [agent|helper|contact] [today|for this chat|here], {agent_first}[.|!]",
+    "{agent_first} [speaking|at your service|reporting for duty][.|!]",
+    "[Glad you wrote in|Good to have you here|Thanks for choosing chat] - [I'm|this is] {agent_first}[.|!]",
+    "[Today you have|You're talking to|You have] {agent_first}[, one of the {company} team| from the help desk|][.|!]",
 )
 GREET_ASKS = (
     "[How can I help|What can I do for you|How can I help you|What can I help you with]"
@@ -259,6 +277,12 @@ GREET_ASKS = (
     "[I'll take a look|we'll sort it out|I'll see what I can do].",
     "[What brings you in|What brings you to chat|How can I make your day better][ today|]?",
     "[Which order is this about|What can I look into for you|What should I check for you]?",
+    "[Fill me in|Walk me through it|Give me the details] and [we'll take it from there|I'll dig in|I'll check your account][.|!]",
+    "[Anything wrong with|Any trouble with|A problem with] [the|your] {short}[ from order {order}|]?",
+    "[What would you like|What do you need|How would you like] [me to look at|sorted|help with][ first| today|]?",
+    "[I'm all ears|I'm listening|Go ahead] - [what happened|what's the issue|what do you need][?|.]",
+    "[I see you bought|Your account shows] [the|a] {short} [recently|not long ago|on order {order}] - [is that what this is about|is that the one|is it about that]?",
+    "[Where would you like to start|What's the problem you're seeing|How is the {short} treating you]?",
 )
 LOOKUP_NEXT = (
     "[Let me see|Let me check|Now let me look at] [what I can do|the options|what happened]"
@@ -268,6 +292,9 @@ LOOKUP_NEXT = (
     "[Give me one more second|One more moment|Nearly there][ while I check the {short}| while "
     "I read the notes|].",
     "[It was|The parcel went] [shipped|out] with {carrier}[ on {date}|].",
+    "[Let me read|I'm reading|Checking] [the notes|the history|the item record] [on it|for it|first][.|]",
+    "[Thanks for your patience|Bear with me|Thanks for holding] [while I work this out|while I check|a moment longer][.|!]",
+    "[Good|Helpful|Perfect] - [that's|this is] [all I need|the right order|what I was looking for][.|!]",
 )
 CLOSE_THANKS = (
     "[Thanks for chatting|Thanks for your patience|Thanks for your time|It was a pleasure]"
@@ -277,6 +304,10 @@ CLOSE_THANKS = (
     "[You're welcome|My pleasure|No problem at all|Anytime][, {first}|][.|!]",
     "[Your case is up to date|I've noted everything on your case|Everything's on your case]"
     "[ for order {order}| about the {short}|][.|!]",
+    "[I appreciate|Thanks a lot for] [your patience|your time|you bearing with me][ today|][, {first}|][.|!]",
+    "[I'm glad|It's good|Good to know] [that's settled|we found a way|it's on track][, {first}|][.|!]",
+    "[All done on my side|That's everything from me|We're all set][, {first}|][.|!]",
+    "[Thanks for sticking with me|Thanks for bearing with the checks|Cheers for the details][, {first}|][.|!]",
 )
 CLOSE_WISHES = (
     "[Have a great|Have a lovely|Enjoy the rest of your|Have a good] [day|week|afternoon|"
@@ -285,6 +316,9 @@ CLOSE_WISHES = (
     "[Enjoy the {short}|Hope the {short} serves you well|Enjoy your order][!|.]",
     "[Reach out|Come back to us|Chat again] [anytime|if anything else comes up|if you need "
     "us][.|!]",
+    "[Look after yourself|Stay well|Be well|Cheers][!|.]",
+    "[We're here|Chat is open|We'll be here] [if you need us|whenever you need|any time][ again|][.|!]",
+    "[Good luck with|All the best with|Enjoy] [the {short}|your order|the rest of your day][!|.]",
 )
 GREETINGS = (
     "[Hi|Hello|Hey] {first}, {agent_first} [here|with you|on the chat][!|.] [I see this is|Looks like "
@@ -306,6 +340,9 @@ GREETINGS = (
     "{first}, hi! {agent_first} [here|with you]. [What happened?|Tell me what's going on.|"
     "What can I sort out for you?]",
     "[Hi|Hello] {first}[!|,] [How can I help?|What can I do for you?]",
+    "[Hey|Hi|Hello] {first}, [thanks for holding|thanks for your patience|thanks for coming to chat]! {agent_first} [here|on your chat]. [What's the story with the {short}?|What went wrong?|Where should we start?]",
+    "{agent_first} [from {company}|at {company} support|with customer care] [here|joining you][.|!] [Hi {first}|Hello {first}|Nice to meet you, {first}] - [what can I look at?|how can I help?|what's the trouble?]",
+    "[Hi|Hello] {first}! [I'm|This is] {agent_first}, and [I've got your chat|your chat came to me|I'm picking this up]. [I see a {short} on your account.|I can see your recent {short} order.|] [What happened?|How can I help?|Tell me about it.]",
 )
 WITH_ORDER = (
     "{problem} [Order|It's order|The order is] {order}.",
@@ -320,6 +357,12 @@ MAILED = (
     "I [e-mailed|mailed] you about this [before|earlier|already]. [Trying chat too.|Thought "
     "I'd try chat as well.|Here's the short version:]",
     "[You have|There's] an e-mail from me about this[ too| already|]. [In short:|Basically:|So:]",
+    "[Following my e-mail|After my e-mail|Further to the e-mail I sent][,|:|] [figured a chat is faster|hoping chat is quicker|thought I'd try here].",
+    "[I wrote in|I wrote to you] [about this|on this] [before|the other day|a bit ago][ by e-mail|]. [Short version:|Quick recap:|In a nutshell:]",
+    "[My e-mail has the details|The details are in my e-mail|I put it all in an e-mail][, but|;|, though] [here goes again|quick summary|in brief]:",
+    "[Not sure you got|Did you get|Hope you saw] my e-mail[ about this|]? [Either way,|Anyway,|In case not:]",
+    "[Same issue as my e-mail|This is what my message was about|It's what I wrote about earlier][.|:|,]",
+    "[I already sent a message|I dropped you a line|I sent a note] [by e-mail|to your inbox|via e-mail][ too| as well|] - [here's the gist|basically|to recap]:",
 )
 MORE = (
     "[And|Also,|Plus] I [really|] [needed|wanted] {it} for {occasion}.",
@@ -337,6 +380,9 @@ CLARIFY_LEADS = (
     "[I can help with that|Let's sort that out|I'll help you with that]. [First,|Quick "
     "question:|To start,] ",
     "",
+    "[That sounds frustrating|What a hassle|That's annoying, I'm sorry][, {first}|]. ",
+    "[Okay, I follow|I see|Right, that makes sense]. [One thing first:|Can I ask:|Just to check,] ",
+    "[Before I look|So I look at the right thing|To get this right][, {first}|]: ",
 )
 ASK_ORDER = (
     "[Thanks|Thank you][, {first}|]. Could you [give me|share|send me] the order number[ for the "
@@ -347,6 +393,9 @@ ASK_ORDER = (
     "number?",
     "[Could|Can] you [tell me|type|paste] the order number[, please|][? It starts with #.|?]",
     "[Got it|Understood|Okay][, {first}|]. [Which|What] order number [is this|was the {short} on]?",
+    "[To find it|So I can look it up|To pull it up][, {first}|], [what's|could you give me] the order number[ on the {short}|]?",
+    "[Do you have|Have you got] the order number [handy|to hand|nearby][, {first}|]? [It's in the confirmation e-mail.|It begins with #.|]",
+    "[Which order|What order] [are we talking about|is it|are you asking about][, {first}|]? [The number will do.|A number helps.|Just the number is fine.]",
 )
 GIVE_ORDER = (
     "[It's|That's|Should be] {order}[,| -] [the one with the {short}|for the {short}|{short} "
@@ -376,15 +425,23 @@ HOLDS = (
     "system|the shipping team|my notes|the order system|our stock system].",
     "[Okay|Got it|Understood][, {first}|]. [Checking now|Looking into it now|On it][...|.] "
     "[one sec|give me a minute|back in a moment].",
+    "[Okay, let me|Right, I'll|Give me a moment to] [dig into|open up|go over] [this|the order|your account][, {first}|][.|!]",
+    "[I'm on it|Working on it|Just checking]: [this takes|it'll take|allow] [a minute|a short moment|a few seconds][.|!]",
+    "[I'll look up|Let me open|I'm opening] [order {order}|your order|the {short} order] [in our system|on my end|in the order tool][ now|][.|!]",
+    "[Thanks, {first}|Perfect|Great]. [I'll need|Give me|Allow me] [a minute or two|two minutes|a little moment] [to check the records|to see what happened|with the order history][.|!]",
+    "[Sit tight|Hang on a sec|Stay right there][, {first}|] - [I'm looking it up|checking the {short}|pulling up the order][.|!|...]",
 )
 HOLD_OKS = (
     "[Sure|Ok|Okay|No problem|Np][,| -] [take your time|I'll wait|no rush|thanks][.|!|]",
     "[Sure|Ok|Okay], [thanks|thank you] {agent_first}[.|!|]",
     "[k|ok|sure] [np|thanks|ty]",
+    "[Alright|Okay|Cool][,|.] [I'm here|I'll hang on|go ahead][.|!|]",
 )
 STILL_THERE = (
     "[Are you still there|Still with me|Are you still with me], {first}?",
     "[Sorry for the wait|Thanks for holding], {first}. [Are you still there?|Still there?]",
+    "[Thanks for waiting|Appreciate you waiting], {first}. [You still with me?|Still around?]",
+    "[Just checking you're here|Quick check you're still here], {first}?",
 )
 YES_HERE = (
     "[Yes|Yep|Yeah], [still here|I'm here|here][.|!|]",
@@ -400,6 +457,14 @@ LOOKUPS = (
     "{bought}, [ordered|placed] {date}.",
     "[Okay,|Right,|Got it.] I see the {bought} on order {order}[, shipped {date}|, from {date}|].",
     "[There it is|Found it|Okay, there we go]: {order}, [{bought}|the {bought}][, {amount}|].",
+    "[Right|Okay|All set], [your account is open|your details are up|the order is open] [on my screen|in front of me|here]: {order}, the {bought}[, {amount}|].",
+    "[I've pulled up|Pulling up|I'm looking at] {order} [now|here][ - the {bought}|, with the {bought}|]. [Placed on|Ordered on|Dated] {date}[, is that right|, correct|]?",
+    "[That's the one|Yes, I see it|Got it right here]: [the {bought}|a {bought}] on [order |]{order}[, {amount}|, paid {amount}|].",
+    "[Thanks|Thank you][, {first}|]. [Your order|Order {order}] [shows|has] the {bought}[ and was placed {date}| from {date}|][.|!]",
+    "[Just found|Now I see|I can confirm] [your|the] {bought} [purchase|order] [under|on] {order}[ from {date}|][.|!]",
+    "[Your account came up|Your records are here|Everything is loading now][, {first}|]. I [can see|have] the {bought} on [order |]{order}.",
+    "[Order|Purchase] {order} [is on my screen|is open here|has come up][, {first}|]: [one|a] {bought}[, bought {date}|, dated {date}|][.|!]",
+    "[So|Okay so|Right then], [the system shows|my screen shows|I'm seeing] {order} with [the|your] {bought}[ for {amount}|]. [Does that match?|That's the one, yes?|]",
 )
 SUPERVISOR = (
     "[Can I|Could I] [speak to|talk to] a supervisor[?|, please?]",
@@ -430,6 +495,9 @@ PROMISES = (
     "an answer|as soon as I hear back|by end of day].",
     "[Let me|I'll] [take this to|raise this with] [our warehouse|the returns team|the billing "
     "team] and [get back to you|reply] by e-mail [about order {order}|on the {short}|soon].",
+    "[This one needs|I need] [a second opinion|sign-off from the team|a check from the warehouse][, {first}|]. [You'll get an e-mail from me|I'll write to you] [within a day|by tomorrow|shortly][.|!]",
+    "[I've opened a request|I've logged a request|I've raised a ticket] with [the warehouse|{carrier}|our returns desk][ about the {short}|]. [The answer|Their reply|The result] [comes to you|will reach you] by e-mail[ within 48 hours| in a day or two|].",
+    "[I'd rather|I want to] [double-check|confirm|verify] [this|the {short}|order {order}] [with a colleague|with the team|first][, {first}|]. [Look out for|Watch for] my e-mail[ tomorrow| within a day|][.|!]",
 )
 PROMISE_OKS = (
     "[Ok|Okay|Alright|Fine][,|.] [thanks|I'll wait for the e-mail|I'll keep an eye on my inbox|"
@@ -444,6 +512,9 @@ ANYTHING_ELSE = (
     "[Anything|Is there anything] else [today|I can do for you|on your mind][, {first}|]?",
     "Can I help with anything else[, {first}| today|]?",
     "[Before you go|While I have you], is there anything else [about the order|I can look at]?",
+    "[Any other questions|Any more questions|Other questions] [about the {short}|on this order|for me][, {first}|]?",
+    "[Is that everything|Does that cover it|Have I answered everything][ for you|][, {first}|]?",
+    "[Something else I can|Anything more I should] [check|look at|help with][ while we're here|]?",
 )
 WAITING_TAILS = (
     "[I really need the {short}|I need the {short} soon|The {short} was a gift][.|!|]",
@@ -467,12 +538,16 @@ CONFIRM_TAILS = (
     "[added|saved][.|]",
     "[Any problem with it|If anything looks off|If it doesn't show up], [just|] [reply to the "
     "e-mail|come back to chat|let us know][.|]",
+    "[Your case|The case|Everything] [shows|has] [the change|the update|it] [now|already][, {first}|][.|]",
+    "[You don't need|No need] to [do anything else|call us|reply][ about the {short}|][.|]",
 )
 ACCEPT_TAILS = (
     "[I just want|All I want is] the {short} [sorted|fixed|dealt with][.|!|]",
     "[Thanks for offering|Appreciate the option|That's fair][, {agent_first}|][.|!]",
     "[Better than I expected|That's a relief|Phew][.|!|]",
     "[Please go ahead|Go ahead|Do it][.|!|]",
+    "[Let's do it|Yes please|Works for me][, {agent_first}|][.|!]",
+    "[That's|It's] [better than nothing|a good outcome|all I was after][.|!|]",
 )
 ORDER_TAILS = (
     "[It's|That's] the [one|order] with the {short}[.|!|]",
@@ -487,6 +562,8 @@ BYE_THANKS = (
     "[Great|Perfect|Awesome|Brilliant|Lovely|Good], [the {short} was all I needed|that's "
     "all|that's everything|that sorts it][!|.]",
     "[No|Nope|Nah], [that's it|all good|nothing else][ for today| for now|][.|!]",
+    "[Brill|Sweet|Fab|Cool], [thanks a million|thanks so much|ta][!|.]",
+    "[You sorted it|You fixed it|You made that easy][, thanks|, thank you|][!|.]",
 )
 BYE_WORDS = (
     "[Bye|Bye now|Goodbye|See ya|Take care][!|.|]",
@@ -503,6 +580,8 @@ BYES = (
     "[Great|Perfect|Awesome], [thank you|thanks][.|!] [Bye|Bye for now|Have a good day][.|!]",
     "[Thanks|Thank you] for the [help|quick help|help today][!|.]",
     "That's [all|everything][, thanks| for now, thanks|][.|!]",
+    "[Nothing else|Nope, nothing else|I'm good], [cheers|ta|thank you][.|!] [Bye|Later|Take care][!|.|]",
+    "[All good here|I'm all set|That covers it][, {agent_first}|][.|!] [Thanks again|Cheers again|Thanks for that][!|.]",
 )
 CLOSINGS = (
     "[Thanks for your patience with the {short}|Sorry again for the trouble with the "
@@ -518,4 +597,9 @@ CLOSINGS = (
     "day|Have a lovely evening|Take care|All the best][!|.]",
     "[Thanks for your patience today|Thanks for bearing with me|Thanks for your time], "
     "{first}. [Bye for now|Goodbye|Take care][!|.]",
+    "[Okay|Alright|Right], {first}, [that's all on record|we're done here|you're all set][.|!] [Look after yourself|Stay well|Cheers][!|.]",
+    "[It was nice chatting|Nice talking to you|Thanks again for writing in], {first}. [We're here if the {short} acts up again|Shout if you need anything|You know where to find us][!|.]",
+    "[Your case notes are updated|The case is updated|It's all on file][, {first}|]. [Bye for now|Cheers|Take it easy][!|.]",
+    "[Wishing you a good rest of the day|Thanks once more|Cheers for your patience], {first}[!|.] [Bye|Bye now|So long][!|.]",
+    "[I'll leave you to it|That's us done|We're all finished], {first}. [Happy shopping|Enjoy the {short}|Look after that {short}][!|.]",
 )

@@ -65,6 +65,27 @@ def promo_for(r: random.Random, day: date) -> str:
     return r.choice(seasonal + list(ALL_YEAR_PROMOS))
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def date_said(r: random.Random, day: date) -> str:
+    """`day` as people write a date, in one of the usual ways."""
+    month, d = f"{day:%B}", day.day
+    return r.choice(
+        (
+            f"{month} {d}, {day.year}",
+            f"{month} {d}",
+            f"{month} {_ordinal(d)}",
+            f"{d} {month}",
+            f"the {_ordinal(d)} of {month}",
+            f"{day.month}/{d}",
+            f"{day.month}/{d}/{day.year}",
+            f"{day:%b} {d}",
+        )
+    )
+
+
 def case_slots(
     r: random.Random,
     product_type: ProductType,
@@ -86,7 +107,7 @@ def case_slots(
             "product": product_name,
             "short": product_type.noun.lower(),
             "order": f"#{order_number}",
-            "date": f"{ordered:%B} {ordered.day}, {ordered.year}",
+            "date": date_said(r, ordered),
             "month": f"{ordered:%B}",
             "days": f"{days} day{'s' if days > 1 else ''}",
             "weeks": f"{max(1, days // 7)} week{'s' if days >= 14 else ''}",
@@ -177,10 +198,15 @@ def _extras(issue: int, customer: Customer, created: date) -> list[str]:
     years = (created - customer.since).days / 365.25 if customer.since else 0.0
     if years >= 2:
         out.append(
-            f"I've been [ordering from|shopping with|a customer of|buying from] [you|{{company}}] "
-            f"since {customer.since.year if customer.since else ''}"
+            f"[I've been [ordering from|shopping with|a customer of|buying from] [you|{{company}}] "
+            f"since {customer.since.year if customer.since else ''}|I've [shopped|ordered] "
+            "[here|with you] for [years|a good few years|a long time] now|[My first order with "
+            "you was|I started ordering with you] [back |]in "
+            f"{customer.since.year if customer.since else ''}]"
             "[ and this is the first time anything like this has happened| and never had a "
-            "problem before|, so I know this isn't normal for you| and I've always been happy|]."
+            "problem before|, so I know this isn't normal for you| and I've always been happy|"
+            ", and [nothing like this has|this hasn't] happened before| without a single "
+            "complaint until now|]."
         )
     elif customer.orders_before == 0:
         out.append(

@@ -38,6 +38,8 @@ QUESTION_LEADS = (
     "[One question|A quick question|Just one thing][, {first}|]: ",
     "[Could you help me with one detail|I need one detail from you][ on the {short}|]: ",
     "[Before I go ahead|First],[ {first},|] ",
+    "[So I can get this right|To make sure I have it right|To check I understand][, {first}|]: ",
+    "[One thing would help|It would help to know|I'd like to confirm one thing][ about the {short}|]: ",
 )
 CHASE_AFTER_HOURS = 24  # a customer chases only when the agent has been quiet this long
 # A customer's reply to an agent's recent update, where a later one would chase.
@@ -131,7 +133,7 @@ def email_bodies(
                 text = one(ap.finals)
             text = voice.words.apply(text)
             if voice.recap and step in ("ack", "offer"):  # their habit: the case at the top
-                text = voice.recap.format_map(s) + "\n\n" + text
+                text = vary(r, voice.recap).format_map(s) + "\n\n" + text
             out.append((True, f"{greeting}\n\n{text}\n\n{voice.signature}"))
             continue
         if step == "open":

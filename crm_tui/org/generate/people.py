@@ -2,7 +2,7 @@
 
 Latent variables: agent skill (User), shopping habit (Account), closure speed per
 shipping state (State). Every agent works a shift in their own time zone (`worktime`);
-phones are fictional (555-01xx) with an area code of the person's state or zone.
+phones are fictional (555-01xx) with an area code of the person's city or zone.
 """
 
 from __future__ import annotations
@@ -310,7 +310,7 @@ def _customers(
                 "FirstName": first,
                 "LastName": last,
                 "PersonEmail": email,
-                "Phone": fictional_phone(r_phone, state),
+                "Phone": fictional_phone(r_phone, state, city),
                 "RecordTypeId": RECORD_TYPE_PERSON_ACCOUNT,
                 "ShippingCity": city,
                 "ShippingState": state,

@@ -207,7 +207,8 @@ def build(
             body = body.format(stage_lists=stage_lists(data))
         w.add("Knowledge__kav", {"Id": aid, "Title": title, "Summary": summary,
                                  "FAQ_Answer__c": body, "UrlName": slug(title),
-                                 "PublishStatus": "Online", "Language": "en_US"})  # fmt: skip
+                                 "PublishStatus": "Online", "Language": "en_US",
+                                 "IsVisibleInCsp": 0})  # fmt: skip
 
     # ---- territories and their agents
     territory_id = IdMaker("Territory2")

@@ -186,6 +186,18 @@ SIGNOFFS = (
     "{first}",
     "Thx\n{first}",
     "Sent from my phone",
+    "Best wishes,\n{first}",
+    "Warmly,\n{first}",
+    "Take care,\n{first}",
+    "Thanks so much,\n{full}",
+    "Regards,\n{full}",
+    "Cheers!\n{first}",
+    "Thanks!\n{first}",
+    "Talk soon,\n{first}",
+    "With thanks,\n{full}",
+    "Yours,\n{full}",
+    "{full}\nSent from my iPad",
+    "Thank you!\n- {first}",
 )
 # Words some customers start sentences with.
 HABITS = ("So", "Also", "Basically", "Anyway", "Honestly", "Just FYI", "Btw", "Well", "Ok so")
@@ -226,6 +238,22 @@ CLOSINGS = (
     "Regards",
     "Thank you",
     "Sincerely",
+    "Warmly",
+    "With thanks",
+    "Many thanks",
+    "Cheers",
+    "Take care",
+    "All best",
+    "Thanks again",
+    "Kindest regards",
+    "Speak soon",
+    "Best wishes",
+    "Thanks so much",
+    "Respectfully",
+    "Yours",
+    "Talk soon",
+    "Until next time",
+    "With best wishes",
 )
 ROLES = (
     "Customer Care",
@@ -240,8 +268,30 @@ ROLES = (
     "Help Desk",
     "Customer Service Representative",
     "Care Team Lead",
+    "Returns Coordinator",
+    "Customer Advocate",
+    "Member Services",
+    "Online Orders Team",
+    "Shipping & Delivery Desk",
+    "Product Care Specialist",
+    "Customer Happiness Team",
+    "Escalations Desk",
+    "Warranty Desk",
+    "Billing Support",
 )
-AGENT_GREETINGS = ("Hi {first},", "Hello {first},", "Dear {first},", "Hi {first}!", "{first},")
+AGENT_GREETINGS = (
+    "Hi {first},",
+    "Hello {first},",
+    "Dear {first},",
+    "Hi {first}!",
+    "{first},",
+    "Hey {first},",
+    "Hi there {first},",
+    "Hello {first}!",
+    "Hi, {first}.",
+    "Hello {first} -",
+    "Dear {first}:",
+)
 
 
 @dataclass(frozen=True)
@@ -256,12 +306,16 @@ class AgentVoice:
 
 # Lines some agents put above their e-mails' text, naming the case's order and product.
 RECAPS = (
-    "Order: {order} | Item: {product} | Ordered: {date}",
-    "Re: order {order} ({product}, {date})",
-    "Your order {order} - {product}",
-    "[Order {order}] {product}",
-    "Reference: {order} / {product}",
-    "Regarding: {product} (order {order}, placed {date})",
+    "[Order|Order no.|Order number]: {order} | [Item|Product|Article]: {product}[ | Ordered: "
+    "{date}| | Placed: {date}|]",
+    "[Re|RE|About|Concerning]: [order|your order|purchase] {order} ({product}[, {date}|])",
+    "[Your order|Order|Your purchase] {order} [-|/|:] {product}",
+    "[Order {order}:|{order} -|(Order {order})] {product}",
+    "[Reference|Ref|Case ref|Your reference]: {order} [/|-|,] {product}",
+    "[Regarding|About|In reference to]: [the |your |]{product} ([order|purchase] {order}"
+    "[, placed {date}|, ordered {date}|, from {date}|])",
+    "[Case|Ticket] about {order}[ - {product}|: {product}| ({product})]",
+    "[Item|Product] on file: {product}[, order {order}| ({order})| under {order}]",
 )
 
 

@@ -447,6 +447,13 @@ OBJECTS: tuple[SObject, ...] = (
                 PUBLISH_STATUSES,
             ),
             _pick("Language", "Language", "Language of this article version.", LOCALES),
+            Field(
+                "IsVisibleInCsp",
+                FieldType.BOOLEAN,
+                "Visible to Customers",
+                "Whether customers may read the article; an internal-only article is for "
+                "the company's staff alone.",
+            ),
         ),
         "Title",
         ("Title", "Summary", "UrlName"),

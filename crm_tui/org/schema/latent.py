@@ -29,6 +29,8 @@ ARTICLE_POLICY = ("Knowledge__kav", "policy")
 # (days after the order's EffectiveDate the resolution stays valid; null = no limit)
 ARTICLE_QA = ("Knowledge__kav", "qa")
 # [{"question": "...", "answer": "..."}]: each answer is a verbatim span of FAQ_Answer__c
+ARTICLE_INTERNAL_QA = ("Knowledge__kav", "internal_qa")
+# the same, of an internal-only article (IsVisibleInCsp false): never a knowledge_qa item
 CASE_POLICY_VIOLATION = ("Case", "policy_violation")
 # {"article": Knowledge__kav Id or null, "offered": "Extended Warranty", "why": "..."}
 # null article = the agent kept to the policy

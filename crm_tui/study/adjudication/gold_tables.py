@@ -16,9 +16,10 @@ TITLE = "Original vs corrected gold"  # how every output names the table
 
 
 def title(comparison: GoldComparison) -> str:
+    kept = ", exclusions kept in" if comparison.with_excluded else ""
     return (
         f"{TITLE} (version {comparison.version}, "
-        f"{comparison.content_hash[:12]}, from {comparison.parent_hash[:12]}): % right"
+        f"{comparison.content_hash[:12]}, from {comparison.parent_hash[:12]}{kept}): % right"
     )
 
 
@@ -38,6 +39,7 @@ def gold_records(comparison: GoldComparison) -> Iterator[list[object]]:
     yield [section, "", "", "version", comparison.version]
     yield [section, "", "", "content_hash", comparison.content_hash]
     yield [section, "", "", "parent_hash", comparison.parent_hash]
+    yield [section, "", "", "with_excluded", comparison.with_excluded]
     for row in comparison.rows:
         yield [section, row.family, "", "items", row.items]
         yield [section, row.family, "", "corrected", row.corrected]

@@ -6,6 +6,8 @@ the gold, ordered by the weight of evidence:
 - each flag weighs 1, and 1 more when it suggests an answer;
 - the largest group of people agreeing on an answer other than the gold weighs 1 a person
   (from two people up) and 0.5 an agent answer in the same group.
+People's answers are those the report counts (`results/baseline.py`): measured queries
+only, never a practice or check answer, and nothing a coordinator excluded.
 Undecided queries come first. A decision (keep, correct with a new gold checked against
 the family's answer type, or drop) names a category of the study's audit taxonomy and a
 note; who and when are stored, and deciding again adds a row. Each person's latest
@@ -27,11 +29,11 @@ from sqlmodel import Session, col, select
 
 from crm_tui.errors import CrmTuiError
 from crm_tui.study.results.agent_runs import agent_answers
+from crm_tui.study.results.baseline import baseline
 from crm_tui.study.store.db import StudyStore, lock
 from crm_tui.study.store.models import (
     Adjudication,
     Annotator,
-    Attempt,
     AttemptStatus,
     AuditFlag,
     Mode,
@@ -270,12 +272,9 @@ def adjudication_queue(store: StudyStore, study_id: int, actor_id: int) -> list[
         two_person = study_protocol(study).two_person_rule
         names = dict(session.exec(select(Annotator.id, Annotator.name)).all())
         humans: dict[int, list[str | None]] = defaultdict(list)
-        for attempt in session.exec(
-            select(Attempt).where(
-                Attempt.study_id == study_id, Attempt.status == AttemptStatus.SUBMITTED
-            )
-        ):
-            humans[attempt.item_id].append(attempt.answer_raw)
+        for attempt in baseline(session, study).attempts:  # never a practice or check answer
+            if attempt.status == AttemptStatus.SUBMITTED:
+                humans[attempt.item_id].append(attempt.answer_raw)
         agents: dict[int, list[str | None]] = defaultdict(list)
         for _, answer in agent_answers(session, study.task_set_hash):
             if answer.answer is not None:  # no submission says nothing about the gold

@@ -1,9 +1,10 @@
 """Scores under the original gold and under the latest audited version, side by side.
 
-People's answers (submitted, and expired ones as no submission) and agents' answers to the
-study's queries are scored afresh by the one scorer against each gold; a dropped query
-leaves the corrected columns. "ALL" is the unweighted mean of the family scores, as in
-the report.
+The report's baseline (`results/baseline.py`): people's answers to the measured queries
+(submitted, and expired ones as no submission), without the exclusions unless they are
+kept, and agents' answers to the same queries, scored afresh by the one scorer against
+each gold; a dropped query leaves the corrected columns. So the original column is the
+report's own figure. "ALL" is the unweighted mean of the family scores, as in the report.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from crm_tui.study.adjudication.queue import study_taskset, version_taskset, versions
 from crm_tui.study.results.agent_runs import agent_answers
+from crm_tui.study.results.baseline import Baseline, baseline, submission
 from crm_tui.study.results.summary import ALL, agent_label, ordered_families
-from crm_tui.study.store.models import Attempt, AttemptStatus, Study, StudyItem, row_id
+from crm_tui.study.store.models import Study, row_id
 from crm_tui.tasks.pro_scoring import score_instance
-from crm_tui.tasks.scoring import NO_SUBMISSION, all_score
+from crm_tui.tasks.scoring import all_score
 from crm_tui.tasks.versions import CORRECT, DROP
 
 Side = tuple[float | None, float | None]  # (under the original gold, under the corrected)
@@ -42,6 +44,7 @@ class GoldComparison:
     content_hash: str
     agents: list[str]
     rows: list[GoldRow]
+    with_excluded: bool = False  # the people and attempts a coordinator excluded kept in
 
 
 def _mean(values: list[float]) -> float | None:
@@ -53,24 +56,25 @@ def _all(values: Mapping[str, float | None]) -> float | None:
     return all_score(present) if present else None
 
 
-def gold_comparison(session: Session, study: Study) -> GoldComparison | None:
-    """None until the study has an audited version."""
+def gold_comparison(
+    session: Session, study: Study, counted: Baseline | None = None, *, with_excluded: bool = False
+) -> GoldComparison | None:
+    """None until the study has an audited version. `counted`: the baseline, when the
+    caller has it (else read here, keeping the exclusions when `with_excluded`)."""
     if not versions(session, row_id(study)):
         return None
-    original = {inst.idx: inst for inst in study_taskset(session, study).instances}
+    counted = counted or baseline(session, study, with_excluded=with_excluded)
+    measured = {item.idx for item in counted.items}
+    original = {
+        inst.idx: inst for inst in study_taskset(session, study).instances if inst.idx in measured
+    }
     corrected_set, info = version_taskset(session, study)
     corrected = {inst.idx: inst for inst in corrected_set.instances}
     decisions = {change.idx: change.decision for change in info.changes}
-    idx_of = {
-        row_id(item): item.idx
-        for item in session.exec(select(StudyItem).where(StudyItem.study_id == study.id))
-    }
+    idx_of = {row_id(item): item.idx for item in counted.items}
     answers: dict[int, list[tuple[str, str | None]]] = defaultdict(list)  # idx -> (who, answer)
-    for attempt in session.exec(select(Attempt).where(Attempt.study_id == study.id)):
-        if attempt.status == AttemptStatus.SUBMITTED:
-            answers[idx_of[attempt.item_id]].append(("", attempt.answer_raw))
-        elif attempt.status == AttemptStatus.EXPIRED:
-            answers[idx_of[attempt.item_id]].append(("", NO_SUBMISSION))
+    for attempt in counted.attempts:
+        answers[idx_of[attempt.item_id]].append(("", submission(attempt)))
     labels: set[str] = set()
     for run, answer in agent_answers(session, study.task_set_hash):
         if answer.idx in original:
@@ -130,6 +134,7 @@ def gold_comparison(session: Session, study: Study) -> GoldComparison | None:
         content_hash=info.content_hash,
         agents=sorted(labels),
         rows=rows,
+        with_excluded=counted.with_excluded,
     )
 
 

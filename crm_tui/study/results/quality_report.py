@@ -22,6 +22,7 @@ from datetime import datetime
 import numpy as np
 from sqlmodel import Session, col, select
 
+from crm_tui.study.results.baseline import attempt_score, baseline
 from crm_tui.study.store.models import (
     Annotator,
     Assignment,
@@ -248,8 +249,10 @@ def build_quality(session: Session, study: Study) -> QualityReport | None:
                 },
             )
         )
+    # The report's baseline, with and without the exclusions: the same answers and scores
+    kept_in = baseline(session, study, with_excluded=True).attempts
+    kept = baseline(session, study).attempts
     dropped = quality.excluded(session, sid)
-    kept = [a for a in measured if not dropped.drops(a)]
     return QualityReport(
         practice_items=len(plan.practice_idx),
         check_items=len(plan.check_idx),
@@ -258,13 +261,13 @@ def build_quality(session: Session, study: Study) -> QualityReport | None:
         people=people,
         excluded_people=len(dropped.people),
         excluded_attempts=len(dropped.attempts),
-        accuracy_without_excluded=_mean(a.score for a in kept),
-        accuracy_with_excluded=_mean(a.score for a in measured),
+        accuracy_without_excluded=_mean(attempt_score(a) for a in kept),
+        accuracy_with_excluded=_mean(attempt_score(a) for a in kept_in),
         answers_without_excluded=len(kept),
-        answers_with_excluded=len(measured),
+        answers_with_excluded=len(kept_in),
     )
 
 
-def _mean(scores: Iterable[float | None]) -> float | None:
-    values = [s or 0.0 for s in scores]
+def _mean(scores: Iterable[float]) -> float | None:
+    values = list(scores)
     return sum(values) / len(values) if values else None

@@ -7,12 +7,27 @@ from collections.abc import Iterator
 
 from rich.table import Table
 
-from crm_tui.study.results.quality_report import QualityReport
+from crm_tui.study.results.quality_report import PersonQuality, QualityReport
 from crm_tui.study.results.render import DASH, TableView
 
 
 def _pct(value: float | None) -> str:
     return DASH if value is None else f"{value * 100:.1f}"
+
+
+def _flags(person: PersonQuality) -> str:
+    """The flags raised, with their counts: "fast 2, repeated 1, straight-lining"."""
+    counted = (
+        ("fast", person.fast_answers),
+        ("repeated", person.repeated_answers),
+        ("idle", person.idle_spans),
+    )
+    raised = [f"{flag} {count}" for flag, count in counted if count]
+    return ", ".join(raised + (["straight-lining"] if person.straight_lining else []))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def quality_tables(quality: QualityReport) -> list[TableView]:
@@ -35,17 +50,7 @@ def quality_tables(quality: QualityReport) -> list[TableView]:
                 p.qualification or DASH,
                 str(p.check_answers),
                 _pct(p.check_accuracy) + (f" ({p.check_verdict})" if p.check_verdict else ""),
-                ", ".join(
-                    f"{flag} {count}"
-                    for flag, count in (
-                        ("fast", p.fast_answers),
-                        ("repeated", p.repeated_answers),
-                        ("idle", p.idle_spans),
-                    )
-                    if count
-                )
-                + (", straight-lining" if p.straight_lining else "")
-                or DASH,
+                _flags(p) or DASH,
                 p.excluded
                 or (f"{len(p.excluded_attempts)} attempt(s)" if p.excluded_attempts else DASH),
                 p.completion_code or DASH,
@@ -58,8 +63,8 @@ def quality_tables(quality: QualityReport) -> list[TableView]:
         ["Answers counted", "Answers", "Accuracy %"],
         [
             [
-                f"without exclusions ({quality.excluded_people} people, "
-                f"{quality.excluded_attempts} attempts left out)",
+                f"without exclusions ({_count(quality.excluded_people, 'person', 'people')}, "
+                f"{_count(quality.excluded_attempts, 'attempt', 'attempts')} left out)",
                 str(quality.answers_without_excluded),
                 _pct(quality.accuracy_without_excluded),
             ],

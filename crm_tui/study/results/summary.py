@@ -32,6 +32,7 @@ from crm_tui.study.results.analysis import (
     Statistics,
     analyse,
 )
+from crm_tui.study.results.baseline import attempt_score, baseline, submission
 from crm_tui.study.results.inference import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, BootstrapOptions
 from crm_tui.study.results.paper_results import FRAMEWORK_LABELS, PaperRow, load_paper_results
 from crm_tui.study.results.process import Process, build_process
@@ -41,7 +42,6 @@ from crm_tui.study.results.report_rows import (
     AgentPair,
     AttemptRow,
     agent_answer_rows,
-    answered_attempts,
 )
 from crm_tui.study.results.stats import (
     AlphaEstimate,
@@ -55,21 +55,18 @@ from crm_tui.study.results.stats import (
 )
 from crm_tui.study.results.turn_modes import TurnItemRow, TurnModeRow, turn_items, turn_modes
 from crm_tui.study.store.models import (
-    AttemptStatus,
     AuditFlag,
     RealismRating,
     Study,
     StudyItem,
     row_id,
 )
-from crm_tui.study.work.quality import excluded, unmeasured_item_ids
 from crm_tui.study.work.ratings import rating_targets
 from crm_tui.study.work.studies import study_protocol
 from crm_tui.tasks.families import Family
 from crm_tui.tasks.pro_families import all_families, pro_families, pro_only_names
 from crm_tui.tasks.pro_scoring import answer_key
 from crm_tui.tasks.scoring import (
-    NO_SUBMISSION,
     all_score,
     gold_text,
     is_right,
@@ -188,6 +185,10 @@ class Report:
     turn_items: list[TurnItemRow] | None = None
     # over- and under-refusal (`refusals.py`); None: no confidentiality item, no refusal
     refusals: list[RefusalRow] | None = None
+    # the exclusions in force (people, single attempts) and whether the figures keep them
+    excluded_people: int = 0
+    excluded_attempts: int = 0
+    with_excluded: bool = False
 
 
 @dataclass(frozen=True)
@@ -229,18 +230,8 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
     )
     # The baseline: measured items only (never practice or check items), without the
     # people and attempts excluded unless asked.
-    unmeasured = unmeasured_item_ids(session, study)
-    dropped = excluded(session, row_id(study)) if not options.with_excluded else None
-    items = [
-        item
-        for item in session.exec(select(StudyItem).where(StudyItem.study_id == study.id))
-        if row_id(item) not in unmeasured
-    ]
-    answered = [
-        a
-        for a in answered_attempts(session, row_id(study))  # plain rows: ORM objects cost
-        if a.item_id not in unmeasured and not (dropped and dropped.drops(a))
-    ]
+    counted = baseline(session, study, with_excluded=options.with_excluded)
+    items, answered = counted.items, counted.attempts
     attempts_by_item: dict[int, list[AttemptRow]] = defaultdict(list)
     for attempt in answered:
         attempts_by_item[attempt.item_id].append(attempt)
@@ -254,7 +245,7 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
     ratings = [
         r
         for r in session.exec(select(RealismRating).where(RealismRating.study_id == study.id))
-        if not (dropped and r.annotator_id in dropped.people)
+        if counted.counts_person(r.annotator_id)
     ]
     crmarena = study.org_fingerprint == CRMARENA
     return Report(
@@ -274,10 +265,15 @@ def build_report(session: Session, study: Study, options: ReportOptions | None =
         ),
         statistics=analyse(_outcomes(study, items, answered, runs, ratings), bootstrap),
         quality=build_quality(session, study),
-        turn_modes=turn_modes(session, study, runs, agent_label, FAMILY_ORDER),
-        gold=gold_comparison(session, study),
+        turn_modes=turn_modes(
+            session, study, {a.id for a in answered}, runs, agent_label, FAMILY_ORDER
+        ),
+        gold=gold_comparison(session, study, counted),
         turn_items=turn_items(study, process),
         refusals=refusal_rows(items, answered, runs, agent_label),
+        excluded_people=len(counted.excluded.people),
+        excluded_attempts=len(counted.excluded.attempts),
+        with_excluded=options.with_excluded,
     )
 
 
@@ -308,9 +304,9 @@ def _outcomes(
             HumanAnswer(
                 item=position[a.item_id],
                 person=f"annotator {a.annotator_id}",
-                score=_attempt_score(a),
+                score=attempt_score(a),
                 answer=answer_key(task_of[a.item_id], a.answer_normalised or "None")
-                if is_submission(_submission(a))
+                if is_submission(submission(a))
                 else None,
                 active_ms=a.active_ms,
             )
@@ -332,15 +328,6 @@ def _outcomes(
 
 
 # ----------------------------------------------------------------- performance
-def _submission(attempt: AttemptRow) -> str | None:
-    """The submitted answer; NO_SUBMISSION for an expired (or skipped) attempt."""
-    return attempt.answer_raw if attempt.status == AttemptStatus.SUBMITTED else NO_SUBMISSION
-
-
-def _attempt_score(attempt: AttemptRow) -> float:
-    return (attempt.score or 0.0) if is_submission(_submission(attempt)) else 0.0
-
-
 def _agents(runs: list[AgentPair]) -> list[Agent]:
     trials: dict[tuple[str, str], set[int]] = defaultdict(set)
     for run, _ in runs:
@@ -382,7 +369,7 @@ def _humans(
     attempts_by_item: dict[int, list[AttemptRow]],
     attempts: list[AttemptRow],
 ) -> HumanResult:
-    scores = [_attempt_score(a) for a in attempts]
+    scores = [attempt_score(a) for a in attempts]
     accuracy = sum(scores) / len(scores) if scores else None
     groups = [(item.task, _submissions(attempts_by_item[row_id(item)])) for item in items]
     agreement = mean_pairwise_agreement(
@@ -405,7 +392,7 @@ def _pair_score(task: str, answer: str, other: str) -> float:
 
 
 def _submissions(attempts: list[AttemptRow]) -> list[str]:
-    return [answer for a in attempts if (answer := _submission(a)) is not None]
+    return [answer for a in attempts if (answer := submission(a)) is not None]
 
 
 def _agent_results(runs: list[AgentPair]) -> dict[str, AgentResult]:
@@ -551,10 +538,10 @@ def _disputed(
     disputed = []
     for item in sorted(items, key=lambda i: i.idx):
         # a late or missing answer says nothing about the gold: submissions only
-        attempts = [a for a in attempts_by_item[row_id(item)] if is_submission(_submission(a))]
+        attempts = [a for a in attempts_by_item[row_id(item)] if is_submission(submission(a))]
         if len(attempts) < 2:
             continue
-        wrong = sum(not is_right(_attempt_score(a)) for a in attempts) / len(attempts)
+        wrong = sum(not is_right(attempt_score(a)) for a in attempts) / len(attempts)
         if wrong <= 0.5:
             continue
         common, _ = Counter(a.answer_normalised or "None" for a in attempts).most_common(1)[0]

@@ -1,8 +1,9 @@
 """Single- versus multi-turn solving in the report: accuracy each way and the customer's
 turns, per task family, for people and for agents.
 
-People: a study's solve part makes items interactive (`conversations.py`); submitted
-attempts only, as in `conversations.single_vs_multi`, each scored as its family scores.
+People: a study's solve part makes items interactive (`conversations.py`); the submitted
+attempts of the report's baseline (`baseline.py`: measured items, exclusions as asked),
+each scored as its family scores.
 Agents: a record with customer turns (`user_turns`, from an interactive CRMArena-Pro
 run) is multi-turn, any other single-turn; an agent is listed in a family only where it
 has multi-turn records there. The section is in the report only when the study has
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
@@ -73,17 +74,19 @@ def has_interactive_items(study: Study) -> bool:
 def turn_modes(
     session: Session,
     study: Study,
+    counted: Collection[int],
     runs: Sequence[AgentPair],
     agent_label: Callable[[str, str], str],
     family_order: Sequence[str],
 ) -> list[TurnModeRow] | None:
-    """Per family (in `family_order`): people first, then each agent with multi-turn
-    records there, by label. None when the study has no interactive items."""
+    """Per family (in `family_order`): people first (their attempts with an id in
+    `counted`), then each agent with multi-turn records there, by label. None when the
+    study has no interactive items."""
     if not has_interactive_items(study):
         return None
     abbrev = {name: family.abbrev for name, family in all_families().items()}
     tallies: dict[tuple[str, str], _Tally] = defaultdict(lambda: _Tally([], [], []))
-    for answer in mode_answers(session, study):
+    for answer in mode_answers(session, study, counted):
         tally = tallies[abbrev.get(answer.task, answer.task), HUMANS]
         if answer.multi:
             tally.multi.append(answer.score)

@@ -54,6 +54,7 @@ from sqlmodel import Session
 from crm_tui.atomic import check_output_path, create_private_file
 from crm_tui.errors import CrmTuiError
 from crm_tui.paths import StudyLocation, is_database_url, redact_url
+from crm_tui.study.store import db_logins
 from crm_tui.study.store.migrations import (
     LATEST_VERSION,
     current_version,
@@ -327,13 +328,17 @@ def _refuse_foreign_database(path: Path) -> None:
 def _refuse_foreign_schema(conn: Connection, display: str) -> None:
     """On a server: refuse a database whose schema holds another program's tables."""
     inspector = inspect(conn)
-    tables = set(inspector.get_table_names())
+    # The study's schema, where a store is already: an annotator's login reads a view
+    # named study_item first (`db_logins.py`), which hides the table from the search path.
+    schema = db_logins.study_schema(conn)
+    tables = set(inspector.get_table_names(schema=schema))
     if tables and not _STUDY_TABLES <= tables:
         other = sorted(tables - _STUDY_TABLES)
         raise CrmTuiError(
             f"{display} is not a crm-tui study store (it holds other tables, such as {other[0]!r})"
         )
-    if tables and [c["name"] for c in inspector.get_columns("schema_version")] != _VERSION_COLUMNS:
+    columns = inspector.get_columns("schema_version", schema=schema) if tables else []
+    if tables and [c["name"] for c in columns] != _VERSION_COLUMNS:
         raise CrmTuiError(
             f"{display} is not a crm-tui study store (its schema_version table is not ours)"
         )
@@ -407,6 +412,10 @@ class StudyStore:
         # For the one reading: how the file was read when that is worth saying.
         self.note = reading.note if reading else None
         self.app_session = uuid.uuid4().hex  # tags this process's events
+        # On a server: the connection cannot read gold answers (an annotator's login,
+        # `db_logins.py`), and the profile that login is. A file is its holder's, whole.
+        self.blinded = False
+        self.login_profile_id: int | None = None
         self._pid = os.getpid()
 
     def __repr__(self) -> str:
@@ -477,7 +486,10 @@ class StudyStore:
                     conn.execute(
                         text("SELECT pg_advisory_xact_lock(:store)"), {"store": STORE_LOCK_KEY}
                     )
-                migrate(conn, display, clock.wall(), target_version)
+                before = migrate(conn, display, clock.wall(), target_version)
+                standing = db_logins.standing(conn)
+                if before < target_version and standing.reads_gold and db_logins.is_set_up(conn):
+                    db_logins.set_up(conn)  # new tables and columns: logins' views and grants
         except DBAPIError as exc:
             engine.dispose()
             reason = _scrubbed(exc, engine.url.password)
@@ -487,7 +499,10 @@ class StudyStore:
         except CrmTuiError:
             engine.dispose()
             raise
-        return cls(display, engine, clock)
+        store = cls(display, engine, clock)
+        store.blinded = not standing.reads_gold
+        store.login_profile_id = standing.login_profile_id
+        return store
 
     @classmethod
     def open_existing(cls, path: StudyLocation, clock: Clock | None = None) -> StudyStore:
@@ -595,6 +610,15 @@ class StudyStore:
             f"the study store at {self.path} stayed busy for {BUSY_TIMEOUT_S} s "
             "(other writers); your answer was not saved: try again"
         )
+
+    def refuse_blinded(self) -> None:
+        """Refuse, in one line, a coordinator's command on an annotator's login."""
+        if self.blinded:
+            raise CrmTuiError(
+                f"{self.path} connects with an annotator's PostgreSQL login, which cannot "
+                "read gold answers, invitations or other people's work: coordinator "
+                "commands need the URL of the store's owner"
+            )
 
     def now(self) -> tuple[datetime, int]:
         """(wall stamp in UTC, monotonic ms) read together."""

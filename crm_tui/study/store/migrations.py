@@ -410,9 +410,10 @@ def current_version(conn: Connection) -> int:
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
         ).first()
     else:
+        # Found through the search path: an annotator's login reads views first
+        # (`db_logins.py`), so its current_schema() is not the study's.
         exists = conn.exec_driver_sql(
-            "SELECT 1 FROM information_schema.tables "
-            "WHERE table_schema = current_schema() AND table_name = 'schema_version'"
+            "SELECT 1 WHERE to_regclass('schema_version') IS NOT NULL"
         ).first()
     if not exists:
         return 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from crm_tui import __version__
 from crm_tui.errors import CrmTuiError
@@ -393,7 +393,9 @@ def submit(
         if limit is not None and timing.active_ms > limit:
             attempt.status = AttemptStatus.EXPIRED
         attempt.answer_raw, attempt.answer_normalised = raw, normalise_answer(raw)
-        attempt.score = points = score_answer(item, raw)
+        # An annotator's login reads no gold (but a practice item's): the coordinator's
+        # side scores the answer later (`score_pending`).
+        attempt.score = points = None if item.gold_json is None else score_answer(item, raw)
         attempt.confidence, attempt.note = confidence, note
         session.add(attempt)
     show = study.training_feedback or quality.is_practice(study, item)  # the gate's feedback
@@ -402,9 +404,32 @@ def submit(
         status=AttemptStatus(attempt.status),
         wall_ms=timing.wall_ms,
         active_ms=timing.active_ms,
-        correct=is_right(points) if show else None,
+        correct=is_right(points) if show and points is not None else None,
         score=points if show else None,
     )
+
+
+def score_pending(store: StudyStore) -> int:
+    """Score the answers submitted through annotators' logins, which cannot read gold
+    (`store/db_logins.py`); how many. Run where gold can be read: before a report, the
+    live view or an export. Nothing to do on a file: its answers are scored at submit."""
+    if not store.on_server or store.blinded:
+        return 0
+    with store.transaction() as session:
+        pending = session.exec(
+            select(Attempt, StudyItem)
+            .join(StudyItem, col(StudyItem.id) == col(Attempt.item_id))
+            .where(
+                col(Attempt.score).is_(None),
+                col(Attempt.answer_raw).is_not(None),
+                Attempt.status != AttemptStatus.IN_PROGRESS,
+            )
+            .with_for_update(of=Attempt)  # scored once, whoever else scores meanwhile
+        ).all()
+        for attempt, item in pending:
+            attempt.score = score_answer(item, attempt.answer_raw or "None")
+            session.add(attempt)
+        return len(pending)
 
 
 def skip(store: StudyStore, attempt_id: int, note: str | None = None) -> None:

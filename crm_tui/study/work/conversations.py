@@ -13,7 +13,7 @@ persona comes from the task file, else is drawn per item from the study's seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,11 +37,13 @@ from crm_tui.tasks.pro_scoring import score_instance
 from crm_tui.tasks.simulated_user import (
     AGENT,
     CUSTOMER,
+    GIVE_UP,
     MAX_TURNS,
     ChatTurn,
     LlmUser,
     SimulatedUser,
     UserMessage,
+    customer_turns,
     draw_persona,
     scripted_user,
 )
@@ -92,7 +94,9 @@ def item_instance(item: StudyItem) -> Instance:
     """The study item as the task instance it was copied from (gold included)."""
     metadata = json.loads(item.metadata_json)
     extra: dict[str, Any] = json.loads(item.extra_json) if item.extra_json else {}
-    answer, answer_list = gold_fields(json.loads(item.gold_json))
+    # No gold through an annotator's login: a customer played by an LLM never needs it.
+    gold = None if item.gold_json is None else json.loads(item.gold_json)
+    answer, answer_list = gold_fields(gold)
     return Instance(
         item.idx,
         item.task,
@@ -170,6 +174,11 @@ class CustomerTurnDue:
         return self.user.respond(self.dialogue)
 
 
+def user_turn_limit(study: Study) -> int:
+    """The customer's turns in a conversation at most (the solve part's `max_user_turns`)."""
+    return _limit(study)
+
+
 def _limit(study: Study) -> int:
     part = solve_part(study)
     return part.max_user_turns if part is not None else MAX_TURNS
@@ -179,6 +188,14 @@ def _simulated_user(session: Session, study: Study, attempt: Attempt) -> Simulat
     item = session.get(StudyItem, attempt.item_id)
     if item is None:
         raise CrmTuiError(f"no study item with id {attempt.item_id}")
+    part = solve_part(study)
+    if item.gold_json is None and (part is None or part.simulated_user == "scripted"):
+        # An annotator's PostgreSQL login reads no gold (`store/db_logins.py`).
+        raise CrmTuiError(
+            "This query's customer checks your replies against the gold answer, which "
+            "this study store's login cannot read: ask the study coordinator for a web "
+            "address (crm-tui web) to solve it"
+        )
     return simulated_user_for(study, item_instance(item))
 
 
@@ -201,7 +218,9 @@ def say_to_customer(
     store: StudyStore, attempt_id: int, text: str, user: SimulatedUser | None = None
 ) -> CustomerTurnDue | Conversation:
     """The person's reply, stored as said; the customer's answer to it is then due. The
-    same reply sent again after the customer failed to answer is stored once."""
+    same reply sent again after the customer failed to answer is stored once. A customer
+    played by a person who has had all `max_user_turns` turns gives up at once, as the
+    simulated customers do, and the reply is submitted as the answer."""
     text = text.strip()
     if not text:
         raise CrmTuiError("Write a reply first")
@@ -210,15 +229,25 @@ def say_to_customer(
         if attempt.status != AttemptStatus.IN_PROGRESS:
             raise CrmTuiError("This conversation has ended")
         study = get_study(session, attempt.study_id)
-        dialogue = _chat(turn_rows(session, attempt_id))
+        rows = turn_rows(session, attempt_id)
+        dialogue = _chat(rows)
         said = ChatTurn(AGENT, text)
         if dialogue[-1:] != (said,):
             add_turn(session, store, attempt_id, len(dialogue), said, PERSON)
             dialogue = (*dialogue, said)
+        limit = _limit(study)
         if user is None and played_by_person(study):
-            return Conversation(dialogue, False, _limit(study))  # the customer answers in time
-        user = user or _simulated_user(session, study, attempt)
-        return CustomerTurnDue(attempt_id, dialogue, user, _limit(study), text)
+            if customer_turns(dialogue) < limit:
+                return Conversation(dialogue, False, limit)  # the customer answers in time
+            # The customer has had all its turns: it gives up, as a simulated one does.
+            owner = next((row.source for row in rows if row.role == CUSTOMER), PERSON)
+            add_turn(session, store, attempt_id, len(dialogue), ChatTurn(CUSTOMER, GIVE_UP), owner)
+            dialogue = (*dialogue, ChatTurn(CUSTOMER, GIVE_UP))
+        else:
+            user = user or _simulated_user(session, study, attempt)
+            return CustomerTurnDue(attempt_id, dialogue, user, limit, text)
+    result = attempts.submit(store, attempt_id, text, note="multi-turn")
+    return Conversation(dialogue, True, limit, result)
 
 
 def customer_said(store: StudyStore, due: CustomerTurnDue, message: UserMessage) -> Conversation:
@@ -297,9 +326,12 @@ class ModeAnswer:
     customer_turns: int  # the customer's turns; 0 for a single-turn attempt
 
 
-def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
-    """The study's submitted attempts, each single- or multi-turn (`is_interactive_attempt`'s rule),
-    in a few queries however many attempts there are."""
+def mode_answers(
+    session: Session, study: Study, counted: Collection[int] | None = None
+) -> list[ModeAnswer]:
+    """The study's submitted attempts (of those with an id in `counted`, when given), each
+    single- or multi-turn (`is_interactive_attempt`'s rule), in a few queries however many
+    attempts there are."""
     part = solve_part(study)
     interactive = "off" if part is None else part.interactive
     rows = session.execute(
@@ -315,6 +347,8 @@ def mode_answers(session: Session, study: Study) -> list[ModeAnswer]:
         .where(col(Attempt.study_id) == study.id, col(Attempt.status) == AttemptStatus.SUBMITTED)
         .order_by(col(Attempt.id))
     ).all()
+    if counted is not None:
+        rows = [row for row in rows if row[0] in counted]
     customer: dict[int, int] = {}
     if interactive != "off":
         wanted = [key for key, *_ in rows if key is not None]

@@ -8,7 +8,10 @@ The first customer turn pairs the conversation with that customer (its turns' so
 `person:<profile id>`); no other customer may write in it. The customer speaks when it
 is the customer's turn (before anything is said, or after the solver's reply), and ends
 the conversation with Stop once answered: the solver's last reply is then submitted as
-the answer, scored as its family scores. Every turn is stored with its time.
+the answer, scored as its family scores. The customer is held to the solve part's
+`max_user_turns`, as the simulated customers are: the solver's reply to its last turn
+ends the conversation (the customer gives up, and that reply is the answer). Every turn
+is stored with its time.
 """
 
 from __future__ import annotations
@@ -28,11 +31,19 @@ from crm_tui.study.work.conversations import (
     persona_of,
     played_by_person,
     turn_rows,
+    user_turn_limit,
 )
 from crm_tui.study.work.modes import Mode
 from crm_tui.study.work.profiles import require_mode
 from crm_tui.study.work.studies import get_study
-from crm_tui.tasks.simulated_user import AGENT, CUSTOMER, STOP, USER_PROMPT, ChatTurn
+from crm_tui.tasks.simulated_user import (
+    AGENT,
+    CUSTOMER,
+    STOP,
+    USER_PROMPT,
+    ChatTurn,
+    customer_turns,
+)
 
 # What the customer is told to do: the simulated customer's rules, as the LLM reads them.
 RULES = USER_PROMPT.split("Rules:\n", 1)[1].format(stop="Stop (Ctrl+E)").strip()
@@ -49,6 +60,8 @@ class CustomerView:
     turns: tuple[ChatTurn, ...]
     customers_turn: bool  # nothing said yet, or the solver replied last
     done: bool
+    max_user_turns: int  # the customer's turns at most, as for a simulated customer
+    turns_left: int  # of those, not yet said; at 0 the solver's next reply ends it
 
 
 def _source(customer_id: int) -> str:
@@ -66,6 +79,7 @@ def _view(session: Session, attempt: Attempt, rows: list[ConversationTurn]) -> C
         raise CrmTuiError(f"no study item with id {attempt.item_id}")
     instance = item_instance(item)
     turns = tuple(ChatTurn(row.role, row.text) for row in rows)
+    limit = user_turn_limit(study)
     return CustomerView(
         attempt_id=attempt.id or 0,
         query=item.query,
@@ -74,6 +88,8 @@ def _view(session: Session, attempt: Attempt, rows: list[ConversationTurn]) -> C
         turns=turns,
         customers_turn=not turns or turns[-1].role == AGENT,
         done=attempt.status != AttemptStatus.IN_PROGRESS,
+        max_user_turns=limit,
+        turns_left=max(0, limit - customer_turns(turns)),
     )
 
 
@@ -132,6 +148,9 @@ def customer_says(
         answer = next((row.text for row in reversed(rows) if row.role == AGENT), None)
         if stop and answer is None:
             raise CrmTuiError("The agent has not replied yet: there is no answer to end on")
+        limit = user_turn_limit(study)
+        if customer_turns(tuple(ChatTurn(row.role, row.text) for row in rows)) >= limit:
+            raise CrmTuiError(f"You have had your {limit} turns: the conversation has ended")
         said = f"{text} {STOP}".strip() if stop else text
         add_turn(
             session, store, attempt_id, len(rows), ChatTurn(CUSTOMER, said), _source(customer_id)

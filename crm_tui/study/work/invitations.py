@@ -30,6 +30,7 @@ from enum import StrEnum
 from sqlmodel import Session, col, func, select
 
 from crm_tui.errors import CrmTuiError
+from crm_tui.study.store import db_logins
 from crm_tui.study.store.db import StudyStore, lock
 from crm_tui.study.store.models import Annotator, Invitation, InvitationFailure, Mode, Study
 from crm_tui.study.work.clock import as_utc
@@ -274,7 +275,8 @@ def _check(session: Session, code: str, now: datetime) -> tuple[str, int | None,
 
 
 def revoke(store: StudyStore, name: str) -> int:
-    """Revoke profile NAME's codes that still work; how many."""
+    """Revoke profile NAME's codes that still work, and stop its PostgreSQL logins; how
+    many."""
     now = store.now()[0]
     with store.transaction() as session:
         lock(session, "invitations")
@@ -283,12 +285,17 @@ def revoke(store: StudyStore, name: str) -> int:
             raise CrmTuiError(f"no profile named {name.strip()!r} in {store.path}")
         assert annotator.id is not None
         live = _live(session, annotator.id, now)
-        if not live:
-            raise CrmTuiError(f"profile {annotator.name!r} has no code that still works")
         for row in live:
             row.revoked_at = now
             session.add(row)
-        return len(live)
+        # Their PostgreSQL logins (`crm-tui study db-login`) stop too.
+        stopped = (
+            db_logins.disable_logins(session.connection(), annotator.id) if store.on_server else 0
+        )
+        if not live and not stopped:
+            logins = ", nor a PostgreSQL login" if store.on_server else ""
+            raise CrmTuiError(f"profile {annotator.name!r} has no code that still works{logins}")
+        return len(live) + stopped
 
 
 def list_invitations(store: StudyStore) -> list[InvitationRow]:

@@ -267,7 +267,11 @@ def gate_state(session: Session, study: Study, plan: QualityPlan, annotator_id: 
     current_open, right_last = False, 0
     for number in sorted(by_try):
         block = by_try[number]
-        closed = [a for a in block if a is not None and a.status != AttemptStatus.IN_PROGRESS]
+        closed = [
+            a
+            for a in block
+            if a is not None and a.status != AttemptStatus.IN_PROGRESS and not _unscored(a)
+        ]
         right = sum((a.score or 0) >= RIGHT_FROM for a in closed)
         right_last = right
         if len(closed) < gate.items:
@@ -282,6 +286,12 @@ def gate_state(session: Session, study: Study, plan: QualityPlan, annotator_id: 
         right_last=right_last,
         rights=tuple(rights),
     )
+
+
+def _unscored(attempt: Attempt) -> bool:
+    """An answer not scored yet: submitted through an annotator's login, which reads no
+    gold (`store/db_logins.py`), until the coordinator's side scores it."""
+    return attempt.answer_raw is not None and attempt.score is None
 
 
 @dataclass(frozen=True)
@@ -306,6 +316,7 @@ def check_state(session: Session, study: Study, plan: QualityPlan, annotator_id:
                 col(Attempt.status).in_([AttemptStatus.SUBMITTED, AttemptStatus.EXPIRED]),
             )
         )
+        if not _unscored(a)  # counted once the coordinator's side has scored it
     ]
     return CheckState(len(scores), sum(s >= RIGHT_FROM for s in scores))
 

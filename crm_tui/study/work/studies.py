@@ -34,7 +34,7 @@ class TaskInstance(BaseModel):
     query: str
     answer: str | list[str | None] | None  # a list in CRMArena-Pro's form
     metadata: TaskMetadata
-    reward_metric: Literal["exact_match", "fuzzy_match"]
+    reward_metric: Literal["exact_match", "fuzzy_match", "privacy_rejection"]
     crm_tui: dict[str, Any] | None = None
 
 

@@ -4,7 +4,9 @@ The screen shows what the customer knows and the agent does not (the query), the
 to play and the rules the simulated customer follows, beside the chat. It takes the first
 conversation waiting for a customer and looks again each second: for the agent's replies,
 and for a new conversation once one ends. Enter sends, Ctrl+E ends the conversation
-(with what is written, if anything) once the agent has answered.
+(with what is written, if anything) once the agent has answered. The status line says
+how many of the customer's turns are left; the agent's reply to the last one ends the
+conversation, as with a simulated customer.
 """
 
 from __future__ import annotations
@@ -25,6 +27,17 @@ from crm_tui.tui.styles import css_next_to
 
 POLL_S = 1.0
 WAITING = "No conversation is waiting for a customer yet; this screen looks again each second."
+
+
+def status_line(view: CustomerView) -> str:
+    """Whose turn it is and the customer's turns left, as a simulated customer has them."""
+    turn = "your turn" if view.customers_turn else "the agent is writing"
+    if view.turns_left == 0:
+        left = "no turns left: the agent's next reply ends the conversation"
+    else:
+        plural = "" if view.turns_left == 1 else "s"
+        left = f"{view.turns_left} of {view.max_user_turns} turn{plural} left"
+    return f"Conversation {view.attempt_id} · {turn} · {left}"
 
 
 class CustomerScreen(StudyScreen):
@@ -64,8 +77,10 @@ class CustomerScreen(StudyScreen):
             notify_error(self, error)
             return
         keep = self.current.attempt_id if self.current is not None else None
-        view = next((v for v in views if v.attempt_id == keep), views[0] if views else None)
-        self._show(view)
+        view = next((v for v in views if v.attempt_id == keep), None)
+        if keep is not None and view is None:  # ended by the agent's reply to the last turn
+            self.notify(f"Conversation {keep} has ended; thank you.", title="Ended")
+        self._show(view or (views[0] if views else None))
 
     def _show(self, view: CustomerView | None) -> None:
         pane = self.query_one(ChatPane)
@@ -77,10 +92,7 @@ class CustomerScreen(StudyScreen):
             self.query_one("#customer-status", Static).update(WAITING)
             pane.show(())
             return
-        turn = "your turn" if view.customers_turn else "the agent is writing"
-        self.query_one("#customer-status", Static).update(
-            f"Conversation {view.attempt_id} · {turn}"
-        )
+        self.query_one("#customer-status", Static).update(status_line(view))
         self.query_one("#customer-query", Markdown).update(view.query)
         self.query_one("#customer-persona", Static).update(view.persona)
         self.query_one("#customer-rules", Static).update(view.rules)

@@ -61,6 +61,18 @@ PROCESS_TITLE = "Attempts and agent records (Enter or p: replay the highlighted 
 COLOURS = ("blue+", "red+", "green+", "orange+", "magenta+", "cyan+", "yellow+", "white")
 
 
+def exclusions_note(report: Report) -> str:
+    """What the figures do with the coordinator's exclusions, when there are any."""
+    if report.with_excluded:
+        return " · exclusions kept in (x: leave them out)"
+    if report.excluded_people or report.excluded_attempts:
+        return (
+            f" · exclusions left out ({report.excluded_people} person(s), "
+            f"{report.excluded_attempts} attempt(s); x: keep them in)"
+        )
+    return ""
+
+
 def tab_of(title: str) -> str:
     if title.startswith(STATISTICS_TITLES):
         return "statistics"
@@ -191,6 +203,7 @@ class ResultsScreen(Screen[None]):
         Binding("r", "reload", "Reload"),
         Binding("l", "live", "Live progress"),
         Binding("p", "replay", "Replay attempt", id="replay"),
+        Binding("x", "toggle_excluded", "Exclusions in/out"),
         Binding("escape", "app.pop_screen", "Close"),
     ]
     CSS_PATH = css_next_to(__file__)
@@ -203,6 +216,7 @@ class ResultsScreen(Screen[None]):
         self.profile = profile  # who asks: the report is for coordinators only
         self.start_tab = start_tab  # e.g. "process" (the palette's "Process and replay")
         self.traces: list[Trace] = []  # the Process tab's rows, for the replay key
+        self.with_excluded = False  # x: every figure with the coordinator's exclusions kept in
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -254,13 +268,18 @@ class ResultsScreen(Screen[None]):
     def action_reload(self) -> None:
         self.query_one("#results-heading", Static).update("Building the report…")
         profile_id = None if self.profile is None else self.profile.id
+        with_excluded = self.with_excluded
         fetch_then_show(
             self,
-            lambda: self.service.report_for(profile_id),
+            lambda: self.service.report_for(profile_id, with_excluded=with_excluded),
             self._deliver,
             group="results",
             failed=lambda error: self._show_message(explain(self, error)),
         )
+
+    def action_toggle_excluded(self) -> None:
+        self.with_excluded = not self.with_excluded
+        self.action_reload()
 
     async def _deliver(self, report: Report) -> None:
         if not has_results(report):
@@ -283,6 +302,7 @@ class ResultsScreen(Screen[None]):
         self.query_one("#results-heading", Static).update(
             f"Study {report.study} · {source} · {report.annotators} annotator(s) · "
             f"{len(report.agents)} agent(s) · {report.realism.annotators} realism rater(s)"
+            + exclusions_note(report)
         )
         self.query_one("#results-message").display = False
         self.query_one(TabbedContent).display = True

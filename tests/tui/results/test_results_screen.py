@@ -170,3 +170,25 @@ async def test_report_tables_show_brackets_as_text(make_app, results):
         assert any("gpt-4o ReAct [paper]" in line for line in drawn), drawn
         titles = screen.query_one("#humans-agents-body").query(".results-title")
         assert "[paper]: the paper's" in str(titles.first().render())
+
+
+async def test_x_shows_every_figure_with_the_exclusions_kept_in(make_app, results_study, tmp_path):
+    path = tmp_path / "study.sqlite"
+    shutil.copy(results_study, path)
+    with StudyService.open(path) as service:
+        service.exclude("Ben", "answered from a colleague's notes")
+        async with make_app().run_test(size=(120, 40)) as pilot:
+            screen = await open_results(pilot, service, coordinator(service))
+
+            def heading() -> str:
+                return str(screen.query_one("#results-heading", Static).render())
+
+            assert "1 annotator(s)" in heading() and "exclusions left out" in heading()
+            answers = cells(screen.query_one("#results-families", DataTable))[-1][2]
+            await pilot.press("x")
+            await wait_for(pilot, lambda: "exclusions kept in" in heading())
+            assert "2 annotator(s)" in heading()
+            kept = cells(screen.query_one("#results-families", DataTable))[-1][2]
+            assert int(kept) > int(answers)
+            await pilot.press("x")
+            await wait_for(pilot, lambda: "exclusions left out" in heading())
