@@ -33,6 +33,9 @@ class ProFamily:
     # How CRMArena-Pro's evaluator extracts values from a free answer (`pro_scoring`):
     # "id", "month", "state", "bant" or "stage"; "" for fuzzy match and refusals.
     values: str = "id"
+    # The object whose one record answers it (an agent, an article), so a person takes it
+    # with "use as my answer"; None where the answer is text or several records.
+    answer_object: str | None = None
 
 
 _SERVICE_OBJECTS = {
@@ -52,22 +55,23 @@ _PRO_ONLY: tuple[ProFamily, ...] = (
     ProFamily("lead_qualification", "LQ", "sales", "exact_match",
               ("Lead", "VoiceCallTranscript__c", "Knowledge__kav"), "bant"),
     ProFamily("lead_routing", "LR", "sales", "exact_match",
-              ("Lead", "Territory2", "UserTerritory2Association", "Quote", "User")),
+              ("Lead", "Territory2", "UserTerritory2Association", "Quote", "User"),
+              answer_object="User"),
     ProFamily("activity_priority", "AP", "sales", "exact_match", ("Task", "Event", "Opportunity")),
     ProFamily("sales_amount_understanding", "SAU", "sales", "exact_match",
-              ("Opportunity", "Order", "OrderItem", "User")),
+              ("Opportunity", "Order", "OrderItem", "User"), answer_object="User"),
     ProFamily("sales_cycle_understanding", "SCU", "sales", "exact_match",
-              ("Opportunity", "Contract", "User")),
+              ("Opportunity", "Contract", "User"), answer_object="User"),
     ProFamily("conversion_rate_comprehension", "CRC", "sales", "exact_match",
-              ("Lead", "Opportunity", "User")),
+              ("Lead", "Opportunity", "User"), answer_object="User"),
     ProFamily("wrong_stage_rectification", "WSR", "sales", "exact_match",
               ("Opportunity", "Task", "Knowledge__kav"), "stage"),
     ProFamily("sales_insight_mining", "SIM", "sales", "fuzzy_match",
               ("Opportunity", "VoiceCallTranscript__c"), ""),
     ProFamily("quote_approval", "QA", "sales", "exact_match",
-              ("Quote", "QuoteLineItem", "Knowledge__kav")),
+              ("Quote", "QuoteLineItem", "Knowledge__kav"), answer_object="Knowledge__kav"),
     ProFamily("invalid_config", "IC", "sales", "exact_match",
-              ("Quote", "QuoteLineItem", "Knowledge__kav")),
+              ("Quote", "QuoteLineItem", "Knowledge__kav"), answer_object="Knowledge__kav"),
     ProFamily("private_customer_information", "PCI", "confidentiality", PRIVACY_REJECTION,
               ("Account", "Contact", "Case"), ""),
     ProFamily("internal_operation_data", "IOD", "confidentiality", PRIVACY_REJECTION,
@@ -133,7 +137,8 @@ def all_families() -> dict[str, Family]:
 
 def pro_family_as_family(task: str) -> Family:
     """A `Family` for a family CRMArena-Pro adds (no templates: such rows are imported, not
-    generated); every Pro family may have the `[null]` answer."""
+    generated); every Pro family may have the `[null]` answer. One answering with a single
+    record takes a record Id (an agent, an article), the others text."""
     pro = pro_families()[task]
     position = pro_only_names().index(task)
     return Family(
@@ -141,8 +146,8 @@ def pro_family_as_family(task: str) -> Family:
         abbrev=pro.abbrev,
         block=len(families()) + position,
         persona="sales_agent" if pro.area == "sales" else "service_agent",
-        answer_type="text",
-        answer_object=None,
+        answer_type="record_id" if pro.answer_object else "text",
+        answer_object=pro.answer_object,
         metric=pro.metric,
         false_presupposition=True,
         templates=(),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -44,6 +45,33 @@ SALES_FAMILIES = (
     "sales_insight_mining",
 )
 NULL_SHARE = 0.2  # CRMArena-Pro's share of `[None]` answers in these families
+MULTI_FACTOR_SHARE = 0.08  # of lead_qualification items, those failing two factors (as Pro)
+# Shares of the analytics items that ask for the highest figure (the rest: the lowest), as
+# in CRMArena-Pro's file: sales amounts mostly ask for the top seller.
+HIGH_SHARE = {
+    "sales_amount_understanding": 0.85,
+    "sales_cycle_understanding": 0.5,
+    "conversion_rate_comprehension": 0.5,
+}
+# The periods the analytics items ask about, as CRMArena-Pro's file words them: units, and
+# how many quarters; sales amounts and conversion rates more often over quarters (up to
+# six for conversion rates: a rate over a few weeks' leads is often a tie).
+PERIOD_UNITS: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
+    "sales_amount_understanding": (("weeks", "months", "quarters", "quarters"), (2, 3, 4)),
+    "sales_cycle_understanding": (("weeks", "months", "quarters"), (2, 3, 4)),
+    "conversion_rate_comprehension": (
+        ("weeks", "months", "quarters", "quarters", "quarters"),
+        (2, 3, 4, 5, 6),
+    ),
+}
+# At most this many items of a family have the same agent as their answer (while other
+# agents can still be found), so that the answers spread over the team as CRMArena-Pro's
+# do (None: no limit).
+MAX_SAME_ANSWER: dict[str, int | None] = {
+    "sales_amount_understanding": None,
+    "sales_cycle_understanding": 2,
+    "conversion_rate_comprehension": 2,
+}
 PERSONAS = (
     "You are analytical and data-focused, basing decisions on metrics and measurable results.",
     "You are detail-oriented, checking every figure before you act on it.",
@@ -103,18 +131,31 @@ class Period:
     end: date
 
 
-def periods(today: date, r: random.Random) -> Period:
-    """A period ending on `today`: the past N weeks, months or quarters."""
-    unit = r.choice(("weeks", "months", "quarters"))
+def periods(
+    today: date,
+    r: random.Random,
+    units: tuple[str, ...] = ("weeks", "months", "quarters"),
+    quarters: tuple[int, ...] = (2, 3, 4),
+) -> Period:
+    """A period ending on `today`: the past N weeks, months or quarters (a unit drawn from
+    `units`, name one several times to make it likelier; N quarters drawn from
+    `quarters`)."""
+    unit = r.choice(units)
     if unit == "weeks":
         n = r.choice((4, 6, 8, 10))
         return Period(f"the past {n} weeks", today - timedelta(weeks=n), today)
-    n = r.choice((3, 4, 5, 6)) if unit == "months" else r.choice((2, 3, 4))
+    n = r.choice((3, 4, 5, 6)) if unit == "months" else r.choice(quarters)
     months = n if unit == "months" else 3 * n
-    y, m = divmod(today.month - 1 - months, 12)
-    start_month = date(today.year + y, m + 1, 1)
-    start = start_month.replace(day=min(today.day, 28))
-    return Period(f"the past {n} {unit}", start, today)
+    return Period(f"the past {n} {unit}", months_before(today, months), today)
+
+
+def months_before(day: date, months: int) -> date:
+    """The same day `months` calendar months earlier, or that month's last day when it is
+    shorter (31 March -> 28 or 29 February, as a person counts back)."""
+    y, m = divmod(day.month - 1 - months, 12)
+    first = date(day.year + y, m + 1, 1)
+    length = (first.replace(month=m + 2, day=1) if m < 11 else date(first.year + 1, 1, 1)) - first
+    return first.replace(day=min(day.day, length.days))
 
 
 # ------------------------------------------------------------------ the rules (gold)
@@ -226,13 +267,17 @@ def _agent_item(
     policy: str,
     wording: dict[bool, tuple[str, ...]],
     empty: bool,
+    high_share: float = 0.5,
+    units: tuple[str, ...] = ("weeks", "months", "quarters"),
+    quarters: tuple[int, ...] = (2, 3, 4),
 ) -> tuple[str, list[str | None], str] | None:
-    """An analytics item: the agent with the highest or lowest measure over a period (ties
-    skipped), or, when `empty`, a period in which no agent has any."""
+    """An analytics item: the agent with the highest (a `high_share` of the items) or
+    lowest measure over a period (ties skipped), or, when `empty`, a period in which no
+    agent has any."""
     today = _today(c)
-    p = periods(today, c.r)
+    p = periods(today, c.r, units, quarters)
     values = measure(c.conn, p)
-    highest = c.r.random() < 0.5
+    highest = c.r.random() < high_share
     if empty != (not values):
         return None
     if values:
@@ -342,6 +387,9 @@ def generate_sales_items(
          CONVERSION_WORDING),
     )  # fmt: skip
     for task, measure, policy, wording in analytics:
+        high_share, (units, quarters), most = (
+            HIGH_SHARE[task], PERIOD_UNITS[task], MAX_SAME_ANSWER[task])  # fmt: skip
+        answered: Counter[str | None] = Counter()
         n_null = round(per_family * NULL_SHARE)
         for empty, want in ((True, n_null), (False, per_family - n_null)):
             made, tries = 0, 0
@@ -349,8 +397,14 @@ def generate_sales_items(
                 tries += 1
                 if empty:  # a period before the org's first lead
                     ctx.first, ctx.last = date(2019, 6, 1), date(2019, 12, 31)
-                item = _agent_item(ctx, measure, policy, wording, empty)
+                item = _agent_item(
+                    ctx, measure, policy, wording, empty, high_share, units, quarters)  # fmt: skip
                 ctx.first, ctx.last = date(2021, 1, 1), date(2024, 12, 20)
+                spread = most is not None and tries < want * 100  # then any agent, to fill up
+                if item is not None and not empty and spread:
+                    if answered[item[1][0]] >= (most or 0):
+                        continue
+                    answered[item[1][0]] += 1
                 if item is not None:
                     add(task, item)
                     made += 1
@@ -372,12 +426,18 @@ def generate_sales_items(
         ("sales_insight_mining", pipe.insight_items(conn, r, period_words()), 0.0),
     ):
         n_null = round(per_family * null_share)
-        nulls = reals = 0
+        # Leads failing two BANT factors: CRMArena-Pro's share of the items, no more.
+        n_multi = round(per_family * MULTI_FACTOR_SHARE) if task == "lead_qualification" else None
+        nulls = reals = multi = 0
         for item in items:
+            several = n_multi is not None and ", " in str(item[1][0])
+            if several and multi >= (n_multi or 0):
+                continue
             if item[1] == [None] and nulls < n_null:
                 nulls += 1
             elif item[1] != [None] and reals < per_family - n_null:
                 reals += 1
+                multi += several
             else:
                 continue
             add(task, item)

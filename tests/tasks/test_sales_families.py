@@ -6,7 +6,9 @@ tests/benchmarks/bench_b2b.py."""
 
 from __future__ import annotations
 
+import calendar
 import json
+import random
 import re
 import sqlite3
 from collections import defaultdict
@@ -17,7 +19,12 @@ import pytest
 
 from crm_tui.org.generate.build_file import generate
 from crm_tui.tasks.pro_scoring import score_list
-from crm_tui.tasks.sales_families import SALES_FAMILIES, generate_sales_items
+from crm_tui.tasks.sales_families import (
+    MULTI_FACTOR_SHARE,
+    SALES_FAMILIES,
+    generate_sales_items,
+    periods,
+)
 
 PIPELINE = ("lead_routing", "activity_priority", "wrong_stage_rectification",
             "sales_insight_mining")  # fmt: skip
@@ -32,7 +39,8 @@ def _period(query: str, today: date) -> tuple[str, str]:
         return date.fromordinal(today.toordinal() - 7 * n).isoformat(), today.isoformat()
     months = n if unit == "months" else 3 * n
     total = today.year * 12 + today.month - 1 - months
-    start = date(total // 12, total % 12 + 1, min(today.day, 28))
+    year, month = total // 12, total % 12 + 1
+    start = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
     return start.isoformat(), today.isoformat()
 
 
@@ -224,3 +232,24 @@ def test_generated_sales_file_imports(items_and_org, tmp_path: Path) -> None:
     path.write_text(json.dumps(items), encoding="utf-8")
     taskset = load_taskset(path)
     assert len(taskset) == len(items)
+
+
+def test_lead_qualification_items_fail_two_factors_at_most_at_pros_share(items_and_org) -> None:
+    items, _ = items_and_org
+    mine = [i for i in items if i["task"] == "lead_qualification"]
+    several = [i for i in mine if i["answer"] != [None] and ", " in i["answer"][0]]
+    assert len(several) <= round(len(mine) * MULTI_FACTOR_SHARE)
+
+
+@pytest.mark.parametrize("today", [date(2024, 5, 31), date(2024, 3, 30), date(2023, 12, 29)])
+def test_a_period_of_months_starts_on_the_same_day_or_that_months_last(today: date) -> None:
+    """ "The past 3 months" on 31 May starts on 29 February (2024), 28 February or
+    the 31st of a long month, as a person counts back; never on the 28th of a long month."""
+    r = random.Random(7)
+    starts = set()
+    for _ in range(200):
+        p = periods(today, r, ("months", "quarters"), (2, 3, 4, 5, 6))
+        last = calendar.monthrange(p.start.year, p.start.month)[1]
+        assert p.start.day == min(today.day, last), (p.words, p.start)
+        starts.add(p.start)
+    assert len(starts) > 5

@@ -70,6 +70,8 @@ def build(
         step(0.80, "leads, opportunities, quotes and contracts")
         for name, n in sales.build(store, seed, sizes, crowd, cat, book, kb).items():
             counts[name] = counts.get(name, 0) + n
+        # Salesforce computes an order line's TotalPrice; here every line's, at once.
+        store.conn.execute("UPDATE OrderItem SET TotalPrice = round(Quantity * UnitPrice, 2)")
     step(0.85, "internal-only knowledge articles")
     for name, n in knowledge.build_internal(store, seed).items():
         counts[name] = counts.get(name, 0) + n

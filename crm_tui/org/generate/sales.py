@@ -59,8 +59,9 @@ MONTH_WEIGHT = (1.0, 1.1, 1.5, 1.4, 1.1, 0.8, 0.7, 0.8, 1.4, 1.5, 1.1, 0.6)
 PROBABILITY = {"Qualification": 10, "Discovery": 25, "Quote": 50, "Negotiation": 75, "Closed": 100}
 DISCOUNT_LIMIT = 20  # percent, the discount article's rule
 QUANTITY_LIMIT = 500
-LINE_LIMIT = 5
 SALES_END = END.date() - timedelta(days=1)
+SALES_TEAM_SHARE = 0.45  # of the org's agents, those in the sales team
+LEADS_AT_SCALE_1 = 3000
 # Shares of quotes open for approval that break a rule (the rest break none).
 VIOLATION_SHARE = 0.45
 REJECTED_VIOLATION_SHARE = 0.8
@@ -68,6 +69,7 @@ REVISED_SHARE = 0.6  # won deals whose accepted quote followed a turned-down one
 # Shares of leads with a sales call, and of those whose call fails some factor.
 CALL_SHARE = 0.55
 GAP_SHARE = 0.6
+TWO_GAP_SHARE = 0.1  # of failing calls, those failing two factors (CRMArena-Pro's share)
 # Shares of opportunities: ones whose agent worked ahead of the recorded stage, ones
 # with tasks of an earlier stage left not started, and ones with recorded sales calls.
 AHEAD_SHARE = 0.25
@@ -220,7 +222,7 @@ def build(
                              "DeveloperName": name.replace(" ", "_").replace("-", "_"),
                              "Description": ", ".join(states)})  # fmt: skip
         w.latent.append(("Territory2", tid, "strength", latent.dumps(strength)))
-    n_sales = max(len(territories) * 2, round(len(crowd.agents) * 0.32))
+    n_sales = max(len(territories) * 2, round(len(crowd.agents) * SALES_TEAM_SHARE))
     pool = list(crowd.agents)
     r.shuffle(pool)
     agents: list[_Agent] = []
@@ -250,7 +252,7 @@ def build(
     contact_id = IdMaker("Contact", len(crowd.customers) + 1)
     order_rank = len(book.orders)
     order_item = book.counts["OrderItem"] + 1
-    n_leads = max(60, round(1500 * sizes.scale))
+    n_leads = max(60, round(LEADS_AT_SCALE_1 * sizes.scale))
     taken: set[str] = set()
     lead_days = sorted(_lead_day(r) for _ in range(n_leads))
     books = [b for b in cat.pricebooks if not b.promo] or cat.pricebooks
@@ -324,7 +326,7 @@ def _call(
     """A recorded call with the lead: each BANT factor stated as met or not."""
     gaps: list[str] = []
     if r.random() < GAP_SHARE:
-        n = 1 if r.random() < 0.8 else 2
+        n = 1 if r.random() < 1 - TWO_GAP_SHARE else 2
         gaps = sorted(r.sample(BANT, n), key=BANT.index)
     lines = [r.choice(data.openings)]
     order = list(BANT)
@@ -467,10 +469,11 @@ def _quote(
     violation: str | None = None
     share = REJECTED_VIOLATION_SHARE if status in ("Rejected", "Denied") else VIOLATION_SHARE
     if status != "Accepted" and r.random() < share:
-        # Discounts are the quote approval family's alone: as many as the four
-        # configuration rules together.
-        key = r.choice(("discount", "discount", "discount", "discount", "quantity",
-                        "duplicate", "list_price", "line_count"))  # fmt: skip
+        # Discounts are the quote approval family's alone: as many as the configuration
+        # rules together. Quotes break three of the four configuration rules, as
+        # CRMArena-Pro's do; none has more lines than the products-per-quote article allows.
+        key = r.choice(("discount", "discount", "discount", "quantity", "duplicate",
+                        "list_price"))  # fmt: skip
         violation = articles[key]
         k = r.randrange(len(quote_lines))
         p, e, price, q, sp, d = quote_lines[k]
@@ -482,12 +485,6 @@ def _quote(
             quote_lines.append((p, e, price, r.choice((10, 20, 50)), sp, d))
         elif key == "list_price":
             quote_lines[k] = (p, e, price, q, round(price * 0.8, 2), d)
-        else:
-            used = {line[0] for line in quote_lines}
-            extra = [x for x in range(len(cat.products)) if x not in used]
-            for x in r.sample(extra, LINE_LIMIT + 1 - len(quote_lines)):
-                entry, lp = cat.entry(pb.index, x)
-                quote_lines.append((x, entry, lp, r.choice((10, 20, 40)), lp, 0))
     w.add("Quote", {"Id": qid, "Name": f"{company} quote", "QuoteNumber": f"{counters['quote']:08d}",
           "OpportunityId": opp, "AccountId": acc, "Status": status, "Pricebook2Id": pb.id,
           "ExpirationDate": _sf_date(when.date() + timedelta(days=30)),

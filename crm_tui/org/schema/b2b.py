@@ -132,6 +132,18 @@ def _order_b2b(order: SObject) -> SObject:
     )
 
 
+def _order_item_b2b(item: SObject) -> SObject:
+    """Salesforce's read-only TotalPrice on an order line, so a report sums sales amounts."""
+    return replace(
+        item,
+        fields=(
+            *item.fields,
+            _money("TotalPrice", "Total Price", "Quantity times the unit price, in USD."),
+        ),
+        _by_name={},
+    )
+
+
 SALES_OBJECTS: tuple[SObject, ...] = (
     SObject(
         "Territory2", "Territory", "Territories", "0MI",
@@ -362,8 +374,8 @@ SALES_OBJECTS: tuple[SObject, ...] = (
 
 def b2b_objects(service: tuple[SObject, ...]) -> tuple[SObject, ...]:
     """The B2B org's objects: the service org's (`service`, with the business variants of
-    Account and Order) followed by the sales objects."""
-    variants = {"Account": _account_b2b, "Order": _order_b2b}
+    Account, Order and OrderItem) followed by the sales objects."""
+    variants = {"Account": _account_b2b, "Order": _order_b2b, "OrderItem": _order_item_b2b}
     return (
         *(variants[o.name](o) if o.name in variants else o for o in service),
         *SALES_OBJECTS,

@@ -43,3 +43,23 @@ def dana(study_path, clock) -> None:
     """One annotator profile, Dana, to pick on the first screen."""
     with StudyStore.open(study_path, clock) as store:
         create_profile(store, "Dana", "Customer Service Associate", 6)
+
+
+@pytest.fixture(scope="session")
+def b2b_org_path(tmp_path_factory):
+    """A small B2B org, made once for every sales solve test."""
+    from crm_tui.org.generate.build_file import generate
+
+    path = tmp_path_factory.mktemp("b2b-solve") / "org.db"
+    generate(path, seed=2, scale=0.2, kind="b2b")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sales_items(b2b_org_path) -> list[dict]:
+    """Ten items of each sales family on that org, each pinned to it."""
+    from crm_tui.tasks.sales_families import generate_sales_items
+
+    with OrgStore.open(b2b_org_path) as org:
+        items = generate_sales_items(org.conn, 2, 10)
+        return [item | {"idx": 0, "crm_tui": {"org": org.fingerprint}} for item in items]
