@@ -18,6 +18,7 @@ from crm_tui.study.store.events import record_study_event
 from crm_tui.study.store.migrations import LATEST_VERSION
 from crm_tui.study.store.models import row_id
 from crm_tui.study.work.assignment import Candidate, choose_items
+from crm_tui.study.work.attempts import open_next, submit
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
 from crm_tui.study.work.protocol import load_preset, resolve_protocol
@@ -98,6 +99,44 @@ def test_event_log_is_append_only(study_store_url):
                 s.exec(text(statement))  # type: ignore[call-overload]
         with store.transaction() as s:
             assert s.exec(select(models.Event.kind)).all() == ["explore_started"]
+
+
+DAY_MS = 86_400_000
+
+
+def test_times_past_24_days_are_stored(study_store_url):
+    """A machine up for a month (monotonic milliseconds past 2**31) and an attempt left open
+    for a month both store their times: on PostgreSQL 32-bit columns refused them, and the
+    event or the answer was lost."""
+    clock = FakeClock(monotonic_ms=30 * DAY_MS)
+    with StudyStore.open(study_store_url, clock) as store:
+        person = create_profile(store, "Eve", "Agent", 1)
+        study = create_study(
+            store,
+            "s",
+            solve_only_preset(1),
+            instances=[
+                {
+                    "idx": 0,
+                    "task": "case_routing",
+                    "query": "Who should take the case?",
+                    "answer": "005Wt0000000001AAA",
+                    "metadata": {"required": "- Today's date: 2023-01-15"},
+                    "reward_metric": "exact_match",
+                }
+            ],
+            task_set_hash="sha256:test",
+            org_fingerprint="local-0000",
+        )
+        record_study_event(store, row_id(study), row_id(person), "explore_started")
+        view = open_next(store, row_id(study), row_id(person))
+        assert view is not None
+        clock.advance(ms=30 * DAY_MS)
+        submit(store, view.attempt_id, "005Wt0000000001AAA")
+        with store.transaction() as s:
+            (attempt,) = s.exec(select(models.Attempt)).all()
+            assert attempt.wall_ms == 30 * DAY_MS
+            assert max(s.exec(select(models.Event.monotonic_ms)).all()) == 60 * DAY_MS
 
 
 @pytest.mark.parametrize(

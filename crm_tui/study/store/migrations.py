@@ -389,6 +389,20 @@ BEGIN SELECT RAISE(ABORT, 'quality records are append-only'); END;
     )
 
 
+def _v11_wide_milliseconds(conn: Connection) -> None:
+    """Milliseconds in 64 bits on PostgreSQL, whose INTEGER holds 32: an event's monotonic
+    clock counts from the machine's boot, past 2**31 after 25 days up, and an attempt may
+    stay open that long. SQLite's INTEGER holds 64 bits already."""
+    if conn.dialect.name == "sqlite":
+        return
+    for table, column in (
+        ("attempt", "wall_ms"),
+        ("attempt", "active_ms"),
+        ("event", "monotonic_ms"),
+    ):
+        _execute(conn, f"ALTER TABLE {table} ALTER COLUMN {column} TYPE BIGINT")
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _v1_initial_schema,
     _v2_provenance,
@@ -400,6 +414,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _v8_conversations,
     _v9_adjudication,
     _v10_quality,
+    _v11_wide_milliseconds,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

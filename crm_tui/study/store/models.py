@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from crm_tui.study.work.modes import Mode as Mode  # defined apart: the app reads it before SQLModel
@@ -137,8 +137,9 @@ class Attempt(SQLModel, table=True):
     status: str = AttemptStatus.IN_PROGRESS
     started_at: datetime
     submitted_at: datetime | None = None
-    wall_ms: int | None = None
-    active_ms: int | None = None
+    # Milliseconds in 64 bits (schema version 11): 2**31 ms is under 25 days.
+    wall_ms: int | None = Field(default=None, sa_column=Column(BigInteger))
+    active_ms: int | None = Field(default=None, sa_column=Column(BigInteger))
     answer_raw: str | None = None
     answer_normalised: str | None = None
     score: float | None = None
@@ -158,7 +159,7 @@ class Event(SQLModel, table=True):
     attempt_id: int | None = Field(default=None, foreign_key="attempt.id", index=True)
     kind: str
     wall: datetime
-    monotonic_ms: int
+    monotonic_ms: int = Field(sa_column=Column(BigInteger, nullable=False))  # since boot
     payload_json: str | None = Field(default=None, sa_column=Column(Text))
     app_session: str | None = None  # added in schema version 2: which process wrote it
 
