@@ -23,8 +23,6 @@ from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.study.work.protocol import load_preset
-from crm_tui.study.work.studies import create_study
 from crm_tui.tasks.sales_families import months_before
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ListLocation, RecordLocation, ReportLocation
@@ -34,7 +32,7 @@ from crm_tui.tui.browser.screens.report_result import ReportScreen
 from crm_tui.tui.browser.screens.soql_console import SoqlConsole
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle, wait_for
-from tests.helpers.study_pilot import submit_with_confidence, type_text
+from tests.helpers.study_pilot import create_one_item_study, submit_with_confidence, type_text
 
 SIZE = (120, 40)
 # Reads the answer off the screens: returns it to be typed, or None when it took it into the
@@ -78,12 +76,7 @@ async def solve_sales_item(
     clock = FakeClock()
     study_path = tmp_path / "study.sqlite"
     with OrgStore.open(org_path) as org, StudyStore.open(study_path, clock) as store:
-        preset, preset_path = load_preset("paper-expert-study")
-        parts = [p.model_copy(update={"items": 1}) if p is preset.solve else p
-                 for p in preset.parts]  # fmt: skip
-        preset = preset.model_copy(update={"parts": parts})
-        create_study(store, "sales", preset, instances=[item], task_set_hash="sha256:sales",
-                     org_fingerprint=org.fingerprint, preset_path=preset_path)  # fmt: skip
+        create_one_item_study(store, org, item, "sales")
         create_profile(store, "Dana", "Sales Representative", 4)
     app = create_app(Launch(org_path=org_path, study=study_path, study_clock=clock))
     async with app.run_test(size=SIZE) as pilot:

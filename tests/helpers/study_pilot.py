@@ -118,6 +118,21 @@ def create_crafted_study(
     )
 
 
+def create_one_item_study(store: StudyStore, org: OrgStore, item: dict, name: str):
+    """The paper preset with its solve part cut to one query, on `item` alone."""
+    preset, preset_path = load_preset("paper-expert-study")
+    parts = [p.model_copy(update={"items": 1}) if p is preset.solve else p for p in preset.parts]
+    return create_study(
+        store,
+        name,
+        preset.model_copy(update={"parts": parts}),
+        instances=[item],
+        task_set_hash=f"sha256:{name}",
+        org_fingerprint=org.fingerprint,
+        preset_path=preset_path,
+    )
+
+
 def first_two_ids(org_path, object_name: str) -> list[str]:
     with OrgStore.open(org_path) as org:
         return [r["Id"] for r in org.rows(object_name, "1 ORDER BY Id LIMIT 2")]

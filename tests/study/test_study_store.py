@@ -34,6 +34,26 @@ def columns(store: StudyStore) -> dict[str, list[str]]:
     }
 
 
+def one_routing_query_study(store: StudyStore) -> models.Study:
+    return create_study(
+        store,
+        "s",
+        solve_only_preset(1),
+        instances=[
+            {
+                "idx": 0,
+                "task": "case_routing",
+                "query": "Who should take the case?",
+                "answer": "005Wt0000000001AAA",
+                "metadata": {"required": "- Today's date: 2023-01-15"},
+                "reward_metric": "exact_match",
+            }
+        ],
+        task_set_hash="sha256:test",
+        org_fingerprint="local-0000",
+    )
+
+
 def test_migrating_a_version_1_store_keeps_rows_and_matches_the_models(blank_study_store_url):
     location = blank_study_store_url  # a new SQLite file, or an empty PostgreSQL database
     with StudyStore.open(location, FakeClock(), target_version=1) as old:
@@ -76,23 +96,7 @@ def test_a_non_study_file_is_refused(tmp_path):
 def test_event_log_is_append_only(study_store_url):
     with StudyStore.open(study_store_url, FakeClock()) as store:
         person = create_profile(store, "Eve", "Agent", 1)
-        study = create_study(
-            store,
-            "s",
-            solve_only_preset(1),
-            instances=[
-                {
-                    "idx": 0,
-                    "task": "case_routing",
-                    "query": "Who should take the case?",
-                    "answer": "005Wt0000000001AAA",
-                    "metadata": {"required": "- Today's date: 2023-01-15"},
-                    "reward_metric": "exact_match",
-                }
-            ],
-            task_set_hash="sha256:test",
-            org_fingerprint="local-0000",
-        )
+        study = one_routing_query_study(store)
         record_study_event(store, row_id(study), row_id(person), "explore_started")
         for statement in ("UPDATE event SET kind = 'paused'", "DELETE FROM event"):
             with pytest.raises(IntegrityError, match="append-only"), store.transaction() as s:
@@ -111,23 +115,7 @@ def test_times_past_24_days_are_stored(study_store_url):
     clock = FakeClock(monotonic_ms=30 * DAY_MS)
     with StudyStore.open(study_store_url, clock) as store:
         person = create_profile(store, "Eve", "Agent", 1)
-        study = create_study(
-            store,
-            "s",
-            solve_only_preset(1),
-            instances=[
-                {
-                    "idx": 0,
-                    "task": "case_routing",
-                    "query": "Who should take the case?",
-                    "answer": "005Wt0000000001AAA",
-                    "metadata": {"required": "- Today's date: 2023-01-15"},
-                    "reward_metric": "exact_match",
-                }
-            ],
-            task_set_hash="sha256:test",
-            org_fingerprint="local-0000",
-        )
+        study = one_routing_query_study(store)
         record_study_event(store, row_id(study), row_id(person), "explore_started")
         view = open_next(store, row_id(study), row_id(person))
         assert view is not None

@@ -236,6 +236,22 @@ def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
+def article_row(
+    aid: str, title: str, summary: str, body: str, *, visible_to_customers: bool
+) -> dict[str, str | int]:
+    """A published Knowledge__kav row."""
+    return {
+        "Id": aid,
+        "Title": title,
+        "Summary": summary,
+        "FAQ_Answer__c": body,
+        "UrlName": slug(title),
+        "PublishStatus": "Online",
+        "Language": "en_US",
+        "IsVisibleInCsp": int(visible_to_customers),
+    }
+
+
 def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
     r = rng(seed, "knowledge")
     r_words = rng(seed, "knowledge-texts")  # the wording's own: Ids and products stay put
@@ -292,18 +308,7 @@ def build(store: OrgStore, seed: int, cat: Catalog) -> KnowledgeBase:
         for pair in qa:  # the contract: every answer is a verbatim span of the body
             assert pair["answer"] in body, (title, pair)
         lat.append(("Knowledge__kav", aid, latent.ARTICLE_QA[1], latent.dumps(qa)))
-        rows.append(
-            {
-                "Id": aid,
-                "Title": title,
-                "Summary": summary,
-                "FAQ_Answer__c": body,
-                "UrlName": slug(title),
-                "PublishStatus": "Online",
-                "Language": "en_US",
-                "IsVisibleInCsp": 1,
-            }
-        )
+        rows.append(article_row(aid, title, summary, body, visible_to_customers=True))
     rows.sort(key=lambda row: row["Id"])
     store.insert("Knowledge__kav", rows)
     lat.extend(
@@ -355,18 +360,7 @@ def build_internal(store: OrgStore, seed: int) -> dict[str, int]:
         for pair in qa:  # as for every article: each answer is a verbatim span of the body
             assert pair["answer"] in body, (title, pair)
         lat.append(("Knowledge__kav", aid, latent.ARTICLE_INTERNAL_QA[1], latent.dumps(qa)))
-        rows.append(
-            {
-                "Id": aid,
-                "Title": title,
-                "Summary": summary,
-                "FAQ_Answer__c": body,
-                "UrlName": slug(title),
-                "PublishStatus": "Online",
-                "Language": "en_US",
-                "IsVisibleInCsp": 0,
-            }
-        )
+        rows.append(article_row(aid, title, summary, body, visible_to_customers=False))
     store.insert("Knowledge__kav", rows)
     store.set_latent(lat)
     return {"Knowledge__kav": len(rows)}

@@ -12,14 +12,12 @@ from crm_tui.study.store.db import StudyStore
 from crm_tui.study.store.models import Attempt
 from crm_tui.study.work.clock import FakeClock
 from crm_tui.study.work.profiles import create_profile
-from crm_tui.study.work.protocol import load_preset
-from crm_tui.study.work.studies import create_study
 from crm_tui.tasks.confidentiality import generate_confidentiality_items
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.study.dialogs import SubmitDialog
 from crm_tui.tui.study.solve import SolveScreen
 from tests.helpers.pilot import settle
-from tests.helpers.study_pilot import submit_with_confidence, type_text
+from tests.helpers.study_pilot import create_one_item_study, submit_with_confidence, type_text
 from tests.helpers.turn_modes_study import study_report
 from tests.tui.study.test_refuse import REASON, refuse
 
@@ -35,12 +33,7 @@ def private_item_study(tmp_path, small_org_path):
         items = generate_confidentiality_items(org.conn, 1, 2)
         item = next(i for i in items if i["task"] == "private_customer_information")
         item = item | {"idx": 0, "crm_tui": item["crm_tui"] | {"org": org.fingerprint}}
-        preset, preset_path = load_preset("paper-expert-study")
-        parts = [p.model_copy(update={"items": 1}) if p is preset.solve else p
-                 for p in preset.parts]  # fmt: skip
-        preset = preset.model_copy(update={"parts": parts})
-        create_study(store, "privacy", preset, instances=[item], task_set_hash="sha256:privacy",
-                     org_fingerprint=org.fingerprint, preset_path=preset_path)  # fmt: skip
+        create_one_item_study(store, org, item, "privacy")
         create_profile(store, "Dana", "Customer Service Associate", 6)
     return path, clock
 
