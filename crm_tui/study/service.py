@@ -21,7 +21,7 @@ from crm_tui.paths import StudyLocation
 from crm_tui.study.quality_calls import QualityCalls, require_admitted
 from crm_tui.study.store import events
 from crm_tui.study.store.db import StudyStore
-from crm_tui.study.store.models import Mode, Study
+from crm_tui.study.store.models import AttemptStatus, Mode, Study
 from crm_tui.study.views import Profile, StudyInfo
 from crm_tui.study.work import (
     attempts,
@@ -67,6 +67,7 @@ __all__ = [
     "RESULTS_ARE_FOR_COORDINATORS",
     "AnnotatorLive",
     "AnswerRecord",
+    "AttemptStatus",
     "AttemptView",
     "AuditItem",
     "Clock",

@@ -19,7 +19,7 @@ from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
 from crm_tui.tasks.simulated_user import ChatTurn
 from crm_tui.tui.notices import notify_error
 from crm_tui.tui.study.chat_pane import ChatPane
-from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place
+from crm_tui.tui.study.solve import SolveScreen, clock_text, query_place, training_feedback
 from crm_tui.tui.styles import css_next_to
 
 POLL_S = 1.0  # how often the screen looks for a customer played by a person
@@ -131,8 +131,7 @@ class ChatSolveScreen(SolveScreen):
             message = "The customer ended the conversation; your last reply is your answer."
             if result is not None:
                 message += f" {clock_text(result.active_ms)} of active time."
-                if result.correct is not None:
-                    message += " Correct!" if result.correct else " Not correct."
+                message += training_feedback(result)
             self._leave(message)
 
     def action_answer_none(self) -> None:

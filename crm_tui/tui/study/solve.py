@@ -16,7 +16,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.notifications import SeverityLevel
 from textual.widgets import Input, Markdown, Static
 
-from crm_tui.study.service import HEARTBEAT_S, AttemptView, Profile, StudyService
+from crm_tui.study.service import (
+    HEARTBEAT_S,
+    AttemptStatus,
+    AttemptView,
+    Profile,
+    StudyService,
+    SubmitResult,
+)
 from crm_tui.tasks.families import PERSONAS
 from crm_tui.tasks.pro_families import family_for
 from crm_tui.tasks.pro_scoring import REFUSED_PREFIX
@@ -44,6 +51,19 @@ def clock_text(ms: int) -> str:
     seconds = ms // 1000
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02}:{rest % 60:02}" if hours else f"{rest // 60:02}:{rest % 60:02}"
+
+
+def training_feedback(result: SubmitResult) -> str:
+    """What the feedback after a practice (or training) answer adds; "" where there is none.
+    A late answer is kept but never right, and the feedback says why."""
+    if result.correct is None:
+        return ""
+    if result.status == AttemptStatus.EXPIRED:
+        return " Not counted as right: it came after the time limit."
+    text = " Correct!" if result.correct else " Not correct."
+    if result.score is not None and 0 < result.score < 1:  # knowledge QA's F1
+        text += f" (F1 {result.score:.2f}; right from {RIGHT_FROM})"
+    return text
 
 
 def query_place(view: AttemptView) -> str:
@@ -393,11 +413,7 @@ class SolveScreen(StudyScreen):
                 await self._save_draft(shown)
             return
         message = f"Submitted after {clock_text(result.active_ms)} of active time."
-        if result.correct is not None:  # training mode only
-            message += " Correct!" if result.correct else " Not correct."
-            if result.score is not None and 0 < result.score < 1:  # knowledge QA's F1
-                message += f" (F1 {result.score:.2f}; right from {RIGHT_FROM})"
-        self._leave(message)
+        self._leave(message + training_feedback(result))
 
     def action_skip(self) -> None:
         self.app.push_screen(SkipDialog(), self._skip_confirmed)
