@@ -15,8 +15,9 @@ name), per list, both directions.
 
 With `--kind b2b` the org is a B2B one (the service objects plus the sales team's), and
 each interaction is timed on the sales objects' big lists too (Opportunity, Lead, Task,
-Event, Quote and the line items), in rows of their own. `--by-object` adds each
-interaction's figures per object; `--markdown FILE` writes the tables to FILE as well.
+Event, Quote and the line items), in rows of their own. `--markdown FILE` writes the
+table to FILE as well; `--by-object` then prints each interaction's figures per object
+(not written to FILE), to find which list a slow row comes from.
 """
 
 from __future__ import annotations
@@ -300,12 +301,7 @@ def org_line(counts: dict[str, int], kind: str) -> str:
     return f"Org ({kind.upper()}): {', '.join(parts)}, {sum(counts.values()):,} records."
 
 
-def markdown(
-    samples: dict[str, list[float]],
-    counts: dict[str, int],
-    kind: str = "b2c",
-    by_object: bool = False,
-) -> str:
+def markdown(samples: dict[str, list[float]], counts: dict[str, int], kind: str = "b2c") -> str:
     lines = [
         org_line(counts, kind),
         "",
@@ -316,20 +312,23 @@ def markdown(
         if "\t" not in name:
             p50, p95 = np.percentile(values, [50, 95])
             lines.append(f"| {name} | {len(values)} | {p50:.1f} | {p95:.1f} |")
-    if by_object:
-        lines += [
-            "",
-            "| interaction | object | calls | p50 ms | p95 ms | max ms |",
-            "|---|---|---:|---:|---:|---:|",
-        ]
-        for key, values in samples.items():
-            if "\t" in key:
-                name, obj = key.split("\t")
-                p50, p95 = np.percentile(values, [50, 95])
-                lines.append(
-                    f"| {name.removeprefix(SALES)} | {obj} | {len(values)} | {p50:.1f} "
-                    f"| {p95:.1f} | {max(values):.1f} |"
-                )
+    return "\n".join(lines)
+
+
+def markdown_by_object(samples: dict[str, list[float]]) -> str:
+    """Each interaction's figures per object, as a Markdown table."""
+    lines = [
+        "| interaction | object | calls | p50 ms | p95 ms | max ms |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for key, values in samples.items():
+        if "\t" in key:
+            name, obj = key.split("\t")
+            p50, p95 = np.percentile(values, [50, 95])
+            lines.append(
+                f"| {name.removeprefix(SALES)} | {obj} | {len(values)} | {p50:.1f} "
+                f"| {p95:.1f} | {max(values):.1f} |"
+            )
     return "\n".join(lines)
 
 
@@ -374,15 +373,18 @@ def main(argv: list[str] | None = None) -> int:
             counts = store.counts()
         with kind_of(kind):
             if args.lookup_sorts:
-                text = lookup_sorts(path, args.repeat, kind)
+                text, extra = lookup_sorts(path, args.repeat, kind), ""
             else:
                 samples = run(path, args.repeat, args.seed, kind)
-                text = markdown(samples, counts, kind, args.by_object or args.smoke)
+                text = markdown(samples, counts, kind)
+                extra = markdown_by_object(samples) if args.by_object or args.smoke else ""
                 if args.smoke:
-                    text += f"\n\n{lookup_sorts(path, args.repeat, kind)}"
+                    extra += f"\n\n{lookup_sorts(path, args.repeat, kind)}"
         print(text)
         if args.markdown:
             args.markdown.write_text(text + "\n", encoding="utf-8")
+        if extra:
+            print(f"\n{extra}")
     return 0
 
 
