@@ -171,7 +171,9 @@ def test_a_b2c_and_a_b2b_org_open_in_one_process_each_keep_their_schema(
     ("name", "flt", "sort"),
     [
         ("Quote", Filter("Status", "=", "Accepted"), Sort("CreatedDate", descending=True)),
+        ("Quote", Filter("Status", "=", "Accepted"), Sort("QuoteNumber", descending=True)),
         ("Task", Filter("Subject", "=", "Build the price quote"), Sort("ActivityDate")),
+        ("Task", Filter("Subject", "=", "Build the price quote"), Sort("CreatedDate")),
         ("Task", Filter("Status", "=", "Not Started"), Sort("ActivityDate", descending=True)),
         ("Lead", Filter("Status", "=", "Working - Contacted"), Sort("CreatedDate")),
         ("Lead", Filter("State", "=", "CA"), Sort("CreatedDate", descending=True)),
