@@ -79,15 +79,16 @@ def generator_fingerprint() -> str:
     return digest.hexdigest()[:10]
 
 
-def task_org(folder: Path, scale: float, seed: int = 1) -> Path:
-    """The org generated at `scale` and `seed` in `folder` by this generator, generated now
-    if the file is missing."""
-    path = folder / f"crm-tui-bench-{scale:g}x-seed{seed}-{generator_fingerprint()}.sqlite"
+def task_org(folder: Path, scale: float, seed: int = 1, kind: str = "b2c") -> Path:
+    """The org of `kind` ("b2c" or "b2b") generated at `scale` and `seed` in `folder` by
+    this generator, generated now if the file is missing."""
+    name = f"{scale:g}x" if kind == "b2c" else f"{kind}-{scale:g}x"
+    path = folder / f"crm-tui-bench-{name}-seed{seed}-{generator_fingerprint()}.sqlite"
     if not path.exists():
         from crm_tui.org.generate.build_file import generate
 
-        print(f"generating a {scale:g}x org into {path} ...", file=sys.stderr)
-        generate(path, seed=seed, scale=scale)
+        print(f"generating a {scale:g}x {kind} org into {path} ...", file=sys.stderr)
+        generate(path, seed=seed, scale=scale, kind=kind)
     return path
 
 

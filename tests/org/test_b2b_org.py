@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from crm_tui.org.backends.interface import Filter, Sort
 from crm_tui.org.backends.local import LocalBackend
 from crm_tui.org.generate.build_file import generate
 from crm_tui.org.schema.catalogue import OBJECT_NAMES, objects_for_kind
@@ -164,3 +165,69 @@ def test_a_b2c_and_a_b2b_org_open_in_one_process_each_keep_their_schema(
             execute_soql(b2c, "SELECT Id FROM Opportunity LIMIT 1")
         with pytest.raises(SalesforceError, match="Industry"):
             execute_soql(b2c, "SELECT Industry FROM Account LIMIT 1")
+
+
+@pytest.mark.parametrize(
+    ("name", "flt", "sort"),
+    [
+        ("Quote", Filter("Status", "=", "Accepted"), Sort("CreatedDate", descending=True)),
+        ("Quote", Filter("Status", "=", "Accepted"), Sort("QuoteNumber", descending=True)),
+        ("Task", Filter("Subject", "=", "Build the price quote"), Sort("ActivityDate")),
+        ("Task", Filter("Subject", "=", "Build the price quote"), Sort("CreatedDate")),
+        ("Task", Filter("Status", "=", "Not Started"), Sort("ActivityDate", descending=True)),
+        ("Lead", Filter("Status", "=", "Working - Contacted"), Sort("CreatedDate")),
+        ("Lead", Filter("State", "=", "CA"), Sort("CreatedDate", descending=True)),
+        ("Opportunity", Filter("StageName", "=", "Negotiation"), Sort("CloseDate")),
+    ],
+)
+def test_a_sales_list_filtered_and_sorted_walks_one_index_in_order(
+    b2b_org: Path, name: str, flt: Filter, sort: Sort
+) -> None:
+    """A sales list filtered on a picklist or text field and sorted by a date reads the
+    matching rows in order from one index: with only single-column indexes the first page
+    either sorted every match (Accepted quotes at scale 100: 150,000 rows, 0.2-0.5 s) or
+    scanned the whole date index for a rare value (Working leads: 0.1 s)."""
+    backend = LocalBackend(b2b_org)
+    statements: list[str] = []
+    backend._store.conn.set_trace_callback(statements.append)  # SQL with its values
+    try:
+        page = backend.page(name, [flt], sort, limit=100)
+        listed = [s for s in statements if "ORDER BY" in s and f'FROM "{name}"' in s]
+        plan = [r[3] for r in backend._store.conn.execute(f"EXPLAIN QUERY PLAN {listed[0]}")]
+    finally:
+        backend.close()
+    assert page.records, "the filter matches no record: pick a value the org holds"
+    index = f"ix_{name}_{flt.field}_{sort.field}"
+    assert plan[0].startswith(f"SEARCH t0 USING INDEX {index} ({flt.field}=?)"), plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+@pytest.mark.parametrize(
+    ("name", "lookup"), [("Lead", "ConvertedAccountId"), ("Opportunity", "ContractID__c")]
+)
+def test_a_list_sorted_by_a_lookup_reads_its_empty_stretch_in_id_order(
+    b2b_org: Path, name: str, lookup: str
+) -> None:
+    """Records without the lookup (leads not converted, deals not won) come first in a
+    sort by its name, by Id: every name there is empty, so the page walks the lookup's
+    (value, Id) index; sorted by the empty names it sorted every such record (140,000
+    leads at scale 100: 0.15 s)."""
+    backend = LocalBackend(b2b_org)
+    statements: list[str] = []
+    backend._store.conn.set_trace_callback(statements.append)  # SQL with its values
+    try:
+        page = backend.page(name, [], Sort(lookup), limit=100)
+        empty = [s for s in statements if f'(t0."{lookup}" IS NULL)' in s]
+        plan = [r[3] for r in backend._store.conn.execute(f"EXPLAIN QUERY PLAN {empty[0]}")]
+        with OrgStore.open(b2b_org) as store:
+            first = [
+                r[0]
+                for r in store.conn.execute(
+                    f'SELECT Id FROM "{name}" WHERE "{lookup}" IS NULL ORDER BY Id LIMIT 100'
+                )
+            ]
+    finally:
+        backend.close()
+    assert first and [r["Id"] for r in page.records][: len(first)] == first
+    assert plan[0] == f"SEARCH t0 USING INDEX ix_{name}_{lookup} ({lookup}=?)", plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan

@@ -118,7 +118,10 @@ def to_soql(query: RecordQuery | CountQuery, obj: SObject, source: str | None = 
         where.append(after(key, descending, query.after, query.nulls))
     direction = "DESC" if descending else "ASC"
     order = f"Id {direction}"
-    if key.path != "Id":  # Salesforce's default NULLS placement, spelled out
+    # A lookup's empty stretch has no names to sort by: by Id alone it walks the lookup's
+    # (value, Id) index, where sorting by the empty names sorted every record without one.
+    if key.path != "Id" and not (query.nulls and key.lookup is not None):
+        # Salesforce's default NULLS placement, spelled out
         order = f"{key.path} {direction} NULLS {'LAST' if descending else 'FIRST'}, {order}"
     # One row more than the page: it tells whether there is a next page.
     return (

@@ -63,6 +63,19 @@ REPORT_INDEXES: dict[str, dict[str, tuple[str, ...]]] = {
     "Case": {"closed_by_owner": ("ClosedDate", "Status", "OwnerId", "CreatedDate", "Id")},
 }
 
+# Lists filtered on a picklist or text field and sorted by a date or a record number, as the
+# sales team reads theirs (accepted quotes newest first, a stage's deals by close date):
+# (filter field, sort field) per object. One index on both walks the matching rows in
+# order; with the single-column ones the first page either sorted every match (Accepted
+# quotes at 100x: 150,000 rows, 0.2-0.5 s) or scanned the whole date index for a rare value
+# (Working leads: 0.1 s). Text compares and sorts without case (COLLATE NOCASE), as in SOQL.
+FILTERED_LIST_INDEXES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Quote": (("Status", "CreatedDate"), ("Status", "QuoteNumber")),
+    "Task": (("Subject", "ActivityDate"), ("Subject", "CreatedDate"), ("Status", "ActivityDate")),
+    "Lead": (("Status", "CreatedDate"), ("State", "CreatedDate")),
+    "Opportunity": (("StageName", "CloseDate"),),
+}
+
 
 def _index_ddl(obj: SObject) -> list[str]:
     """The secondary indexes of an object's table. `finish` builds them once the rows are
@@ -85,6 +98,15 @@ def _index_ddl(obj: SObject) -> list[str]:
         ddl.append(
             f"CREATE INDEX IF NOT EXISTS {q(f'ix_{obj.name}_{name}')} ON {q(obj.name)} "
             f"({', '.join(map(q, columns))})"
+        )
+    for filtered, by in FILTERED_LIST_INDEXES.get(obj.name, ()):
+        keys = [
+            q(name) + (" COLLATE NOCASE" if obj.field(name).type in CASELESS_TYPES else "")
+            for name in (filtered, by)
+        ]
+        ddl.append(
+            f"CREATE INDEX IF NOT EXISTS {q(f'ix_{obj.name}_{filtered}_{by}')} "
+            f"ON {q(obj.name)} ({', '.join(keys)}, {q('Id')})"
         )
     return ddl
 
