@@ -9,8 +9,12 @@ from crm_tui.org.backends.interface import Sort
 from crm_tui.org.schema.catalogue import OBJECT_NAMES
 from crm_tui.tui.browser.history import RecordLocation, ReportBuilderLocation
 from tests.helpers.narrow import NARROW
-from tests.helpers.pilot import settle
-from tests.tui.browser.test_reports_snapshots import DEFINITION, still_app  # noqa: F401
+from tests.helpers.pilot import settle, wait_for
+from tests.tui.browser.test_reports_snapshots import (  # noqa: F401
+    DEFINITION,
+    result_shown,
+    still_app,
+)
 
 
 def test_narrow_object_list(app, snap_compare):
@@ -56,5 +60,7 @@ def test_narrow_report_result(still_app, snap_compare):  # noqa: F811
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
+        await wait_for(pilot, lambda: result_shown(pilot.app))
+        await pilot.pause()
 
     assert snap_compare(still_app, terminal_size=NARROW, run_before=run_report)

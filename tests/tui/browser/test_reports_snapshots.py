@@ -19,6 +19,7 @@ from crm_tui.org.reports import (
 )
 from crm_tui.tui.app import Launch, create_app
 from crm_tui.tui.browser.history import ReportBuilderLocation
+from crm_tui.tui.browser.screens.report_result import ReportScreen
 from tests.helpers.pilot import settle, tables_measured, wait_for
 from tests.tui.browser.conftest import TEST_SETTINGS
 
@@ -31,6 +32,12 @@ DEFINITION = ReportDefinition(
     today=date(2024, 6, 1),
     name="Cases by priority",
 )
+
+
+def result_shown(app) -> bool:
+    """The result's screen is up and its table measured: the builder's own preview table
+    is measured too, so a wait on the tables alone could end before Ctrl+R's screen came."""
+    return isinstance(app.screen, ReportScreen) and tables_measured(app, filled=True)
 
 
 @pytest.fixture
@@ -58,7 +65,7 @@ def test_grouped_report_result(still_app, snap_compare):
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
-        await wait_for(pilot, lambda: tables_measured(pilot.app, filled=True))
+        await wait_for(pilot, lambda: result_shown(pilot.app))
         await pilot.pause()
 
     assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
@@ -110,7 +117,7 @@ def test_matrix_report_result(still_app, snap_compare):
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
-        await wait_for(pilot, lambda: tables_measured(pilot.app, filled=True))
+        await wait_for(pilot, lambda: result_shown(pilot.app))
         await pilot.pause()
 
     assert snap_compare(still_app, terminal_size=SIZE, run_before=run_report)
