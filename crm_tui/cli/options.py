@@ -39,6 +39,17 @@ study_db_option = click.option(
     "file; env CRM_TUI_STUDY_URL, CRM_TUI_STUDY).",
 )
 
+# A person's profile as `study invite` and `study db-login` make it.
+crm_years_option = click.option(
+    "--crm-years", type=float, default=0.0, show_default=True, help="Years using a CRM."
+)
+job_role_option = click.option(
+    "--job-role",
+    default="Study participant",
+    show_default=True,
+    help="Job title, e.g. 'Customer Service Manager'.",
+)
+
 
 class ProfileModeChoice(click.Choice[str]):
     """The profile modes (`crm_tui.study.views.Mode`), read when click first needs them

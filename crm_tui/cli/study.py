@@ -10,7 +10,12 @@ import click
 
 from crm_tui import paths
 from crm_tui.cli.defaults import default_org, default_taskset
-from crm_tui.cli.options import ProfileModeChoice, study_db_option
+from crm_tui.cli.options import (
+    ProfileModeChoice,
+    crm_years_option,
+    job_role_option,
+    study_db_option,
+)
 from crm_tui.cli.output import print_table, printable, say_how_read
 
 if TYPE_CHECKING:
@@ -197,13 +202,8 @@ def profile(name: str, role: str, crm_years: float, mode: str, db_path: Path | N
     "coordinators do (audit, results).",
 )
 @click.option("--study", "study_name", default=None, help="The study the invitation is for.")
-@click.option("--crm-years", type=float, default=0.0, show_default=True, help="Years using a CRM.")
-@click.option(
-    "--job-role",
-    default="Study participant",
-    show_default=True,
-    help="Job title, e.g. 'Customer Service Manager'.",
-)
+@crm_years_option
+@job_role_option
 @click.option(
     "--expires",
     default="14d",
@@ -255,13 +255,8 @@ def invite(
 
 @study.command("db-login")
 @click.argument("name")
-@click.option("--crm-years", type=float, default=0.0, show_default=True, help="Years using a CRM.")
-@click.option(
-    "--job-role",
-    default="Study participant",
-    show_default=True,
-    help="Job title, e.g. 'Customer Service Manager'.",
-)
+@crm_years_option
+@job_role_option
 @study_db_option
 def db_login(name: str, crm_years: float, job_role: str, db_path: Path | None) -> None:
     """Give annotator NAME a PostgreSQL login of their own and print its URL, once: with
